@@ -1,0 +1,5 @@
+import { tagOps } from '../../shared/contracts/terms';
+import { createHandler } from '../../shared/http/handler';
+import { tags } from '../../shared/services/terms';
+
+export const handler = createHandler(tagOps.delete, (req) => tags.remove(req.params.id, req));

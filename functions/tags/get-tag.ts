@@ -1,0 +1,5 @@
+import { tagOps } from '../../shared/contracts/terms';
+import { createHandler } from '../../shared/http/handler';
+import { tags } from '../../shared/services/terms';
+
+export const handler = createHandler(tagOps.get, (req) => tags.get(req.params.id, req));

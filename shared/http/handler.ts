@@ -1,0 +1,120 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { Infer as InferSchema } from '../contracts/infer';
+import type { Operation } from '../contracts/types';
+import { type User, atLeast, authenticate } from './auth';
+import { parseBody } from './body';
+import { forbidden, unauthenticated } from './errors';
+import { logger } from './logger';
+import { coerceObject, parseQueryString } from './params';
+import { errorResponse, jsonResponse, type Reply } from './respond';
+import { type ApiUrls, urlsOf } from './urls';
+import { compileValidator, validateAll } from './validate';
+
+type Infer<S> = S extends object ? InferSchema<S> : Record<string, never>;
+
+export interface Request<O extends Operation> {
+  params: Infer<O['pathParams']>;
+  query: Infer<O['query']>;
+  body: Infer<O['body']>;
+  /** Names of the body fields the caller actually sent (partial updates need them). */
+  sent: Set<string>;
+  user: User | null;
+  urls: ApiUrls;
+  requestId: string;
+}
+
+type State = { user: User | null; urls: ApiUrls; params: unknown; query: unknown; body: unknown; sent: Set<string> };
+type MiddyRequest = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>;
+
+/**
+ * Wraps an operation's handler in the one middleware stack: logging context, authentication, query and
+ * body parsing, validation from the contract, authorization, and the error envelope.
+ * Order follows decisions §3: authentication (401) before validation (400) before authorization (403).
+ */
+export function createHandler<O extends Operation>(op: O, fn: (req: Request<O>) => Promise<Reply>) {
+  const validators = {
+    params: op.pathParams && compileValidator(op.pathParams),
+    query: op.query && compileValidator(op.query),
+    body: op.body && compileValidator(op.body),
+  };
+
+  const authentication: middy.MiddlewareObj = {
+    before: async (req) => {
+      const r = req as MiddyRequest;
+      const event = r.event;
+      logger.appendKeys({ requestId: event.requestContext?.requestId, operation: op.operationId });
+      const user = await authenticate(event.headers?.authorization);
+      if (op.access !== 'public' && !user) throw unauthenticated();
+      states.set(event, { user, urls: urlsOf(event), params: {}, query: {}, body: {}, sent: new Set() });
+    },
+  };
+
+  const validation: middy.MiddlewareObj = {
+    before: async (req) => {
+      const r = req as MiddyRequest;
+      const event = r.event;
+      const state = states.get(event)!;
+      const params = coerceObject(op.pathParams ?? {}, decodePathParams(event.pathParameters));
+      const query = coerceObject(op.query ?? {}, parseQueryString(event.rawQueryString));
+      const rawBody = op.body ? parseBody(event) : {};
+      const body = coerceObject(op.body ?? {}, rawBody);
+      validateAll([
+        [validators.params, params],
+        [validators.query, query],
+        [validators.body, body],
+      ]);
+      Object.assign(state, { params, query, body, sent: new Set(Object.keys(rawBody)) });
+    },
+  };
+
+  const authorization: middy.MiddlewareObj = {
+    before: async (req) => {
+      const state = states.get((req as MiddyRequest).event)!;
+      if (op.access !== 'public' && !atLeast(state.user, op.access)) throw forbidden();
+    },
+  };
+
+  const errors: middy.MiddlewareObj = {
+    onError: async (req) => {
+      const r = req as MiddyRequest;
+      r.response = errorResponse(r.error, r.event, r.context?.awsRequestId);
+    },
+  };
+
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+    .use(errors)
+    .use(authentication)
+    .use(validation)
+    .use(authorization)
+    .handler(async (event, context) => {
+      const state = states.get(event)!;
+      const reply = await fn({
+        params: state.params,
+        query: state.query,
+        body: state.body,
+        sent: state.sent,
+        user: state.user,
+        urls: state.urls,
+        requestId: context?.awsRequestId ?? event.requestContext?.requestId ?? '',
+      } as Request<O>);
+      return jsonResponse(reply, state.urls);
+    });
+}
+
+/** Per-invocation state handed from the middlewares to the handler. */
+const states = new WeakMap<APIGatewayProxyEventV2, State>();
+
+function decodePathParams(p: Record<string, string | undefined> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(p ?? {})) if (v !== undefined) out[k] = safeDecode(v);
+  return out;
+}
+
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}

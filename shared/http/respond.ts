@@ -1,0 +1,58 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { ApiError, serviceUnavailable } from './errors';
+import { logger } from './logger';
+import { type ApiUrls, urlsOf } from './urls';
+
+export interface Reply {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+const JSON_TYPE = 'application/json; charset=UTF-8';
+
+/** Headers every response carries (decisions §1). */
+export const apiHeaders = (urls: ApiUrls) => ({
+  'Content-Type': JSON_TYPE,
+  'X-Cal-API-Version': 'v1',
+  'X-Cal-API-Root': `${urls.root}/`,
+});
+
+export function jsonResponse(reply: Reply, urls: ApiUrls): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode: reply.status ?? 200,
+    headers: { ...apiHeaders(urls), ...reply.headers },
+    body: JSON.stringify(reply.body),
+  };
+}
+
+// Errors the SDK raises once its own retries are spent on a busy or unavailable table.
+const RETRYABLE = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'ServiceUnavailable',
+  'InternalServerError',
+]);
+
+/** The one place where anything thrown becomes the error envelope; internals only reach the log. */
+export function errorResponse(
+  error: unknown,
+  event: APIGatewayProxyEventV2,
+  requestId = event.requestContext?.requestId ?? '',
+): APIGatewayProxyStructuredResultV2 {
+  let api: ApiError;
+  if (error instanceof ApiError) api = error;
+  else if (RETRYABLE.has((error as { name?: string })?.name ?? '')) {
+    logger.warn('data store unavailable', { error: error as Error });
+    api = serviceUnavailable();
+  } else {
+    logger.error('unexpected failure', { error: error as Error });
+    api = new ApiError(500, 'rest_internal_error', 'An unexpected error occurred.', { request_id: requestId });
+  }
+  return {
+    statusCode: api.status,
+    headers: { ...apiHeaders(urlsOf(event)), ...api.headers },
+    body: JSON.stringify(api.toBody()),
+  };
+}

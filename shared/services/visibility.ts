@@ -1,0 +1,12 @@
+import { atLeast, type User } from '../http/auth';
+
+/** Anonymous callers see published records only; editors see everything; others also their own. */
+export function canSee(post: { status: string; author: string }, user: User | null): boolean {
+  if (post.status === 'publish') return true;
+  if (!user) return false;
+  if (atLeast(user, 'editor')) return true;
+  return atLeast(user, 'contributor') && post.author === user.sub;
+}
+
+/** Editors and administrators count and list every status. */
+export const seesAll = (user: User | null) => atLeast(user, 'editor');
