@@ -6,6 +6,8 @@ import { ensureTable, startDynamo } from './dynamo';
  * `npm start`: the embedded DynamoDB, the table from the shared definition, and the same handlers
  * behind a local gateway. `CAL_IN_MEMORY=1` (or `--in-memory`) keeps no data on disk.
  */
+// Lambda runs Node 22; locally the SDK's notice about older Node versions is only noise.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const port = Number(process.env.PORT ?? 3000);
 const inMemory = process.env.CAL_IN_MEMORY === '1' || process.argv.includes('--in-memory');
 const tableName = process.env.TABLE_NAME ?? 'cal-events';

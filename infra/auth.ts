@@ -1,0 +1,53 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AccountRecovery, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import { Construct } from 'constructs';
+import { ROLES } from '../shared/contracts/types';
+import type { OidcSettings } from './settings';
+
+export interface AuthProps {
+  /** An external OIDC issuer; without one the stack runs its own Cognito user pool. */
+  oidc?: OidcSettings;
+  retain: boolean;
+}
+
+/**
+ * The token issuer the functions trust. Tokens are verified inside the Lambdas, not by an API Gateway
+ * authorizer: anonymous reads are allowed on the same routes as writes, and decisions §3 requires
+ * authentication to be checked before validation and authorization, with the service's own error codes.
+ */
+export class Auth extends Construct {
+  /** AUTH_* variables for shared/http/auth.ts. */
+  readonly environment: Record<string, string>;
+  readonly userPool?: UserPool;
+  readonly userPoolClient?: UserPoolClient;
+
+  constructor(scope: Construct, id: string, props: AuthProps) {
+    super(scope, id);
+    if (props.oidc) {
+      const { issuer, jwksUrl, audience } = props.oidc;
+      this.environment = { AUTH_ISSUER: issuer, AUTH_JWKS_URL: jwksUrl, ...(audience ? { AUTH_AUDIENCE: audience } : {}) };
+      return;
+    }
+    this.userPool = new UserPool(this, 'UserPool', {
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      deletionProtection: props.retain,
+    });
+    this.userPoolClient = this.userPool.addClient('Client', {
+      authFlows: { userSrp: true },
+      generateSecret: false,
+    });
+    // Roles travel in `cognito:groups`; precedence puts the most powerful first.
+    [...ROLES].reverse().forEach((role, precedence) => {
+      this.userPool!.addGroup(`Group-${role}`, { groupName: role, precedence });
+    });
+    const issuer = this.userPool.userPoolProviderUrl;
+    this.environment = {
+      AUTH_ISSUER: issuer,
+      AUTH_JWKS_URL: `${issuer}/.well-known/jwks.json`,
+      AUTH_AUDIENCE: this.userPoolClient.userPoolClientId,
+    };
+  }
+}

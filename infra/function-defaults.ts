@@ -1,0 +1,59 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+
+/** Lambda's CPU share grows with memory; 512 MB keeps cold starts (module init, validators) short. */
+export const FUNCTION_MEMORY_MB = 512;
+export const FUNCTION_TIMEOUT = Duration.seconds(10);
+export const SERVICE_NAME = 'cal-events';
+
+export interface ApiFunctionProps {
+  /** Repository root: entries, package-lock.json and tsconfig.json live there. */
+  repoRoot: string;
+  /** Module path relative to the root, without extension, as in the contracts. */
+  handler: string;
+  environment: Record<string, string>;
+  logRetention: RetentionDays;
+  retainLogs: boolean;
+}
+
+/** One operation's function with the settings every function shares, and its own log group. */
+export class ApiFunction extends Construct {
+  readonly fn: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id);
+    const logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: props.retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.fn = new NodejsFunction(this, 'Fn', {
+      entry: join(props.repoRoot, `${props.handler}.ts`),
+      handler: 'handler',
+      depsLockFilePath: join(props.repoRoot, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: FUNCTION_MEMORY_MB,
+      timeout: FUNCTION_TIMEOUT,
+      tracing: Tracing.ACTIVE,
+      logGroup,
+      environment: {
+        ...props.environment,
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        mainFields: ['module', 'main'],
+        // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+      },
+    });
+  }
+}

@@ -1,0 +1,35 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import { TABLE } from '../shared/db/table';
+
+export interface EventsTableProps {
+  /** Prod keeps the data: the table survives stack deletion and refuses to be deleted. */
+  retain: boolean;
+}
+
+/** The one table; keys and indexes come from the same definition the runtime and DynamoDB Local use. */
+export class EventsTable extends Construct {
+  readonly table: Table;
+
+  constructor(scope: Construct, id: string, props: EventsTableProps) {
+    super(scope, id);
+    const key = (name: string) => ({ name, type: AttributeType.STRING });
+    this.table = new Table(this, 'Table', {
+      partitionKey: key(TABLE.partitionKey),
+      sortKey: key(TABLE.sortKey),
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: props.retain,
+      removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    for (const ix of Object.values(TABLE.indexes)) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: ix.name,
+        partitionKey: key(ix.partitionKey),
+        sortKey: key(ix.sortKey),
+        projectionType: ProjectionType.ALL,
+      });
+    }
+  }
+}

@@ -1,0 +1,14 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+
+// Handlers read these when their modules load, so they are set before any test file imports them.
+Object.assign(process.env, {
+  DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+  AWS_REGION: 'local',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  AUTH_LOCAL_SECRET: 'test-secret-for-the-local-issuer-only',
+  SITE_URL: 'http://calendar.test',
+  SITE_TIMEZONE: 'UTC',
+  MAX_PER_PAGE: '50',
+  TABLE_NAME: `t-${randomUUID()}`,
+});
