@@ -1,14 +1,62 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../db/client';
+import { nextId } from '../db/ids';
 import { keys, type PostType } from '../db/keys';
+import { batchGet, type Item } from '../db/query';
+import { commit, commitWithUniqueSlug, type Write } from '../db/transact';
 
-/** The fields every post (event, venue, organizer) has, whatever its type. */
-export interface PostHead {
+/**
+ * An event, venue or organizer as stored. Fields every post has live at the top level; the
+ * type's own fields live in `data`, which only that type's service writes.
+ */
+export interface PostRecord<D extends object = Record<string, unknown>> {
   id: number;
   type: PostType;
   status: string;
   author: string;
+  slug: string;
+  title: string;
+  description: string;
+  excerpt: string;
+  /** Publication date in the site's wall time and in UTC, `Y-m-d H:i:s`. */
+  date: string;
+  date_utc: string;
+  modified: string;
+  modified_utc: string;
+  version: number;
+  /** Sort key of the type's date index: publication date, or the UTC start for events. */
+  sortDate: string;
+  /** Events only: UTC end, key of the end-date index. */
+  sortEnd?: string;
+  /** Linked events counted like term counts (venues and organizers). */
+  countPublic: number;
+  countAll: number;
+  data: D;
 }
+
+const OWN = ['id', 'type', 'status', 'author', 'slug', 'title', 'description', 'excerpt', 'date', 'date_utc', 'modified', 'modified_utc', 'version', 'sortDate', 'sortEnd', 'countPublic', 'countAll', 'data'] as const;
+
+export function fromPostItem<D extends object>(item: Item): PostRecord<D> {
+  const out: Record<string, unknown> = {};
+  for (const k of OWN) if (item[k] !== undefined) out[k] = item[k];
+  return out as unknown as PostRecord<D>;
+}
+
+function indexKeys(p: PostRecord<object>) {
+  return {
+    ...keys.postSlugIndex(p.type, p.slug),
+    ...keys.postDateIndex(p.type, p.sortDate, p.id),
+    ...(p.type === 'event' && p.sortEnd ? keys.eventEndIndex(p.sortEnd, p.id) : {}),
+  };
+}
+
+export async function getPost<D extends object>(id: number): Promise<PostRecord<D> | undefined> {
+  const out = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.post(id), ConsistentRead: true }));
+  return out.Item ? fromPostItem<D>(out.Item) : undefined;
+}
+
+/** The fields every post has, whatever its type. */
+export type PostHead = Pick<PostRecord, 'id' | 'type' | 'status' | 'author'>;
 
 export async function getPostHead(id: number): Promise<PostHead | undefined> {
   const out = await ddb.send(
@@ -20,4 +68,177 @@ export async function getPostHead(id: number): Promise<PostHead | undefined> {
     }),
   );
   return out.Item as PostHead | undefined;
+}
+
+/** Slug look-up through the slug guard: a strongly consistent read, unlike the slug index. */
+export async function getPostBySlug<D extends object>(type: PostType, slug: string): Promise<PostRecord<D> | undefined> {
+  const guard = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.slugGuard(type, slug), ConsistentRead: true }));
+  if (!guard.Item) return undefined;
+  const post = await getPost<D>(Number(guard.Item.id));
+  return post?.type === type ? post : undefined;
+}
+
+export async function getPosts<D extends object>(ids: number[]): Promise<Map<number, PostRecord<D>>> {
+  const items = await batchGet(ids.map((id) => keys.post(id)));
+  const out = new Map<number, PostRecord<D>>();
+  for (const item of items.values()) out.set(Number(item.id), fromPostItem<D>(item));
+  return out;
+}
+
+/** Per type and status totals, kept in the same transactions as the posts (list totals read them). */
+export function statusCount(type: PostType, from: string | undefined, to: string | undefined): Write[] {
+  if (from === to) return [];
+  const adds: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, number> = {};
+  if (from) {
+    adds.push('#from :minus');
+    names['#from'] = from;
+    values[':minus'] = -1;
+  }
+  if (to) {
+    adds.push('#to :plus');
+    names['#to'] = to;
+    values[':plus'] = 1;
+  }
+  return [
+    {
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: { pk: `COUNT#${type}`, sk: 'STATUS' },
+          UpdateExpression: `ADD ${adds.join(', ')}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+    },
+  ];
+}
+
+export async function statusCounts(type: PostType): Promise<Record<string, number>> {
+  const out = await ddb.send(new GetCommand({ TableName: tableName(), Key: { pk: `COUNT#${type}`, sk: 'STATUS' } }));
+  const counts: Record<string, number> = {};
+  for (const [k, v] of Object.entries(out.Item ?? {})) if (typeof v === 'number') counts[k] = v;
+  return counts;
+}
+
+const guard = (type: PostType, slug: string, id: number): Write => ({
+  item: {
+    Put: { TableName: tableName(), Item: { ...keys.slugGuard(type, slug), id }, ConditionExpression: 'attribute_not_exists(pk)' },
+  },
+  onConflict: 'slug',
+});
+
+export type NewPost<D extends object> = Omit<PostRecord<D>, 'id' | 'slug' | 'version' | 'countPublic' | 'countAll'>;
+
+/**
+ * Creates a post with the next ID of the shared post sequence and a unique slug; `extra` adds the
+ * writes that must land with it (links, counts).
+ */
+export async function createPost<D extends object>(
+  post: NewPost<D>,
+  slugBase: string,
+  extra: (record: PostRecord<D>) => Write[] = () => [],
+): Promise<PostRecord<D>> {
+  const id = await nextId('post');
+  const base = { ...post, id, version: 1, countPublic: 0, countAll: 0 };
+  let record = { ...base, slug: '' } as PostRecord<D>;
+  await commitWithUniqueSlug(keys.typePartition(post.type), slugBase || String(id), (slug) => {
+    record = { ...base, slug } as PostRecord<D>;
+    return [
+      {
+        item: {
+          Put: {
+            TableName: tableName(),
+            Item: { ...keys.post(id), ...indexKeys(record), ...record },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      },
+      guard(post.type, slug, id),
+      ...statusCount(post.type, undefined, post.status),
+      ...extra(record),
+    ];
+  });
+  return record;
+}
+
+/**
+ * Writes the new state of a post (everything but its link counts, which event writes own) if nobody
+ * changed it since it was read; `stale` is the error when someone did.
+ */
+export async function updatePost<D extends object>(
+  current: PostRecord<D>,
+  next: PostRecord<D>,
+  stale: () => Error,
+  extra: (record: PostRecord<D>) => Write[] = () => [],
+  slugBase?: string,
+): Promise<PostRecord<D>> {
+  const build = (slug: string): Write[] => {
+    const record = { ...next, slug, version: current.version + 1 };
+    const ix = indexKeys(record);
+    const set: Record<string, unknown> = { ...ix };
+    for (const k of OWN) if (k !== 'id' && k !== 'type' && k !== 'countPublic' && k !== 'countAll') set[k] = record[k];
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':v': current.version };
+    const parts: string[] = [];
+    const removes: string[] = [];
+    for (const [k, v] of Object.entries(set)) {
+      names[`#${k}`] = k;
+      if (v === undefined) removes.push(`#${k}`);
+      else {
+        parts.push(`#${k} = :${k}`);
+        values[`:${k}`] = v;
+      }
+    }
+    const writes: Write[] = [
+      {
+        item: {
+          Update: {
+            TableName: tableName(),
+            Key: keys.post(current.id),
+            UpdateExpression: `SET ${parts.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+            ConditionExpression: 'version = :v',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          },
+        },
+        onConflict: stale,
+      },
+      ...statusCount(current.type, current.status, next.status),
+      ...extra(record),
+    ];
+    if (slug !== current.slug) {
+      writes.push({ item: { Delete: { TableName: tableName(), Key: keys.slugGuard(current.type, current.slug) } } });
+      writes.push(guard(current.type, slug, current.id));
+    }
+    return writes;
+  };
+  if (slugBase === undefined || slugBase === current.slug) {
+    await commit(build(current.slug));
+    return { ...next, slug: current.slug, version: current.version + 1 };
+  }
+  const slug = await commitWithUniqueSlug(keys.typePartition(current.type), slugBase, build);
+  return { ...next, slug, version: current.version + 1 };
+}
+
+/** Deletes a post for good, freeing its slug; `extra` removes what points at it. */
+export async function deletePost(current: PostRecord<object>, stale: () => Error, extra: Write[] = []): Promise<void> {
+  await commit([
+    {
+      item: {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.post(current.id),
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeValues: { ':v': current.version },
+        },
+      },
+      onConflict: stale,
+    },
+    { item: { Delete: { TableName: tableName(), Key: keys.slugGuard(current.type, current.slug) } } },
+    ...statusCount(current.type, current.status, undefined),
+    ...extra,
+  ]);
 }

@@ -1,0 +1,120 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  CorsHttpMethod,
+  HttpApi,
+  HttpMethod,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { Operation } from '../shared/contracts/types';
+import { ApiFunction } from './function-defaults';
+
+export const NAMESPACE_PATH = '/cal/events/v1';
+/** Answers 404/405 `rest_no_route` and serves trailing-slash paths, which HTTP API routes do not match. */
+export const NO_ROUTE_HANDLER = 'functions/system/no-route';
+
+export const CORS_EXPOSE_HEADERS = [
+  'X-Cal-Total',
+  'X-Cal-TotalPages',
+  'X-Cal-API-Version',
+  'X-Cal-API-Root',
+  'Link',
+  'Location',
+  'Allow',
+  'Retry-After',
+];
+
+export interface EventsApiProps {
+  repoRoot: string;
+  operations: readonly Operation[];
+  table: ITable;
+  environment: Record<string, string>;
+  corsAllowOrigins: string[];
+  throttleRate: number;
+  throttleBurst: number;
+  logRetention: RetentionDays;
+  retainLogs: boolean;
+}
+
+/** The HTTP API: one route per (operation, method), one function per operation, `$default` for the rest. */
+export class EventsApi extends Construct {
+  readonly httpApi: HttpApi;
+  readonly stage: HttpStage;
+  /** Every function, keyed by operationId (`noRoute` for the fallback). */
+  readonly functions = new Map<string, NodejsFunction>();
+
+  constructor(scope: Construct, id: string, props: EventsApiProps) {
+    super(scope, id);
+    const makeFunction = (name: string, handler: string, readOnly: boolean) => {
+      const { fn } = new ApiFunction(this, name, {
+        repoRoot: props.repoRoot,
+        handler,
+        environment: props.environment,
+        logRetention: props.logRetention,
+        retainLogs: props.retainLogs,
+      });
+      if (readOnly) props.table.grantReadData(fn);
+      else props.table.grantReadWriteData(fn);
+      this.functions.set(name, fn);
+      return fn;
+    };
+
+    // The fallback only matches paths against the contracts; it never reads data.
+    const noRoute = makeFunction('noRoute', NO_ROUTE_HANDLER, true);
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      createDefaultStage: false,
+      defaultIntegration: new HttpLambdaIntegration('NoRoute', noRoute),
+      corsPreflight: {
+        allowOrigins: props.corsAllowOrigins,
+        allowHeaders: ['Authorization', 'Content-Type'],
+        allowMethods: [CorsHttpMethod.ANY],
+        exposeHeaders: CORS_EXPOSE_HEADERS,
+      },
+    });
+
+    for (const op of props.operations) {
+      const fn = makeFunction(op.operationId, op.handler, op.readOnly);
+      this.httpApi.addRoutes({
+        path: `${NAMESPACE_PATH}${op.path}`,
+        methods: op.methods.map((m) => HttpMethod[m]),
+        integration: new HttpLambdaIntegration(`${op.operationId}Integration`, fn),
+      });
+    }
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention,
+      removalPolicy: props.retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      autoDeploy: true,
+      throttle: { rateLimit: props.throttleRate, burstLimit: props.throttleBurst },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            method: '$context.httpMethod',
+            path: '$context.path',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            latency: '$context.responseLatency',
+            integrationError: '$context.integrationErrorMessage',
+          }),
+        ),
+      },
+    });
+  }
+
+  /** `https://<id>.execute-api.<region>.amazonaws.com/cal/events/v1/` */
+  get rootUrl(): string {
+    return `${this.httpApi.apiEndpoint}${NAMESPACE_PATH}/`;
+  }
+}

@@ -1,0 +1,53 @@
+import { DateTime, Info, type Zone } from 'luxon';
+import { config } from '../config';
+
+/** Wall-time format of every date in responses: `Y-m-d H:i:s`, no zone suffix (reference §2.5). */
+export const WALL = 'yyyy-MM-dd HH:mm:ss';
+
+/** An IANA zone or `UTC±N[:MM]`; undefined when the name is not a time zone. */
+export function resolveZone(name: string): Zone | undefined {
+  const trimmed = name.trim();
+  if (trimmed === '') return undefined;
+  const zone = Info.normalizeZone(/^utc$/i.test(trimmed) ? 'UTC' : trimmed);
+  return zone?.isValid ? zone : undefined;
+}
+
+export const siteZone = (): Zone => resolveZone(config.siteTimezone) ?? Info.normalizeZone('UTC')!;
+
+const SQL_LIKE = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+
+/**
+ * Reads the date inputs the contract accepts: `YYYY-MM-DD HH:MM:SS`, `YYYY-MM-DD HH:MM`, `YYYY-MM-DD`,
+ * ISO 8601 with or without an offset, and Unix timestamps. Wall times are read in `zone`; an explicit
+ * offset wins and the result is converted to `zone`. Returns undefined when the input is not a date.
+ */
+export function parseDate(input: unknown, zone: Zone): DateTime | undefined {
+  let dt: DateTime | undefined;
+  if (typeof input === 'number' && Number.isFinite(input)) dt = DateTime.fromSeconds(input, { zone });
+  else if (typeof input === 'string') {
+    const s = input.trim();
+    const m = SQL_LIKE.exec(s);
+    if (/^\d{9,11}$/.test(s)) dt = DateTime.fromSeconds(Number(s), { zone });
+    else if (m) dt = DateTime.fromSQL(`${m[1]} ${m[2] ?? '00'}:${m[3] ?? '00'}:${m[4] ?? '00'}`, { zone });
+    else dt = DateTime.fromISO(s, { zone, setZone: false });
+  }
+  return dt?.isValid ? dt : undefined;
+}
+
+export const wall = (dt: DateTime) => dt.toFormat(WALL);
+export const utcWall = (dt: DateTime) => dt.toUTC().toFormat(WALL);
+
+/** `{year, month, day, hour, minutes, seconds}` as zero-padded strings (reference §3.7). */
+export function details(wallTime: string) {
+  const [d = '', t = ''] = wallTime.split(' ');
+  const [year, month, day] = d.split('-');
+  const [hour, minutes, seconds] = t.split(':');
+  return { year, month, day, hour, minutes, seconds };
+}
+
+/** Short zone name as the reference shows it: `EST`, `CET`, `UTC`, `UTC+2`. */
+export function zoneAbbr(dt: DateTime): string {
+  const name = dt.offsetNameShort ?? '';
+  if (/^GMT[+-]/.test(name) || name === '') return dt.toFormat('ZZZZ').replace(/^GMT/, 'UTC');
+  return name;
+}
