@@ -43,9 +43,17 @@ export class Alarms extends Construct {
       );
     };
 
-    alarm('Api5xx', props.api.metricServerError({ period: PERIOD, statistic: 'Sum' }), 'The API answered 5xx');
+    alarm(
+      'Api5xx',
+      props.api.metricServerError({ period: PERIOD, statistic: 'Sum' }),
+      'The API answered 5xx',
+    );
     for (const [name, fn] of props.functions) {
-      alarm(`${name}Errors`, fn.metricErrors({ period: PERIOD, statistic: 'Sum' }), `${name} failed invocations`);
+      alarm(
+        `${name[0]!.toUpperCase()}${name.slice(1)}Errors`,
+        fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
+        `${name} failed invocations`,
+      );
     }
     alarm(
       'TableThrottles',

@@ -16,8 +16,10 @@ import type { Operation } from '../shared/contracts/types';
 import { ApiFunction } from './function-defaults';
 
 export const NAMESPACE_PATH = '/cal/events/v1';
-/** Answers 404/405 `rest_no_route` and serves trailing-slash paths, which HTTP API routes do not match. */
+/** Answers 404/405 `rest_no_route`, and redirects a trailing-slash path (no route key carries one). */
 export const NO_ROUTE_HANDLER = 'functions/system/no-route';
+
+const pascal = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 
 export const CORS_EXPOSE_HEADERS = [
   'X-Cal-Total',
@@ -52,7 +54,7 @@ export class EventsApi extends Construct {
   constructor(scope: Construct, id: string, props: EventsApiProps) {
     super(scope, id);
     const makeFunction = (name: string, handler: string, readOnly: boolean) => {
-      const { fn } = new ApiFunction(this, name, {
+      const { fn } = new ApiFunction(this, pascal(name), {
         repoRoot: props.repoRoot,
         handler,
         environment: props.environment,
@@ -83,7 +85,7 @@ export class EventsApi extends Construct {
       this.httpApi.addRoutes({
         path: `${NAMESPACE_PATH}${op.path}`,
         methods: op.methods.map((m) => HttpMethod[m]),
-        integration: new HttpLambdaIntegration(`${op.operationId}Integration`, fn),
+        integration: new HttpLambdaIntegration(`${pascal(op.operationId)}Integration`, fn),
       });
     }
 

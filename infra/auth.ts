@@ -25,7 +25,11 @@ export class Auth extends Construct {
     super(scope, id);
     if (props.oidc) {
       const { issuer, jwksUrl, audience } = props.oidc;
-      this.environment = { AUTH_ISSUER: issuer, AUTH_JWKS_URL: jwksUrl, ...(audience ? { AUTH_AUDIENCE: audience } : {}) };
+      this.environment = {
+        AUTH_ISSUER: issuer,
+        AUTH_JWKS_URL: jwksUrl,
+        ...(audience ? { AUTH_AUDIENCE: audience } : {}),
+      };
       return;
     }
     this.userPool = new UserPool(this, 'UserPool', {

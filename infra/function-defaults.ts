@@ -1,9 +1,9 @@
+import { join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { join } from 'node:path';
 
 /** Lambda's CPU share grows with memory; 512 MB keeps cold starts (module init, validators) short. */
 export const FUNCTION_MEMORY_MB = 512;

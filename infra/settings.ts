@@ -36,7 +36,8 @@ export function readSettings(scope: Construct): Settings {
     const v = get(key);
     if (v === undefined || v === null || v === '') return fallback;
     const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`Context "${key}" must be a positive number, got ${String(v)}`);
+    if (!Number.isFinite(n) || n <= 0)
+      throw new Error(`Context "${key}" must be a positive number, got ${String(v)}`);
     return n;
   };
   const list = (key: string, fallback: string[]): string[] => {
@@ -48,7 +49,8 @@ export function readSettings(scope: Construct): Settings {
   };
 
   const stage = str('stage', 'dev');
-  if (stage !== 'dev' && stage !== 'prod') throw new Error(`Context "stage" must be dev or prod, got ${stage}`);
+  if (stage !== 'dev' && stage !== 'prod')
+    throw new Error(`Context "stage" must be dev or prod, got ${stage}`);
 
   const issuer = str('oidcIssuer');
   const jwksUrl = str('oidcJwksUrl');
@@ -56,7 +58,9 @@ export function readSettings(scope: Construct): Settings {
 
   const retentionDays = num('logRetentionDays', stage === 'prod' ? 90 : 14);
   if (!Object.values(RetentionDays).includes(retentionDays))
-    throw new Error(`Context "logRetentionDays" must be a CloudWatch retention (1, 3, 5, 7, 14, 30, 60, 90, ...)`);
+    throw new Error(
+      `Context "logRetentionDays" must be a CloudWatch retention (1, 3, 5, 7, 14, 30, 60, 90, ...)`,
+    );
 
   return {
     stage,

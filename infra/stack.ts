@@ -1,6 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { fileURLToPath } from 'node:url';
 import { operations } from '../shared/contracts';
 import { Alarms } from './alarms';
 import { EventsApi } from './api';

@@ -6,6 +6,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'The caller may not do this, or may not see this record.',
   404: 'No such record, or a page past the end of the list.',
   405: 'The path exists but does not take this method.',
+  409: 'The record was changed by another request at the same time; retry.',
   410: 'The record is already in the trash.',
   413: 'The request body is larger than 1 MiB.',
   415: 'The request body is neither JSON nor form-encoded.',

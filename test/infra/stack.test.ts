@@ -1,12 +1,17 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { EventsApi, NAMESPACE_PATH } from '../../infra/api';
+import { type EventsApi, NAMESPACE_PATH } from '../../infra/api';
 import { CalEventsStack } from '../../infra/stack';
 import { operations } from '../../shared/contracts';
 import { TABLE } from '../../shared/db/table';
 
-const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+const WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+];
 
 /**
  * Synthesizes the real stack. CDK's own `aws:cdk:bundling-stacks` key (what `cdk deploy StackA` uses
@@ -40,7 +45,9 @@ function actionsOf(template: Template, fnLogicalId: string): string[] {
 describe('routes', () => {
   it('declares one route per operation and method, plus $default', () => {
     const expected = operations.flatMap((op) => op.methods.map((m) => `${m} ${NAMESPACE_PATH}${op.path}`));
-    const keys = Object.values(dev.template.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey);
+    const keys = Object.values(dev.template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (r) => r.Properties.RouteKey,
+    );
     expect(keys.sort()).toEqual([...expected, '$default'].sort());
   });
 
@@ -53,7 +60,8 @@ describe('routes', () => {
       return integrations[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0];
     };
     for (const op of operations)
-      for (const m of op.methods) expect(target(`${m} ${NAMESPACE_PATH}${op.path}`)).toBe(dev.logicalId(op.operationId));
+      for (const m of op.methods)
+        expect(target(`${m} ${NAMESPACE_PATH}${op.path}`)).toBe(dev.logicalId(op.operationId));
     expect(target('$default')).toBe(dev.logicalId('noRoute'));
   });
 
@@ -113,7 +121,10 @@ describe('functions', () => {
     for (const op of operations.filter((o) => o.readOnly)) {
       const actions = actionsOf(dev.template, dev.logicalId(op.operationId));
       expect(actions, op.operationId).toContain('dynamodb:Query');
-      expect(actions.filter((a) => WRITE_ACTIONS.includes(a)), op.operationId).toEqual([]);
+      expect(
+        actions.filter((a) => WRITE_ACTIONS.includes(a)),
+        op.operationId,
+      ).toEqual([]);
     }
     const fallback = actionsOf(dev.template, dev.logicalId('noRoute'));
     expect(fallback.filter((a) => WRITE_ACTIONS.includes(a))).toEqual([]);
@@ -176,9 +187,13 @@ describe('authentication', () => {
     dev.template.resourceCountIs('AWS::Cognito::UserPool', 1);
     dev.template.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
     const groups = Object.values(dev.template.findResources('AWS::Cognito::UserPoolGroup'));
-    expect(groups.map((g) => g.Properties.GroupName).sort()).toEqual(
-      ['administrator', 'author', 'contributor', 'editor', 'subscriber'],
-    );
+    expect(groups.map((g) => g.Properties.GroupName).sort()).toEqual([
+      'administrator',
+      'author',
+      'contributor',
+      'editor',
+      'subscriber',
+    ]);
     expect(Object.keys(dev.template.findOutputs('*'))).toEqual(
       expect.arrayContaining(['ApiUrl', 'TableName', 'UserPoolId', 'UserPoolClientId']),
     );
@@ -211,6 +226,9 @@ describe('authentication', () => {
 describe('alarms', () => {
   it('watches API 5xx, every function and table throttling', () => {
     dev.template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + operations.length + 1 + 1);
-    dev.template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: '5xx', Namespace: 'AWS/ApiGateway' });
+    dev.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: '5xx',
+      Namespace: 'AWS/ApiGateway',
+    });
   });
 });

@@ -1,0 +1,105 @@
+import type { DateTime, Zone } from 'luxon';
+import { config } from '../config';
+import type { PostType } from '../db/keys';
+import { atLeast, type User } from '../http/auth';
+import { ApiError, forbidden, invalidParam } from '../http/errors';
+import { parseDate, utcWall, wall } from './dates';
+import { seesAll } from './visibility';
+
+/** Post statuses this service knows (WordPress's registered ones, minus auto-draft and inherit). */
+export const STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
+export type Status = (typeof STATUSES)[number];
+
+const PUBLISHED = new Set(['publish', 'future', 'private']);
+
+/** Authors and above may publish; contributors' publish, future and private become pending. */
+export function statusOnWrite(requested: string | undefined, user: User, current?: string): string {
+  if (requested === undefined) return current ?? (atLeast(user, 'author') ? 'publish' : 'draft');
+  if (PUBLISHED.has(requested) && !atLeast(user, 'author')) return 'pending';
+  return requested;
+}
+
+/** Editors edit everything; authors their own posts; contributors their own unpublished ones. */
+export function canEdit(post: { author: string; status: string }, user: User): boolean {
+  if (atLeast(user, 'editor')) return true;
+  if (post.author !== user.sub) return false;
+  return atLeast(user, 'author') || !PUBLISHED.has(post.status);
+}
+
+export function assertCanEdit(post: { author: string; status: string }, user: User): void {
+  if (!canEdit(post, user)) throw forbidden();
+}
+
+/** Permanent deletion (`force`) is for editors and administrators only. */
+export function assertCanDelete(post: { author: string; status: string }, user: User, force: boolean): void {
+  if (force && !atLeast(user, 'editor')) throw forbidden();
+  assertCanEdit(post, user);
+}
+
+/** 403s of a single read: trashed records and records the caller may not see. */
+export function assertReadable(type: PostType, post: { author: string; status: string }, user: User | null): void {
+  if (post.status === 'trash' && !seesAll(user))
+    throw new ApiError(403, `${type}-no-longer-available`, `This ${type} is no longer available`);
+  if (post.status === 'trash') return;
+  if (post.status === 'publish' || seesAll(user)) return;
+  if (user && atLeast(user, 'contributor') && post.author === user.sub) return;
+  throw new ApiError(403, `${type}-not-accessible`, `The requested ${type} is not accessible`);
+}
+
+export const trashed = (type: PostType) => new ApiError(410, `${type}-is-in-trash`, `The ${type} is already trashed`);
+
+export interface StatusFilter {
+  statuses: string[];
+  /** Set when non-published records are only listed if the caller wrote them. */
+  ownerOfUnpublished?: string;
+}
+
+/**
+ * Which statuses a list shows (reference §4.5): visitors and subscribers only `publish` (asking for
+ * anything else is a 400); editors everything but trash by default; contributors and authors their
+ * own unpublished records besides published ones.
+ */
+export function listStatuses(param: string[] | undefined, user: User | null): StatusFilter {
+  const canEditAny = atLeast(user, 'contributor');
+  if (param !== undefined) {
+    const unknown = param.filter((s) => !(STATUSES as readonly string[]).includes(s));
+    if (unknown.length > 0) throw invalidParam('status', `status must be one or more of ${STATUSES.join(', ')}.`, 'rest_invalid_status');
+    if (!canEditAny && param.some((s) => s !== 'publish'))
+      throw invalidParam('status', 'Only published records can be listed without an editing role.', 'rest_forbidden_status');
+  }
+  const statuses = param ?? (canEditAny ? STATUSES.filter((s) => s !== 'trash') : ['publish']);
+  if (!canEditAny || seesAll(user)) return { statuses };
+  return { statuses, ownerOfUnpublished: user!.sub };
+}
+
+export const passesStatus = (filter: StatusFilter) => (post: { status: string; author: string }) =>
+  filter.statuses.includes(post.status) &&
+  (post.status === 'publish' || !filter.ownerOfUnpublished || post.author === filter.ownerOfUnpublished);
+
+/** Publication dates from `date` (wall time in `zone`) or `date_utc`; now when neither is sent. */
+export function publicationDates(
+  body: { date?: unknown; date_utc?: unknown },
+  zone: Zone,
+  now: DateTime,
+): { date: string; date_utc: string } {
+  let dt = now;
+  if (body.date_utc !== undefined && body.date_utc !== null && body.date_utc !== '') {
+    const parsed = parseDate(body.date_utc, now.toUTC().zone);
+    if (!parsed) throw invalidParam('date_utc', 'date_utc is not a date.', 'rest_invalid_date');
+    dt = parsed;
+  }
+  if (body.date !== undefined && body.date !== null && body.date !== '') {
+    const parsed = parseDate(body.date, zone);
+    if (!parsed) throw invalidParam('date', 'date is not a date.', 'rest_invalid_date');
+    dt = parsed;
+  }
+  return { date: wall(dt.setZone(zone)), date_utc: utcWall(dt) };
+}
+
+const siteHost = () => config.siteUrl.replace(/^https?:\/\//, '');
+
+/** `global_id` of reference §3.1: the site's host (and path) plus `?id=`. */
+export const globalId = (id: number) => `${siteHost()}?id=${id}`;
+
+/** Public page of a post, from the deployment's SITE_URL. */
+export const publicUrl = (type: PostType, slug: string) => `${config.siteUrl}/${type}/${slug}/`;
