@@ -1,3 +1,4 @@
+import { eventOps } from './events';
 import { systemOps } from './system';
 import { categoryOps, tagOps } from './terms';
 import type { Operation } from './types';
@@ -9,6 +10,7 @@ import type { Operation } from './types';
 export const operations: readonly Operation[] = [
   systemOps.index,
   systemOps.doc,
+  ...Object.values(eventOps),
   ...Object.values(categoryOps),
   ...Object.values(tagOps),
 ];

@@ -19,7 +19,8 @@ export interface Request<O extends Operation> {
   body: Infer<O['body']>;
   /** Names of the body fields the caller actually sent (partial updates need them). */
   sent: Set<string>;
-  user: User | null;
+  /** Operations that need a role always have a caller; public ones may not. */
+  user: O['access'] extends 'public' ? User | null : User;
   urls: ApiUrls;
   requestId: string;
 }

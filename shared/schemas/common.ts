@@ -33,7 +33,7 @@ export const nonEmptyText = (description: string, maxLength: number = LIMITS.str
   ({ type: 'string', minLength: 1, maxLength, description }) as const;
 
 /** An array parameter; query strings may send it as CSV, repeated keys or `name[]`. */
-export const list = <T extends object>(items: T, description: string) =>
+export const list = <const T extends object>(items: T, description: string) =>
   ({ type: 'array', items, maxItems: LIMITS.arrayItems, description }) as const;
 
 export const idOrSlug = { type: ['integer', 'string'], minLength: 1, maxLength: 200 } as const;

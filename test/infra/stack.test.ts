@@ -1,5 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { type EventsApi, NAMESPACE_PATH } from '../../infra/api';
 import { CalEventsStack } from '../../infra/stack';
@@ -25,7 +26,7 @@ function synth(context: Record<string, unknown> = {}) {
   const logicalId = (name: string) => {
     const fn = api.functions.get(name);
     if (!fn) throw new Error(`no function ${name}`);
-    return stack.getLogicalId(fn.node.defaultChild as never);
+    return stack.getLogicalId(fn.node.defaultChild as CfnFunction);
   };
   return { template: Template.fromStack(stack), logicalId };
 }

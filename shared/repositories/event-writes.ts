@@ -1,0 +1,151 @@
+import { keys, type LinkKind } from '../db/keys';
+import { tableName } from '../db/client';
+import type { Write } from '../db/transact';
+import { countsForEditors, countsPublic, type EventRecord, listable, rowOf } from './event-record';
+
+
+function linksOf(e: EventRecord | undefined): Array<[LinkKind, number]> {
+  if (!e) return [];
+  return [
+    ...[...e.data.categories, ...e.data.tags].map((id) => ['TERM', id] as [LinkKind, number]),
+    ...e.data.venues.map((id) => ['VENUE', id] as [LinkKind, number]),
+    ...e.data.organizers.map((id) => ['ORGANIZER', id] as [LinkKind, number]),
+  ];
+}
+
+const targetKey = (kind: LinkKind, id: number) => (kind === 'TERM' ? keys.term(id) : keys.post(id));
+
+/**
+ * Day-granular tallies: listable events counted by scope, start day and end day, so list totals over
+ * whole-day windows need no event reads. A time of exactly 23:59:59 gets its own key (`day~`), because
+ * inclusive bounds are `< day 23:59:59` or `<= day 23:59:59` and must tell it apart.
+ */
+export const dayKey = (wallTime: string) => wallTime.slice(0, 10) + (wallTime.endsWith('23:59:59') ? '~' : '');
+
+export const tallyKey = (scope: string, startDay: string) => ({ pk: `TALLY#${scope}`, sk: startDay });
+export const tallyAttr = (who: 'p' | 'a', endDay: string) => `${who}|${endDay}`;
+
+function tallyScopes(e: EventRecord): string[] {
+  return ['ALL', ...(e.data.featured ? ['FEATURED'] : []), ...linksOf(e).map(([k, id]) => `${k}#${id}`)];
+}
+
+type Deltas = Map<string, { key: { pk: string; sk: string }; adds: Map<string, number> }>;
+
+function addTallies(deltas: Deltas, e: EventRecord | undefined, sign: 1 | -1): void {
+  if (!e || !listable({ status: e.status, hidden: e.data.hideFromListings })) return;
+  const startDay = dayKey(e.data.start);
+  const endDay = dayKey(e.data.end);
+  const who: Array<'p' | 'a'> = e.status === 'publish' ? ['p', 'a'] : ['a'];
+  for (const scope of tallyScopes(e)) {
+    const key = tallyKey(scope, startDay);
+    const id = `${key.pk}|${key.sk}`;
+    const entry = deltas.get(id) ?? { key, adds: new Map<string, number>() };
+    for (const w of who) {
+      const attr = tallyAttr(w, endDay);
+      entry.adds.set(attr, (entry.adds.get(attr) ?? 0) + sign);
+    }
+    deltas.set(id, entry);
+  }
+}
+
+function tallyWrites(before: EventRecord | undefined, after: EventRecord | undefined): Write[] {
+  const deltas: Deltas = new Map();
+  addTallies(deltas, before, -1);
+  addTallies(deltas, after, 1);
+  const writes: Write[] = [];
+  for (const { key, adds } of deltas.values()) {
+    const changed = [...adds].filter(([, n]) => n !== 0);
+    if (changed.length === 0) continue;
+    const names: Record<string, string> = {};
+    const values: Record<string, number> = {};
+    changed.forEach(([attr, n], i) => {
+      names[`#a${i}`] = attr;
+      values[`:d${i}`] = n;
+    });
+    writes.push({
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: `ADD ${changed.map((_, i) => `#a${i} :d${i}`).join(', ')}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+    });
+  }
+  return writes;
+}
+
+/**
+ * Everything that must change with an event, in its own transaction: its link items (one per term,
+ * venue and organizer, carrying the event's filter row), the linked records' counts and the list
+ * tallies. `before` / `after` are the event's states; undefined means it does not exist.
+ * `existing` names the linked records that still exist (counts of vanished ones are not touched).
+ */
+export function eventWrites(
+  before: EventRecord | undefined,
+  after: EventRecord | undefined,
+  linkedGone: () => Error,
+): Write[] {
+  const writes: Write[] = [];
+  const beforeLinks = new Set(linksOf(before).map(([k, id]) => `${k}#${id}`));
+  const afterLinks = new Map(linksOf(after).map(([k, id]) => [`${k}#${id}`, [k, id] as [LinkKind, number]]));
+  const weight = (e: EventRecord | undefined, linked: boolean) => ({
+    p: e && linked && countsPublic(e.status) ? 1 : 0,
+    a: e && linked && countsForEditors(e.status) ? 1 : 0,
+  });
+  for (const [id, [kind, target]] of afterLinks) {
+    writes.push({
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...keys.link(after!.id, kind, target),
+            ...keys.linkIndex(kind, target, after!.data.start, after!.id),
+            type: 'link',
+            kind,
+            eventId: after!.id,
+            targetId: target,
+            row: rowOf(after!),
+          },
+        },
+      },
+    });
+    const b = weight(before, beforeLinks.has(id));
+    const a = weight(after, true);
+    // The condition doubles as the check that the linked record still exists when the write lands.
+    writes.push({
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: targetKey(kind, target),
+          UpdateExpression: 'ADD countPublic :p, countAll :a',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':p': a.p - b.p, ':a': a.a - b.a },
+        },
+      },
+      onConflict: linkedGone,
+    });
+  }
+  for (const [kind, target] of linksOf(before)) {
+    if (afterLinks.has(`${kind}#${target}`)) continue;
+    writes.push({ item: { Delete: { TableName: tableName(), Key: keys.link(before!.id, kind, target) } } });
+    const b = weight(before, true);
+    if (b.p === 0 && b.a === 0) continue;
+    writes.push({
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: targetKey(kind, target),
+          UpdateExpression: 'ADD countPublic :p, countAll :a',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':p': -b.p, ':a': -b.a },
+        },
+      },
+      onConflict: linkedGone,
+    });
+  }
+  return [...writes, ...tallyWrites(before, after)];
+}
+

@@ -1,0 +1,185 @@
+import { STATUSES } from '../services/post-rules';
+import { LIMITS, list, nonEmptyText, paging, text } from './common';
+import { embeddedTermSchema } from './term';
+
+const dateInput = (description: string) =>
+  ({ type: ['string', 'integer'], minLength: 1, maxLength: 100, description }) as const;
+
+const bool = (description: string) => ({ type: 'boolean', description }) as const;
+
+/** A linked venue or organizer: an ID, `{id}`, or an inline object that creates (or reuses) one. */
+const linkRef = (name: 'venue' | 'organizer') =>
+  ({
+    description:
+      `${name === 'venue' ? 'Venue' : 'Organizer'} IDs (number, CSV, array), {"id": N} objects, or inline objects ` +
+      `with a "${name}" name that create the record; "" or null links none.`,
+    anyOf: [
+      { type: 'integer', minimum: 1 },
+      { type: 'string', maxLength: LIMITS.string },
+      { type: 'object' },
+      { type: 'array', maxItems: LIMITS.arrayItems, items: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }, { type: 'object' }] } },
+      { type: 'null' },
+    ],
+  }) as const;
+
+const termRefs = (what: string) =>
+  ({
+    type: ['array', 'null'],
+    maxItems: LIMITS.arrayItems,
+    items: { type: ['integer', 'string'], minLength: 1, maxLength: LIMITS.name },
+    description: `${what} by ID, slug or name (CSV allowed); an unknown name creates the term for editors; "" or [] links none.`,
+  }) as const;
+
+const eventFields = {
+  title: nonEmptyText('The event title (plain text).', LIMITS.name),
+  start_date: dateInput('Start: Y-m-d H:i:s, Y-m-d H:i, Y-m-d, ISO 8601 or a Unix timestamp, in the event time zone.'),
+  end_date: dateInput('End, in the same formats; must not be before the start.'),
+  author: { type: ['string', 'integer'], minLength: 1, maxLength: 200, description: 'Author user (editors only).' },
+  date: text('Publication date, in the event time zone.', 100),
+  date_utc: text('Publication date in UTC.', 100),
+  description: text('Description (safe HTML).', LIMITS.description),
+  slug: text('Slug; generated from the title when absent.', 200),
+  excerpt: text('Excerpt (safe HTML).', LIMITS.excerpt),
+  status: { type: 'string', enum: STATUSES, description: 'Post status.' },
+  timezone: text('IANA time zone name or UTC±N; default the site time zone.', 64),
+  all_day: bool('The event lasts whole days.'),
+  image: { type: ['string', 'integer', 'null'], maxLength: LIMITS.string, description: 'Featured image URL (http or https).' },
+  cost: {
+    description: 'Cost: a string such as "$10 - $25" or "Free", a number, or an array of them.',
+    anyOf: [
+      { type: 'string', maxLength: LIMITS.string },
+      { type: 'number' },
+      { type: 'array', maxItems: LIMITS.arrayItems, items: { type: ['string', 'number'], maxLength: 200 } },
+      { type: 'null' },
+    ],
+  },
+  website: { type: ['string', 'null'], maxLength: LIMITS.string, description: 'Event website (http or https URL).' },
+  show_map: bool('Show a map.'),
+  show_map_link: bool('Show a map link.'),
+  hide_from_listings: bool('Hide from event lists.'),
+  sticky: bool('Sticky in the calendar view.'),
+  featured: bool('Featured event.'),
+  categories: termRefs('Event categories'),
+  tags: termRefs('Event tags'),
+  venue: linkRef('venue'),
+  organizer: linkRef('organizer'),
+} as const;
+
+export const eventCreateBody = {
+  type: 'object',
+  properties: eventFields,
+  required: ['title', 'start_date', 'end_date'],
+} as const;
+
+export const eventUpdateBody = { type: 'object', properties: eventFields } as const;
+
+const ids = (description: string) => list({ type: 'integer', minimum: 1 }, description);
+const termFilter = (description: string) =>
+  list({ type: ['integer', 'string'], minLength: 1, maxLength: 200 }, description);
+
+export const eventListQuery = {
+  type: 'object',
+  properties: {
+    ...paging,
+    start_date: dateInput('Events that start on or after this date (default: the beginning of yesterday).'),
+    end_date: dateInput('Events that end on or before this date (default: the end of the day 24 months from now).'),
+    starts_before: dateInput('Events that start before this date.'),
+    starts_after: dateInput('Events that start after this date.'),
+    ends_before: dateInput('Events that end before this date.'),
+    ends_after: dateInput('Events that end after this date.'),
+    strict_dates: { type: 'boolean', default: false, description: 'Use the given times exactly instead of whole days.' },
+    search: nonEmptyText('Events whose title, excerpt or description contain every word.', 200),
+    categories: termFilter('Events in any of these categories (ID or slug), child categories included.'),
+    tags: termFilter('Events with any of these tags (ID or slug).'),
+    venue: ids('Events at any of these venues.'),
+    organizer: ids('Events by any of these organizers.'),
+    featured: bool('Only featured (true) or only not featured (false) events.'),
+    status: list({ type: 'string', enum: STATUSES }, 'Post statuses to list (editing roles only, besides publish).'),
+    geoloc: bool('Only events whose venue has (true) or lacks (false) coordinates.'),
+    geoloc_lat: { type: 'number', minimum: -90, maximum: 90, description: 'Latitude of the search point (with geoloc_lng).' },
+    geoloc_lng: { type: 'number', minimum: -180, maximum: 180, description: 'Longitude of the search point (with geoloc_lat).' },
+    geoloc_radius: { type: 'number', exclusiveMinimum: 0, maximum: 20_000, default: 25, description: 'Search radius in km.' },
+    include: ids('Only these event IDs; date filters are then ignored.'),
+    post_parent: { type: 'integer', minimum: 1, description: 'Events whose parent is this event.' },
+    ticketed: bool('true is refused: this service sells no tickets; false filters nothing.'),
+  },
+} as const;
+
+const dateDetails = {
+  type: 'object',
+  properties: Object.fromEntries(['year', 'month', 'day', 'hour', 'minutes', 'seconds'].map((k) => [k, { type: 'string' }])),
+  required: ['year', 'month', 'day', 'hour', 'minutes', 'seconds'],
+} as const;
+
+const image = {
+  anyOf: [
+    {
+      type: 'object',
+      properties: { url: { type: 'string' }, id: { type: 'null' }, extension: { type: 'string' } },
+      required: ['url', 'id', 'extension'],
+    },
+    { const: false },
+  ],
+} as const;
+
+const str = { type: 'string' } as const;
+const boolOut = { type: 'boolean' } as const;
+const linked = { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } as const;
+
+/** An event as every event route returns it (reference §3.1); `json_ld` only on single GETs. */
+export const eventSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    global_id: str,
+    global_id_lineage: { type: 'array', items: str },
+    author: str,
+    status: { type: 'string', enum: STATUSES },
+    date: str,
+    date_utc: str,
+    modified: str,
+    modified_utc: str,
+    url: str,
+    rest_url: str,
+    title: str,
+    description: str,
+    excerpt: str,
+    slug: str,
+    image,
+    all_day: boolOut,
+    start_date: str,
+    start_date_details: dateDetails,
+    end_date: str,
+    end_date_details: dateDetails,
+    utc_start_date: str,
+    utc_start_date_details: dateDetails,
+    utc_end_date: str,
+    utc_end_date_details: dateDetails,
+    timezone: str,
+    timezone_abbr: str,
+    cost: str,
+    cost_details: {
+      type: 'object',
+      properties: {
+        currency_symbol: str,
+        currency_code: str,
+        currency_position: str,
+        values: { type: 'array', items: str },
+      },
+      required: ['currency_symbol', 'currency_code', 'currency_position', 'values'],
+    },
+    website: str,
+    show_map: boolOut,
+    show_map_link: boolOut,
+    hide_from_listings: boolOut,
+    sticky: boolOut,
+    featured: boolOut,
+    categories: { type: 'array', items: embeddedTermSchema },
+    tags: { type: 'array', items: embeddedTermSchema },
+    venue: { anyOf: [linked, { type: 'array', items: linked }] },
+    organizer: { type: 'array', items: linked },
+    json_ld: { type: 'object' },
+  },
+  required: ['id', 'global_id', 'author', 'status', 'url', 'rest_url', 'title', 'slug', 'start_date', 'end_date', 'venue', 'organizer'],
+  additionalProperties: false,
+} as const;

@@ -1,0 +1,79 @@
+import type { Taxonomy } from '../db/keys';
+import { atLeast, type User } from '../http/auth';
+import { invalidParam } from '../http/errors';
+import { getPosts } from '../repositories/posts';
+import { createTerm, listTerms } from '../repositories/terms';
+import { findOrCreateInline } from './linked-view';
+import { slugify } from './slugs';
+import { plainText } from './text';
+
+/**
+ * `categories` / `tags` by ID, slug or name. Unknown numeric IDs are a 400; an unknown name creates
+ * the term when the caller may manage terms (editors), else it is a 400 too.
+ */
+export async function resolveTerms(param: 'categories' | 'tags', refs: Array<number | string> | null, user: User): Promise<number[]> {
+  if (!refs || refs.length === 0) return [];
+  const taxonomy: Taxonomy = param === 'categories' ? 'tribe_events_cat' : 'post_tag';
+  const terms = await listTerms(taxonomy);
+  const out: number[] = [];
+  const unknownIds: string[] = [];
+  for (const ref of refs) {
+    const asNumber = typeof ref === 'number' ? ref : /^\d+$/.test(ref) ? Number(ref) : undefined;
+    if (asNumber !== undefined) {
+      if (terms.some((t) => t.id === asNumber)) out.push(asNumber);
+      else unknownIds.push(String(ref));
+      continue;
+    }
+    const name = plainText(String(ref));
+    const found = terms.find((t) => t.slug === ref || t.name.toLowerCase() === name.toLowerCase());
+    if (found) {
+      out.push(found.id);
+      continue;
+    }
+    if (!atLeast(user, 'editor'))
+      throw invalidParam(param, `${param}: "${ref}" is not an existing term, and only editors may create terms.`, 'rest_unknown_term');
+    const created = await createTerm(
+      { taxonomy, name, slugBase: slugify(name), description: '', parent: 0 },
+      new Date().toISOString(),
+      () => invalidParam(param, `${param}: could not create "${ref}".`),
+    );
+    terms.push(created);
+    out.push(created.id);
+  }
+  if (unknownIds.length > 0) throw invalidParam(param, `${param} contains unknown IDs: ${unknownIds.join(', ')}.`, 'rest_unknown_term');
+  return [...new Set(out)];
+}
+
+type Ref = number | string | Record<string, unknown>;
+
+/** Flattens the accepted shapes of `venue` / `organizer`: ID, CSV, {id}, inline object, or arrays of them. */
+function refsOf(input: unknown): Ref[] {
+  if (input === null || input === undefined || input === '') return [];
+  if (Array.isArray(input)) return input.flatMap(refsOf);
+  if (typeof input === 'string') return input.split(',').map((s) => s.trim()).filter(Boolean);
+  return [input as Ref];
+}
+
+/**
+ * `venue` / `organizer` links: existing IDs (400 when unknown or trashed) and inline objects, which
+ * reuse an equal record or create one.
+ */
+export async function resolveLinkedPosts(type: 'venue' | 'organizer', input: unknown, user: User): Promise<number[]> {
+  const refs = refsOf(input);
+  const ids: number[] = [];
+  for (const [i, ref] of refs.entries()) {
+    if (typeof ref === 'number' || (typeof ref === 'string' && /^\d+$/.test(ref))) ids.push(Number(ref));
+    else if (typeof ref === 'string')
+      throw invalidParam(type, `${type} must be IDs, {"id": N} objects or inline ${type} objects; got "${ref}".`, 'rest_invalid_link');
+    else if (typeof ref === 'object' && ref !== null && 'id' in ref && Object.keys(ref).length === 1) {
+      const id = Number(ref.id);
+      if (!Number.isInteger(id) || id < 1) throw invalidParam(type, `${type}[${i}].id must be a positive integer.`, 'rest_invalid_link');
+      ids.push(id);
+    } else ids.push(await findOrCreateInline(type, ref as Record<string, unknown>, user, `${type}${refs.length > 1 ? `[${i}]` : ''}`));
+  }
+  const unique = [...new Set(ids)];
+  const posts = await getPosts(unique);
+  const unknown = unique.filter((id) => posts.get(id)?.type !== type || posts.get(id)?.status === 'trash');
+  if (unknown.length > 0) throw invalidParam(type, `${type} contains unknown ${type} IDs: ${unknown.join(', ')}.`, `rest_unknown_${type}`);
+  return unique;
+}

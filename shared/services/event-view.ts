@@ -1,0 +1,149 @@
+import { DateTime } from 'luxon';
+import { keys } from '../db/keys';
+import { batchGet } from '../db/query';
+import type { User } from '../http/auth';
+import type { EventRecord } from '../repositories/event-record';
+import { fromPostItem, type PostRecord } from '../repositories/posts';
+import type { TermRecord } from '../repositories/terms';
+import { costDisplay, costValues } from './cost';
+import { details, resolveZone } from './dates';
+import { globalId, publicUrl } from './post-rules';
+import { embeddedTermView } from './term-view';
+import { canSee, seesAll } from './visibility';
+import { linkedPostJsonLd, linkedPostView } from './linked-view';
+
+interface ViewCtx {
+  user: User | null;
+  root: string;
+  /** Single GETs add json_ld, to the event and to its embedded venue and organizers. */
+  single: boolean;
+}
+
+/** Reads every term, venue and organizer the events link to, in one batched round. */
+async function loadLinked(events: EventRecord[]) {
+  const termIds = new Set<number>();
+  const postIds = new Set<number>();
+  for (const e of events) {
+    for (const id of [...e.data.categories, ...e.data.tags]) termIds.add(id);
+    for (const id of [...e.data.venues, ...e.data.organizers]) postIds.add(id);
+  }
+  const items = await batchGet([...[...termIds].map((id) => keys.term(id)), ...[...postIds].map((id) => keys.post(id))]);
+  const terms = new Map<number, TermRecord>();
+  const posts = new Map<number, PostRecord>();
+  for (const item of items.values()) {
+    if (item.type === 'term') terms.set(Number(item.id), item as unknown as TermRecord);
+    else posts.set(Number(item.id), fromPostItem(item));
+  }
+  return { terms, posts };
+}
+
+const image = (url: string | undefined) =>
+  url ? { url, id: null, extension: (/\.([a-z0-9]+)(?:[?#].*)?$/i.exec(url)?.[1] ?? '').toLowerCase() } : false;
+
+function isoWithOffset(wallTime: string, zone: string): string {
+  const dt = DateTime.fromSQL(wallTime, { zone: resolveZone(zone) ?? 'UTC' });
+  return dt.isValid ? dt.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ") : wallTime;
+}
+
+/** Events as every event route returns them (reference §3.1, key order included). */
+export async function presentEvents(events: EventRecord[], ctx: ViewCtx) {
+  const { terms, posts } = await loadLinked(events);
+  const editor = seesAll(ctx.user);
+  return events.map((e) => {
+    const d = e.data;
+    const url = publicUrl('event', e.slug);
+    const visiblePosts = (ids: number[], type: 'venue' | 'organizer') =>
+      ids.map((id) => posts.get(id)).filter((p): p is PostRecord => !!p && p.type === type && canSee(p, ctx.user));
+    const venues = visiblePosts(d.venues, 'venue');
+    const organizers = visiblePosts(d.organizers, 'organizer');
+    const termList = (ids: number[]) =>
+      ids
+        .map((id) => terms.get(id))
+        .filter((t): t is TermRecord => !!t)
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .map((t) => embeddedTermView(t, { root: ctx.root, seesAll: editor }));
+    const venueViews = venues.map((v) => linkedPostView(v, { root: ctx.root, single: ctx.single }));
+    const values = costValues(d.cost);
+    const view: Record<string, unknown> = {
+      id: e.id,
+      global_id: globalId(e.id),
+      global_id_lineage: [globalId(e.id)],
+      author: e.author,
+      status: e.status,
+      date: e.date,
+      date_utc: e.date_utc,
+      modified: e.modified,
+      modified_utc: e.modified_utc,
+      url,
+      rest_url: `${ctx.root}/events/${e.id}`,
+      title: e.title,
+      description: e.description,
+      excerpt: e.excerpt,
+      slug: e.slug,
+      image: image(d.image),
+      all_day: d.allDay,
+      start_date: d.start,
+      start_date_details: details(d.start),
+      end_date: d.end,
+      end_date_details: details(d.end),
+      utc_start_date: d.utcStart,
+      utc_start_date_details: details(d.utcStart),
+      utc_end_date: d.utcEnd,
+      utc_end_date_details: details(d.utcEnd),
+      timezone: d.timezone,
+      timezone_abbr: d.timezoneAbbr,
+      cost: costDisplay(d.cost),
+      cost_details: {
+        currency_symbol: d.cost.symbol,
+        currency_code: d.cost.code,
+        currency_position: d.cost.position,
+        values,
+      },
+      website: d.website ?? url,
+      show_map: d.showMap,
+      show_map_link: d.showMapLink,
+      hide_from_listings: d.hideFromListings,
+      sticky: d.sticky,
+      featured: d.featured,
+      categories: termList(d.categories),
+      tags: termList(d.tags),
+      venue: venueViews.length === 0 ? [] : venueViews.length === 1 ? venueViews[0] : venueViews,
+      organizer: organizers.map((o) => linkedPostView(o, { root: ctx.root, single: ctx.single })),
+    };
+    if (ctx.single) {
+      const numeric = values.filter((v) => /^\d+(\.\d+)?$/.test(v));
+      view.json_ld = {
+        '@context': 'http://schema.org',
+        '@type': 'Event',
+        name: e.title,
+        description: e.excerpt || e.description,
+        ...(d.image ? { image: d.image } : {}),
+        url,
+        eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+        startDate: isoWithOffset(d.start, d.timezone),
+        endDate: isoWithOffset(d.end, d.timezone),
+        ...(venues[0] ? { location: linkedPostJsonLd(venues[0]) } : {}),
+        ...(organizers.length === 1
+          ? { organizer: linkedPostJsonLd(organizers[0]!) }
+          : organizers.length > 1
+            ? { organizer: organizers.map(linkedPostJsonLd) }
+            : {}),
+        ...(numeric.length > 0
+          ? {
+              offers: {
+                '@type': 'Offer',
+                price: numeric[0],
+                priceCurrency: d.cost.code || 'USD',
+                url,
+                category: 'primary',
+                availability: 'inStock',
+                validFrom: isoWithOffset(e.date, d.timezone),
+              },
+            }
+          : {}),
+        performer: 'Organization',
+      };
+    }
+    return view;
+  });
+}

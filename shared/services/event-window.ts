@@ -1,0 +1,82 @@
+import { DateTime } from 'luxon';
+import { invalidParam } from '../http/errors';
+import { parseDate, siteZone, wall } from './dates';
+
+/** Bounds on events' wall-clock start and end, compared as `Y-m-d H:i:s` strings (reference §4.3). */
+export interface DateBounds {
+  startMin?: string; // start >= 
+  startBefore?: string; // start <
+  startAfter?: string; // start >
+  endMax?: string; // end <=
+  endBefore?: string; // end <
+  endAfter?: string; // end >
+  /** Every bound falls on a day boundary (inclusive mode), so day tallies can count the window. */
+  dayAligned: boolean;
+}
+
+export interface WindowQuery {
+  start_date?: string | number;
+  end_date?: string | number;
+  starts_before?: string | number;
+  starts_after?: string | number;
+  ends_before?: string | number;
+  ends_after?: string | number;
+  strict_dates?: boolean;
+}
+
+const END_OF_DAY = '23:59:59';
+
+/**
+ * The date window of an event list: inclusive whole days unless `strict_dates`; the default window
+ * (beginning of yesterday to the end of the day 24 months ahead) unless a relative bound is given.
+ */
+export function dateBounds(q: WindowQuery, now: DateTime = DateTime.now()): DateBounds {
+  const zone = siteZone();
+  const strict = q.strict_dates === true;
+  const read = (param: keyof WindowQuery): DateTime | undefined => {
+    const value = q[param];
+    if (value === undefined) return undefined;
+    const dt = parseDate(value, zone);
+    if (!dt) throw invalidParam(param, `${param} is not a date: use Y-m-d H:i:s, ISO 8601 or a Unix timestamp.`, 'rest_invalid_date');
+    return dt.setZone(zone);
+  };
+  const dayStart = (dt: DateTime) => `${dt.toFormat('yyyy-MM-dd')} 00:00:00`;
+  const dayEnd = (dt: DateTime) => `${dt.toFormat('yyyy-MM-dd')} ${END_OF_DAY}`;
+  const at = (dt: DateTime | undefined, inclusive: (d: DateTime) => string) =>
+    dt === undefined ? undefined : strict ? wall(dt) : inclusive(dt);
+
+  const relative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some((k) => q[k as keyof WindowQuery] !== undefined);
+  const local = now.setZone(zone);
+  const start = read('start_date') ?? (relative ? undefined : local.minus({ days: 1 }).startOf('day'));
+  const end = read('end_date') ?? (relative ? undefined : local.plus({ months: 24 }));
+  return {
+    startMin: at(start, dayStart),
+    endMax: at(end, dayEnd),
+    startBefore: at(read('starts_before'), dayEnd),
+    startAfter: at(read('starts_after'), dayEnd),
+    endBefore: at(read('ends_before'), dayEnd),
+    endAfter: at(read('ends_after'), dayEnd),
+    dayAligned: !strict,
+  };
+}
+
+export function inBounds(b: DateBounds, start: string, end: string): boolean {
+  return (
+    (b.startMin === undefined || start >= b.startMin) &&
+    (b.startBefore === undefined || start < b.startBefore) &&
+    (b.startAfter === undefined || start > b.startAfter) &&
+    (b.endMax === undefined || end <= b.endMax) &&
+    (b.endBefore === undefined || end < b.endBefore) &&
+    (b.endAfter === undefined || end > b.endAfter)
+  );
+}
+
+/** Range of start keys an index query needs to read: [low, high], both inclusive prefixes. */
+export function startRange(b: DateBounds): { low: string; high: string } {
+  const highs = [b.startBefore, b.endMax, b.endBefore].filter((x): x is string => x !== undefined);
+  const lows = [b.startMin, b.startAfter].filter((x): x is string => x !== undefined);
+  return {
+    low: lows.length ? lows.reduce((a, c) => (c > a ? c : a)) : '0000',
+    high: highs.length ? `${highs.reduce((a, c) => (c < a ? c : a))}~` : '9999~',
+  };
+}

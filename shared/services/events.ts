@@ -1,0 +1,181 @@
+import { DateTime } from 'luxon';
+import type { User } from '../http/auth';
+import { atLeast } from '../http/auth';
+import { conflict, invalidParam, notFound, slugNotFound } from '../http/errors';
+import type { Reply } from '../http/respond';
+import type { ApiUrls } from '../http/urls';
+import type { EventData, EventRecord } from '../repositories/event-record';
+import { eventWrites } from '../repositories/event-writes';
+import { createPost, deletePost, getPost, getPostBySlug, updatePost } from '../repositories/posts';
+import { parseCostInput } from './cost';
+import { resolveZone, siteZone, utcWall, wall } from './dates';
+import { resolveLinkedPosts, resolveTerms } from './event-links';
+import { resolveEventTimes } from './event-times';
+import { presentEvents } from './event-view';
+import { assertCanDelete, assertCanEdit, assertReadable, publicationDates, statusOnWrite, trashed } from './post-rules';
+import { slugify } from './slugs';
+import { plainText, safeHtml } from './text';
+
+export interface EventBody {
+  title?: string;
+  start_date?: string | number;
+  end_date?: string | number;
+  author?: string | number;
+  date?: string;
+  date_utc?: string;
+  description?: string;
+  slug?: string;
+  excerpt?: string;
+  status?: string;
+  timezone?: string;
+  all_day?: boolean;
+  image?: string | number | null;
+  cost?: unknown;
+  website?: string | null;
+  show_map?: boolean;
+  show_map_link?: boolean;
+  hide_from_listings?: boolean;
+  sticky?: boolean;
+  featured?: boolean;
+  categories?: Array<number | string> | null;
+  tags?: Array<number | string> | null;
+  venue?: unknown;
+  organizer?: unknown;
+}
+
+type Ctx = { user: User | null; urls: ApiUrls };
+type Writer = Ctx & { user: User };
+type Ref = { id: number } | { slug: string };
+
+const MAX_TRANSACTION = 100;
+const linkedGone = () => invalidParam('venue', 'A linked record was deleted while the event was being saved; retry.', 'rest_linked_gone');
+const stale = () => conflict('event');
+
+const httpUrl = (param: string, value: string): string => {
+  try {
+    const u = new URL(value);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return value;
+  } catch {}
+  throw invalidParam(param, `${param} must be an http or https URL.`, 'rest_invalid_url');
+};
+
+function imageOf(value: string | number | null | undefined): string | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  if (typeof value === 'number' || /^\d+$/.test(value))
+    throw invalidParam('image', 'image must be an http or https URL: this service has no media library, so image IDs do not exist.', 'rest_invalid_image');
+  return httpUrl('image', value);
+}
+
+async function load(ref: Ref): Promise<EventRecord> {
+  const event = 'id' in ref ? await getPost<EventData>(ref.id) : await getPostBySlug<EventData>('event', ref.slug);
+  if (!event || event.type !== 'event') throw 'id' in ref ? notFound('event', ref.id) : slugNotFound('event', ref.slug);
+  return event as EventRecord;
+}
+
+/** The event a create or partial update produces; only the sent fields change (decisions §6). */
+async function nextState(body: EventBody, sent: Set<string>, user: User, current?: EventRecord): Promise<{ record: EventRecord; slugBase?: string }> {
+  const has = (k: keyof EventBody) => sent.has(k) && body[k] !== undefined;
+  const now = DateTime.now();
+  if (has('author') && !atLeast(user, 'editor')) throw invalidParam('author', 'Only editors and administrators may set author.', 'rest_cannot_set_author');
+  let title = current?.title ?? '';
+  if (has('title') || !current) {
+    title = plainText(String(body.title ?? ''));
+    if (!title) throw invalidParam('title', 'title must contain text once HTML is removed.', 'rest_too_short');
+  }
+  const times = resolveEventTimes(
+    { start_date: body.start_date, end_date: body.end_date, timezone: sent.has('timezone') ? (body.timezone ?? null) : undefined, all_day: body.all_day },
+    current?.data,
+  );
+  const zone = resolveZone(times.timezone) ?? siteZone();
+  const dates = has('date') || has('date_utc') || !current ? publicationDates(body, zone, now) : { date: current.date, date_utc: current.date_utc };
+  const prev = current?.data;
+  const flag = (k: 'show_map' | 'show_map_link' | 'hide_from_listings' | 'sticky' | 'featured', old: boolean | undefined) =>
+    sent.has(k) ? body[k] === true : (old ?? false);
+  const data: EventData = {
+    ...times,
+    cost: sent.has('cost') ? parseCostInput(body.cost) : (prev?.cost ?? parseCostInput(undefined)),
+    website: sent.has('website') ? (body.website === null ? undefined : body.website === '' ? '' : httpUrl('website', body.website!)) : prev?.website,
+    showMap: flag('show_map', prev?.showMap),
+    showMapLink: flag('show_map_link', prev?.showMapLink),
+    hideFromListings: flag('hide_from_listings', prev?.hideFromListings),
+    sticky: flag('sticky', prev?.sticky),
+    featured: flag('featured', prev?.featured),
+    image: sent.has('image') ? imageOf(body.image) : prev?.image,
+    categories: sent.has('categories') ? await resolveTerms('categories', body.categories ?? null, user) : (prev?.categories ?? []),
+    tags: sent.has('tags') ? await resolveTerms('tags', body.tags ?? null, user) : (prev?.tags ?? []),
+    venues: sent.has('venue') ? await resolveLinkedPosts('venue', body.venue, user) : (prev?.venues ?? []),
+    organizers: sent.has('organizer') ? await resolveLinkedPosts('organizer', body.organizer, user) : (prev?.organizers ?? []),
+    ...(prev?.parent ? { parent: prev.parent } : {}),
+  };
+  if (data.image === undefined) delete data.image;
+  if (data.website === undefined) delete data.website;
+  const record: EventRecord = {
+    ...(current ?? ({ id: 0, slug: '', version: 0, countPublic: 0, countAll: 0 } as EventRecord)),
+    type: 'event',
+    status: statusOnWrite(has('status') ? body.status : undefined, user, current?.status),
+    author: has('author') ? String(body.author) : (current?.author ?? user.sub),
+    title,
+    description: has('description') || !current ? safeHtml(body.description ?? '') : current.description,
+    excerpt: has('excerpt') || !current ? safeHtml(body.excerpt ?? '') : current.excerpt,
+    ...dates,
+    modified: wall(now.setZone(siteZone())),
+    modified_utc: utcWall(now),
+    sortDate: times.start,
+    sortEnd: times.end,
+    data,
+  };
+  if (sent.has('description') && body.description === null) record.description = '';
+  const slugBase = has('slug') ? slugify(body.slug!) || undefined : current ? undefined : slugify(title);
+  return { record, slugBase };
+}
+
+function checkSize(before: EventRecord | undefined, after: EventRecord | undefined): void {
+  const n = eventWrites(before, after, linkedGone).length + 4;
+  if (n > MAX_TRANSACTION)
+    throw invalidParam('categories', `The event links too many records to save atomically (${n} writes; at most ${MAX_TRANSACTION}).`, 'rest_too_many_links');
+}
+
+const present = async (e: EventRecord, ctx: Ctx, single = false) =>
+  (await presentEvents([e], { user: ctx.user, root: ctx.urls.root, single }))[0]!;
+
+export const events = {
+  async get(ref: Ref, ctx: Ctx): Promise<Reply> {
+    const event = await load(ref);
+    assertReadable('event', event, ctx.user);
+    return { body: await present(event, ctx, true) };
+  },
+
+  async create(body: EventBody, sent: Set<string>, ctx: Writer): Promise<Reply> {
+    const { record, slugBase } = await nextState(body, sent, ctx.user);
+    checkSize(undefined, record);
+    const { id: _id, slug: _slug, version: _v, countPublic: _p, countAll: _a, ...fresh } = record;
+    const created = await createPost<EventData>(fresh, slugBase ?? '', (rec) => eventWrites(undefined, rec as EventRecord, linkedGone));
+    const view = await present(created as EventRecord, ctx);
+    return { status: 201, body: view, headers: { Location: String(view.rest_url) } };
+  },
+
+  async update(ref: Ref, body: EventBody, sent: Set<string>, ctx: Writer): Promise<Reply> {
+    const current = await load(ref);
+    assertCanEdit(current, ctx.user);
+    const { record, slugBase } = await nextState(body, sent, ctx.user, current);
+    checkSize(current, record);
+    const saved = await updatePost<EventData>(current, record, stale, (rec) => eventWrites(current, rec as EventRecord, linkedGone), slugBase);
+    return { body: await present(saved as EventRecord, ctx) };
+  },
+
+  /** Moves to the trash (200 with the trashed event); `force` deletes for good. */
+  async remove(ref: Ref, force: boolean, ctx: Writer): Promise<Reply> {
+    const current = await load(ref);
+    assertCanDelete(current, ctx.user, force);
+    if (force) {
+      const view = await present(current, ctx);
+      await deletePost(current, stale, eventWrites(current, undefined, linkedGone));
+      return { body: view };
+    }
+    if (current.status === 'trash') throw trashed('event');
+    const next: EventRecord = { ...current, status: 'trash', modified: wall(DateTime.now().setZone(siteZone())), modified_utc: utcWall(DateTime.now()) };
+    const saved = await updatePost<EventData>(current, next, stale, (rec) => eventWrites(current, rec as EventRecord, linkedGone));
+    return { body: await present(saved as EventRecord, ctx) };
+  },
+};
+
