@@ -1,5 +1,6 @@
 import { DateTime, Info, type Zone } from 'luxon';
 import { config } from '../config';
+import { parseRelative } from './relative-dates';
 
 /** Wall-time format of every date in responses: `Y-m-d H:i:s`, no zone suffix (reference §2.5). */
 export const WALL = 'yyyy-MM-dd HH:mm:ss';
@@ -18,7 +19,7 @@ const SQL_LIKE = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /**
  * Reads the date inputs the contract accepts: `YYYY-MM-DD HH:MM:SS`, `YYYY-MM-DD HH:MM`, `YYYY-MM-DD`,
- * ISO 8601 with or without an offset, and Unix timestamps. Wall times are read in `zone`; an explicit
+ * ISO 8601 with or without an offset, Unix timestamps, and strtotime's common relative phrases. Wall times are read in `zone`; an explicit
  * offset wins and the result is converted to `zone`. Returns undefined when the input is not a date.
  */
 export function parseDate(input: unknown, zone: Zone): DateTime | undefined {
@@ -29,7 +30,10 @@ export function parseDate(input: unknown, zone: Zone): DateTime | undefined {
     const m = SQL_LIKE.exec(s);
     if (/^\d{9,11}$/.test(s)) dt = DateTime.fromSeconds(Number(s), { zone });
     else if (m) dt = DateTime.fromSQL(`${m[1]} ${m[2] ?? '00'}:${m[3] ?? '00'}:${m[4] ?? '00'}`, { zone });
-    else dt = DateTime.fromISO(s, { zone, setZone: false });
+    else {
+      dt = DateTime.fromISO(s, { zone, setZone: false });
+      if (!dt.isValid) dt = parseRelative(s, zone);
+    }
   }
   return dt?.isValid ? dt : undefined;
 }
