@@ -29,14 +29,15 @@ function tallyScopes(e: EventRecord): string[] {
   return ['ALL', ...(e.data.featured ? ['FEATURED'] : []), ...linksOf(e).map(([k, id]) => `${k}#${id}`)];
 }
 
-type Deltas = Map<string, { key: { pk: string; sk: string }; adds: Map<string, number> }>;
+export type Deltas = Map<string, { key: { pk: string; sk: string }; adds: Map<string, number> }>;
 
-function addTallies(deltas: Deltas, e: EventRecord | undefined, sign: 1 | -1): void {
+export function addTallies(deltas: Deltas, e: EventRecord | undefined, sign: 1 | -1, only?: string): void {
   if (!e || !listable({ status: e.status, hidden: e.data.hideFromListings })) return;
   const startDay = dayKey(e.data.start);
   const endDay = dayKey(e.data.end);
   const who: Array<'p' | 'a'> = e.status === 'publish' ? ['p', 'a'] : ['a'];
   for (const scope of tallyScopes(e)) {
+    if (only !== undefined && scope !== only) continue;
     const key = tallyKey(scope, startDay);
     const id = `${key.pk}|${key.sk}`;
     const entry = deltas.get(id) ?? { key, adds: new Map<string, number>() };
@@ -52,6 +53,10 @@ function tallyWrites(before: EventRecord | undefined, after: EventRecord | undef
   const deltas: Deltas = new Map();
   addTallies(deltas, before, -1);
   addTallies(deltas, after, 1);
+  return deltaWrites(deltas);
+}
+
+export function deltaWrites(deltas: Deltas): Write[] {
   const writes: Write[] = [];
   for (const { key, adds } of deltas.values()) {
     const changed = [...adds].filter(([, n]) => n !== 0);

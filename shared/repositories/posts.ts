@@ -179,7 +179,12 @@ export async function updatePost<D extends object>(
     const record = { ...next, slug, version: current.version + 1 };
     const ix = indexKeys(record);
     const set: Record<string, unknown> = { ...ix };
-    for (const k of OWN) if (k !== 'id' && k !== 'type' && k !== 'countPublic' && k !== 'countAll') set[k] = record[k];
+    for (const k of OWN) {
+      if (k === 'id' || k === 'type') continue;
+      // Counts belong to event writes; they are only written here when the caller resets them.
+      if ((k === 'countPublic' || k === 'countAll') && record[k] === current[k]) continue;
+      set[k] = record[k];
+    }
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = { ':v': current.version };
     const parts: string[] = [];

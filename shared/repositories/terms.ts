@@ -171,10 +171,17 @@ export async function updateTerm(
 
 /**
  * Deletes a term permanently with its guards; its children move up to its parent in the same
- * transaction, as WordPress does.
+ * transaction, as WordPress does, and `extra` (unlinking it from its events) lands with it.
  */
-export async function deleteTerm(term: TermRecord, children: TermRecord[], now: string, stale: () => Error): Promise<void> {
+export async function deleteTerm(
+  term: TermRecord,
+  children: TermRecord[],
+  now: string,
+  stale: () => Error,
+  extra: Write[] = [],
+): Promise<void> {
   await commit([
+    ...extra,
     {
       item: {
         Delete: {

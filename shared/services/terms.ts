@@ -7,6 +7,7 @@ import type { ApiUrls } from '../http/urls';
 import { linkedIds } from '../repositories/links';
 import { getPostHead } from '../repositories/posts';
 import { createTerm, deleteTerm, getTerm, listTerms, type TermChanges, type TermRecord, updateTerm } from '../repositories/terms';
+import { unlinkWrites } from '../repositories/unlink';
 import { slugify } from './slugs';
 import { COLLECTION, termView, visibleCount } from './term-view';
 import { plainText, safeHtml } from './text';
@@ -184,7 +185,8 @@ export function termService(taxonomy: Taxonomy) {
       const term = await load(id);
       const all = taxonomy === 'tribe_events_cat' ? await listTerms(taxonomy) : [];
       const view = termView(term, { root: urls.root, seesAll: seesAll(user), byId: byIdMap(all) });
-      await deleteTerm(term, all.filter((t) => t.parent === id), now(), staleError);
+      const unlink = await unlinkWrites('TERM', id, staleError);
+      await deleteTerm(term, all.filter((t) => t.parent === id), now(), staleError, unlink);
       return { body: view };
     },
   };
