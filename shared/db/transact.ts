@@ -1,7 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { nextFreeSlug } from '../services/slugs';
 import { ddb, tableName } from './client';
+import { queryItems } from './query';
 import { TABLE } from './table';
 
 export type WriteItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -36,22 +37,14 @@ export async function commit(writes: Write[]): Promise<void> {
 async function takenSlugs(partition: string, base: string): Promise<string[]> {
   const ix = TABLE.indexes.bySlug;
   const out: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: ix.name,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :base)',
-        ExpressionAttributeNames: { '#pk': ix.partitionKey, '#sk': ix.sortKey },
-        ExpressionAttributeValues: { ':pk': partition, ':base': base },
-        ProjectionExpression: '#sk',
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) out.push(String(item[ix.sortKey]));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  for await (const item of queryItems({
+    IndexName: ix.name,
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :base)',
+    ExpressionAttributeNames: { '#pk': ix.partitionKey, '#sk': ix.sortKey },
+    ExpressionAttributeValues: { ':pk': partition, ':base': base },
+    ProjectionExpression: '#sk',
+  }))
+    out.push(String(item[ix.sortKey]));
   return out;
 }
 
@@ -78,4 +71,3 @@ export async function commitWithUniqueSlug(
   throw new Error(`could not find a free slug for "${base}"`);
 }
 
-export const table = () => tableName();

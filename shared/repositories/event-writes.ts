@@ -82,6 +82,20 @@ export function deltaWrites(deltas: Deltas): Write[] {
   return writes;
 }
 
+/** Adjusts a linked record's counts; the condition doubles as the check that it still exists. */
+const countUpdate = (kind: LinkKind, target: number, p: number, a: number, linkedGone: () => Error): Write => ({
+  item: {
+    Update: {
+      TableName: tableName(),
+      Key: targetKey(kind, target),
+      UpdateExpression: 'ADD countPublic :p, countAll :a',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':p': p, ':a': a },
+    },
+  },
+  onConflict: linkedGone,
+});
+
 /**
  * Everything that must change with an event, in its own transaction: its link items (one per term,
  * venue and organizer, carrying the event's filter row), the linked records' counts and the list
@@ -119,37 +133,14 @@ export function eventWrites(
     });
     const b = weight(before, beforeLinks.has(id));
     const a = weight(after, true);
-    // The condition doubles as the check that the linked record still exists when the write lands.
-    writes.push({
-      item: {
-        Update: {
-          TableName: tableName(),
-          Key: targetKey(kind, target),
-          UpdateExpression: 'ADD countPublic :p, countAll :a',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':p': a.p - b.p, ':a': a.a - b.a },
-        },
-      },
-      onConflict: linkedGone,
-    });
+    writes.push(countUpdate(kind, target, a.p - b.p, a.a - b.a, linkedGone));
   }
   for (const [kind, target] of linksOf(before)) {
     if (afterLinks.has(`${kind}#${target}`)) continue;
     writes.push({ item: { Delete: { TableName: tableName(), Key: keys.link(before!.id, kind, target) } } });
     const b = weight(before, true);
     if (b.p === 0 && b.a === 0) continue;
-    writes.push({
-      item: {
-        Update: {
-          TableName: tableName(),
-          Key: targetKey(kind, target),
-          UpdateExpression: 'ADD countPublic :p, countAll :a',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':p': -b.p, ':a': -b.a },
-        },
-      },
-      onConflict: linkedGone,
-    });
+    writes.push(countUpdate(kind, target, -b.p, -b.a, linkedGone));
   }
   return [...writes, ...tallyWrites(before, after)];
 }

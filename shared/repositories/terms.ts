@@ -1,7 +1,8 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../db/client';
 import { nextId } from '../db/ids';
 import { keys, type Taxonomy } from '../db/keys';
+import { queryItems } from '../db/query';
 import { TABLE } from '../db/table';
 import { commit, commitWithUniqueSlug, type Write } from '../db/transact';
 import { termExists } from '../http/errors';
@@ -44,21 +45,13 @@ export async function getTerm(id: number): Promise<TermRecord | undefined> {
 export async function listTerms(taxonomy: Taxonomy): Promise<TermRecord[]> {
   const ix = TABLE.indexes.bySlug;
   const out: TermRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: ix.name,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': ix.partitionKey },
-        ExpressionAttributeValues: { ':pk': keys.taxonomyPartition(taxonomy) },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) out.push(fromItem(item));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  for await (const item of queryItems({
+    IndexName: ix.name,
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': ix.partitionKey },
+    ExpressionAttributeValues: { ':pk': keys.taxonomyPartition(taxonomy) },
+  }))
+    out.push(fromItem(item));
   return out;
 }
 

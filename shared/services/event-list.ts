@@ -12,21 +12,15 @@ import { getPosts } from '../repositories/posts';
 import { tallyTotal } from '../repositories/tallies';
 import { listTerms } from '../repositories/terms';
 import type { Taxonomy } from '../db/keys';
-import { type DateBounds, dateBounds, inBounds, startRange } from './event-window';
+import { type DateBounds, dateBounds, inBounds, startRange, type WindowQuery } from './event-window';
 import { presentEvents } from './event-view';
 import { listStatuses, passesStatus, STATUSES, type StatusFilter } from './post-rules';
 import { haversineKm, venueCoordinates } from './geo';
+import { termIdsOf } from './term-refs';
 
-export interface EventListQuery {
+export interface EventListQuery extends WindowQuery {
   page?: number;
   per_page?: number;
-  start_date?: string | number;
-  end_date?: string | number;
-  starts_before?: string | number;
-  starts_after?: string | number;
-  ends_before?: string | number;
-  ends_after?: string | number;
-  strict_dates?: boolean;
   search?: string;
   categories?: Array<number | string>;
   tags?: Array<number | string>;
@@ -54,14 +48,7 @@ type Ctx = { user: User | null; urls: ApiUrls; now?: DateTime };
 async function termTargets(param: 'categories' | 'tags', refs: Array<number | string>): Promise<{ ids: number[]; leaf: boolean }> {
   const taxonomy: Taxonomy = param === 'categories' ? 'tribe_events_cat' : 'post_tag';
   const terms = await listTerms(taxonomy);
-  const found = new Set<number>();
-  const unknown: string[] = [];
-  for (const ref of refs) {
-    const t = terms.find((x) => (typeof ref === 'number' ? x.id === ref : x.slug === ref));
-    if (t) found.add(t.id);
-    else unknown.push(String(ref));
-  }
-  if (unknown.length > 0) throw invalidParam(param, `${param} contains unknown IDs or slugs: ${unknown.join(', ')}.`, 'rest_unknown_term');
+  const found = termIdsOf(param, refs, terms);
   const direct = found.size;
   for (let grew = true; grew && param === 'categories'; ) {
     grew = false;

@@ -9,6 +9,7 @@ import { getPostHead } from '../repositories/posts';
 import { createTerm, deleteTerm, getTerm, listTerms, type TermChanges, type TermRecord, updateTerm } from '../repositories/terms';
 import { unlinkWrites } from '../repositories/unlink';
 import { slugify } from './slugs';
+import { termIdsOf } from './term-refs';
 import { COLLECTION, termView, visibleCount } from './term-view';
 import { plainText, safeHtml } from './text';
 import { canSee, seesAll } from './visibility';
@@ -51,20 +52,6 @@ export function termService(taxonomy: Taxonomy) {
     return term;
   }
 
-  /** Resolves IDs or slugs; any unknown one is a 400 naming the parameter. */
-  function resolve(param: string, refs: Array<number | string>, terms: TermRecord[]): Set<number> {
-    const ids = new Set<number>();
-    const unknown: string[] = [];
-    for (const ref of refs) {
-      const t = terms.find((x) => (typeof ref === 'number' ? x.id === ref : x.slug === ref));
-      if (t) ids.add(t.id);
-      else unknown.push(String(ref));
-    }
-    if (unknown.length > 0)
-      throw invalidParam(param, `${param} contains unknown ${type} IDs or slugs: ${unknown.join(', ')}.`, 'rest_unknown_term');
-    return ids;
-  }
-
   async function termsOfEvent(param: string, eventId: number, user: User | null): Promise<Set<number>> {
     const post = await getPostHead(eventId);
     if (!post || post.type !== 'event' || post.status === 'trash' || !canSee(post, user))
@@ -101,11 +88,11 @@ export function termService(taxonomy: Taxonomy) {
       const editor = seesAll(user);
       let terms = all;
       if (q.include) {
-        const ids = resolve('include', q.include, all);
+        const ids = termIdsOf('include', q.include, all);
         terms = terms.filter((t) => ids.has(t.id));
       }
       if (q.exclude) {
-        const ids = resolve('exclude', q.exclude, all);
+        const ids = termIdsOf('exclude', q.exclude, all);
         terms = terms.filter((t) => !ids.has(t.id));
       }
       if (q.parent !== undefined) {
