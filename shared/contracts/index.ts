@@ -1,7 +1,9 @@
 import { eventOps } from './events';
+import { organizerOps } from './organizers';
 import { systemOps } from './system';
 import { categoryOps, tagOps } from './terms';
 import type { Operation } from './types';
+import { venueOps } from './venues';
 
 /**
  * Every operation of the API, in the order routes are listed by the namespace index and /doc.
@@ -11,6 +13,8 @@ export const operations: readonly Operation[] = [
   systemOps.index,
   systemOps.doc,
   ...Object.values(eventOps),
+  ...Object.values(venueOps),
+  ...Object.values(organizerOps),
   ...Object.values(categoryOps),
   ...Object.values(tagOps),
 ];
@@ -19,7 +23,13 @@ export const operations: readonly Operation[] = [
 export function pathPattern(path: string): RegExp {
   const source = path
     .split('/')
-    .map((seg) => (seg === '{id}' ? '(?<id>\\d+)' : seg === '{slug}' ? '(?<slug>[^/]+)' : seg.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+    .map((seg) =>
+      seg === '{id}'
+        ? '(?<id>\\d+)'
+        : seg === '{slug}'
+          ? '(?<slug>[^/]+)'
+          : seg.replace(/[.*+?^$()|[\]\\]/g, '\\$&'),
+    )
     .join('/');
   return new RegExp(`^${source}$`);
 }

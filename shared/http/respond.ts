@@ -33,7 +33,17 @@ const RETRYABLE = new Set([
   'RequestLimitExceeded',
   'ServiceUnavailable',
   'InternalServerError',
+  'TransactionInProgressException',
 ]);
+
+// A cancelled transaction reports throttling and contention per item, and the SDK does not retry it.
+const RETRYABLE_REASONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded', 'TransactionConflict']);
+
+function isRetryable(error: unknown): boolean {
+  const e = error as { name?: string; CancellationReasons?: Array<{ Code?: string } | undefined> } | undefined;
+  if (RETRYABLE.has(e?.name ?? '')) return true;
+  return e?.name === 'TransactionCanceledException' && (e.CancellationReasons ?? []).some((r) => RETRYABLE_REASONS.has(r?.Code ?? ''));
+}
 
 /** The one place where anything thrown becomes the error envelope; internals only reach the log. */
 export function errorResponse(
@@ -43,7 +53,7 @@ export function errorResponse(
 ): APIGatewayProxyStructuredResultV2 {
   let api: ApiError;
   if (error instanceof ApiError) api = error;
-  else if (RETRYABLE.has((error as { name?: string })?.name ?? '')) {
+  else if (isRetryable(error)) {
     logger.warn('data store unavailable', { error: error as Error });
     api = serviceUnavailable();
   } else {

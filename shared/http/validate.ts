@@ -28,7 +28,8 @@ function describe(err: ErrorObject, name: string): ParamProblem {
     case 'enum':
       return {
         code: 'rest_not_in_enum',
-        message: `${name} is not one of ${(p.allowedValues as unknown[]).join(', ')}.`,
+        // Flags allow both `true` and "true": list each spelling once.
+        message: `${name} is not one of ${[...new Set((p.allowedValues as unknown[]).map(String))].join(', ')}.`,
       };
     case 'format':
       return {

@@ -10,7 +10,10 @@ export function resolveZone(name: string): Zone | undefined {
   const trimmed = name.trim();
   if (trimmed === '') return undefined;
   const zone = Info.normalizeZone(/^utc$/i.test(trimmed) ? 'UTC' : trimmed);
-  return zone?.isValid ? zone : undefined;
+  if (!zone?.isValid) return undefined;
+  // Real offsets run from UTC-12 to UTC+14; luxon would take any UTC±N.
+  if (zone.isUniversal && Math.abs(zone.offset(0)) > 14 * 60) return undefined;
+  return zone;
 }
 
 export const siteZone = (): Zone => resolveZone(config.siteTimezone) ?? Info.normalizeZone('UTC')!;
@@ -51,7 +54,13 @@ export function details(wallTime: string) {
 
 /** Short zone name as the reference shows it: `EST`, `CET`, `UTC`, `UTC+2`. */
 export function zoneAbbr(dt: DateTime): string {
-  const name = dt.offsetNameShort ?? '';
-  if (/^GMT[+-]/.test(name) || name === '') return dt.toFormat('ZZZZ').replace(/^GMT/, 'UTC');
-  return name;
+  // en-US alone names only American zones (Berlin would read GMT+1): ask the locales that name the others.
+  for (const locale of ABBR_LOCALES) {
+    const name = dt.setLocale(locale).offsetNameShort ?? '';
+    if (/^[A-Z]{2,5}$/.test(name)) return name;
+  }
+  return dt.toFormat('ZZZZ').replace(/^GMT/, 'UTC');
 }
+
+/** Locales whose short zone names are the tz abbreviations PHP shows: EST, CET/CEST, BST, AEDT, IST, SAST, JST. */
+const ABBR_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-ZA', 'ja-JP'];

@@ -133,14 +133,16 @@ export function termService(taxonomy: Taxonomy) {
     async create(body: TermBody, { user, urls }: Ctx): Promise<Reply> {
       const name = cleanName(body.name ?? '');
       const all = taxonomy === 'tribe_events_cat' ? byIdMap(await listTerms(taxonomy)) : new Map<number, TermRecord>();
-      checkParent(body.parent, all);
+      // Only categories have a parent: the tags' body schema has none, so a stray `parent` is ignored.
+      const parent = taxonomy === 'tribe_events_cat' ? body.parent : undefined;
+      checkParent(parent, all);
       const term = await createTerm(
         {
           taxonomy,
           name,
           slugBase: body.slug !== undefined ? cleanSlug(body.slug) : slugify(name),
           description: safeHtml(body.description ?? ''),
-          parent: body.parent ?? 0,
+          parent: parent ?? 0,
         },
         now(),
         parentGone,

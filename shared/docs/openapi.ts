@@ -1,0 +1,255 @@
+import { operations as allOperations } from '../contracts';
+import type { HttpMethod, Operation, ResponseSpec } from '../contracts/types';
+import { errorEnvelope } from '../schemas/common';
+
+/**
+ * The OpenAPI 3.1 document served at `/doc`, generated from the operation contracts. Contract schemas
+ * are JSON Schema 2020-12, which OpenAPI 3.1 takes as they are.
+ */
+
+type Json = Record<string, unknown>;
+type Schema = Readonly<Record<string, unknown>>;
+
+export type OpenApiOperation = {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  security: Array<Record<string, string[]>>;
+  parameters?: Json[];
+  requestBody?: Json;
+  responses: Record<string, Json>;
+};
+
+export type OpenApiDocument = {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  servers: Array<{ url: string }>;
+  paths: Record<string, Partial<Record<Lowercase<HttpMethod>, OpenApiOperation>>>;
+  components: {
+    schemas: Record<string, unknown>;
+    responses: Record<string, Json>;
+    headers: Record<string, Json>;
+    securitySchemes: Record<string, Json>;
+  };
+};
+
+export const INFO = {
+  title: 'Event Calendar REST API',
+  version: '1.0.0',
+  description:
+    'Events, venues, organizers, event categories and tags (namespace cal/events/v1), compatible with ' +
+    'The Events Calendar REST API (tribe/events/v1). Lists are envelopes with paging totals, not bare arrays.',
+} as const;
+
+const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'] as const;
+
+const header = (description: string, schema: Json, required = true) => ({ description, required, schema });
+const integer = { type: 'integer', minimum: 0 };
+const string = { type: 'string' };
+
+/** Response headers, referenced from the responses that carry them. */
+const HEADERS: Record<string, Json> = {
+  'X-Cal-API-Version': header('Version of the API.', { type: 'string', const: 'v1' }),
+  'X-Cal-API-Root': header('The API root, with a trailing slash.', string),
+  'X-Cal-Total': header('Number of records matching the query.', integer),
+  'X-Cal-TotalPages': header('Number of pages at the requested page size.', integer),
+  Link: header('RFC 8288 links to the next and previous pages, when there are any.', string, false),
+  Location: header('URL of the new record.', string),
+  'Retry-After': header('Seconds to wait before retrying.', integer),
+  Allow: header('Methods the path takes.', string),
+};
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+const pascal = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+const isArraySchema = (s: Schema) =>
+  s.type === 'array' || (Array.isArray(s.type) && s.type.includes('array'));
+const isListEnvelope = (s: Schema | undefined) =>
+  !!s && typeof s.properties === 'object' && s.properties !== null && 'total_pages' in s.properties;
+
+/**
+ * Named schemas of `components.schemas`, keyed by object identity: a contract schema object used in
+ * several places is emitted once and referenced everywhere else.
+ */
+class SchemaRegistry {
+  private readonly names = new Map<object, string>();
+  private readonly schemas: Record<string, object> = {};
+
+  constructor() {
+    this.add(errorEnvelope, 'Error');
+  }
+
+  /** Names a schema unless it already has a name; `fallback` is used when `name` is taken. */
+  add(schema: object, name: string, fallback?: string): void {
+    if (this.names.has(schema)) return;
+    const free = !(name in this.schemas)
+      ? name
+      : fallback && !(fallback in this.schemas)
+        ? fallback
+        : undefined;
+    if (!free) return;
+    this.names.set(schema, free);
+    this.schemas[free] = schema;
+  }
+
+  /** A copy of `schema` with every named schema in it (itself included) replaced by a `$ref`. */
+  ref(schema: unknown): unknown {
+    if (Array.isArray(schema)) return schema.map((s) => this.ref(s));
+    if (typeof schema !== 'object' || schema === null) return schema;
+    const name = this.names.get(schema);
+    return name ? { $ref: `#/components/schemas/${name}` } : this.inner(schema);
+  }
+
+  /** The `components.schemas` object, each entry with the named schemas inside it referenced. */
+  emit(): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(this.schemas).map(([name, s]) => [name, this.inner(s)]));
+  }
+
+  private inner(schema: object): Json {
+    return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, this.ref(v)]));
+  }
+}
+
+/** Names the resources (from single-record responses) and request bodies of the operations. */
+function nameSchemas(ops: readonly Operation[]): SchemaRegistry {
+  const registry = new SchemaRegistry();
+  for (const op of ops) {
+    const resource = pascal(
+      op.operationId.replace(/^(get|create|update|delete|list)/, '').replace(/BySlug$/, ''),
+    );
+    for (const [status, spec] of Object.entries(op.responses)) {
+      if (Number(status) < 300 && spec.schema && !isListEnvelope(spec.schema as Schema))
+        registry.add(spec.schema, resource || pascal(op.operationId), `${pascal(op.operationId)}Response`);
+    }
+    if (op.body) registry.add(op.body, `${pascal(op.operationId)}Body`);
+  }
+  return registry;
+}
+
+function parameters(op: Operation, registry: SchemaRegistry): Json[] {
+  const out: Json[] = [];
+  const add = (where: 'path' | 'query', source: Schema | undefined) => {
+    const required = new Set((source?.required ?? []) as string[]);
+    for (const [name, schema] of Object.entries((source?.properties ?? {}) as Record<string, Schema>)) {
+      out.push({
+        name,
+        in: where,
+        required: where === 'path' || required.has(name),
+        ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
+        schema: registry.ref(schema),
+        ...(where === 'query' && isArraySchema(schema) ? { style: 'form', explode: false } : {}),
+      });
+    }
+  };
+  add('path', op.pathParams);
+  add('query', op.query);
+  return out;
+}
+
+function response(status: number, spec: ResponseSpec, registry: SchemaRegistry): Json {
+  const headers: Json = {
+    'X-Cal-API-Version': headerRef('X-Cal-API-Version'),
+    'X-Cal-API-Root': headerRef('X-Cal-API-Root'),
+  };
+  if (isListEnvelope(spec.schema as Schema | undefined))
+    for (const h of ['X-Cal-Total', 'X-Cal-TotalPages', 'Link']) headers[h] = headerRef(h);
+  if (status === 201) headers.Location = headerRef('Location');
+  if (status === 503) headers['Retry-After'] = headerRef('Retry-After');
+  if (status === 405) headers.Allow = headerRef('Allow');
+  for (const [name, description] of Object.entries(spec.headers ?? {}))
+    headers[name] = header(description, string);
+  const schema = spec.schema ?? (status >= 400 ? errorEnvelope : undefined);
+  return {
+    description: spec.description,
+    headers,
+    ...(schema ? { content: { 'application/json': { schema: registry.ref(schema) } } } : {}),
+  };
+}
+
+/**
+ * Error responses in the plain error envelope are the same across operations: each is emitted once in
+ * `components.responses` (`Error404`) and referenced; one that differs from the first stays inline.
+ */
+function sharedResponse(status: number, spec: ResponseSpec, built: Json, shared: Record<string, Json>): Json {
+  if (status < 400 || spec.schema) return built;
+  const name = `Error${status}`;
+  shared[name] ??= built;
+  return JSON.stringify(shared[name]) === JSON.stringify(built)
+    ? { $ref: `#/components/responses/${name}` }
+    : built;
+}
+
+function operationObject(
+  op: Operation,
+  operationId: string,
+  registry: SchemaRegistry,
+  shared: Record<string, Json>,
+): OpenApiOperation {
+  const params = parameters(op, registry);
+  const body = op.body && registry.ref(op.body);
+  const responses = Object.fromEntries(
+    Object.entries(op.responses).map(([key, spec]) => {
+      const status = Number(key);
+      return [key, sharedResponse(status, spec, response(status, spec, registry), shared)];
+    }),
+  );
+  return {
+    operationId,
+    summary: op.summary,
+    description:
+      op.access === 'public'
+        ? 'Public; a bearer token, when sent, must be valid and may widen what the caller sees.'
+        : `Requires a bearer token of a user with the ${op.access} role or a higher one.`,
+    // The folder of the handler: `system`, `events`, `categories`, ...
+    tags: [op.handler.split('/').at(-2) ?? 'api'],
+    security: op.access === 'public' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }],
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(body
+      ? {
+          requestBody: {
+            required: ((op.body?.required ?? []) as string[]).length > 0,
+            content: Object.fromEntries(BODY_TYPES.map((t) => [t, { schema: body }])),
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/**
+ * @param serverUrl the API root as the caller sees it; a trailing slash is added when missing.
+ * @param ops       the operations to document; the registry by default.
+ */
+export function buildOpenApi(serverUrl: string, ops: readonly Operation[] = allOperations): OpenApiDocument {
+  const registry = nameSchemas(ops);
+  const responses: Record<string, Json> = {};
+  const paths: OpenApiDocument['paths'] = {};
+  for (const op of ops) {
+    const item = paths[op.path || '/'] ?? {};
+    paths[op.path || '/'] = item;
+    op.methods.forEach((method, i) => {
+      const m = method.toLowerCase() as Lowercase<HttpMethod>;
+      item[m] = operationObject(op, i === 0 ? op.operationId : `${op.operationId}_${m}`, registry, responses);
+    });
+  }
+  return {
+    openapi: '3.1.0',
+    info: { ...INFO },
+    servers: [{ url: serverUrl.endsWith('/') ? serverUrl : `${serverUrl}/` }],
+    paths,
+    components: {
+      schemas: registry.emit(),
+      responses,
+      headers: HEADERS,
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            "A JWT from the deployment's issuer; the role comes from its `cal:role` or `cognito:groups` claim.",
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import { DateTime } from 'luxon';
+import { atLeast, type User } from '../http/auth';
+import { ApiError, invalidParam, type ParamProblem } from '../http/errors';
+import type { PostRecord } from '../repositories/posts';
+import { siteZone, utcWall, wall } from './dates';
+import type { Body, LinkedData, LinkedPostType } from './linked-post-type';
+import { nextOptional } from './linked-post-type';
+import { publicationDates, statusOnWrite } from './post-rules';
+import { slugify } from './slugs';
+import { plainText, safeHtml } from './text';
+import { imageUrl } from './web-input';
+
+export interface NextState<D extends LinkedData> {
+  record: PostRecord<D>;
+  /** Slug to claim: on create, and on updates that send `slug`. */
+  slugBase?: string;
+}
+
+/**
+ * The venue or organizer a create (no `current`) or partial update produces (decisions §6): only
+ * the sent fields change, `null` / `""` clear optional ones, and every 400 is thrown before anything
+ * is written.
+ */
+export function nextState<D extends LinkedData>(
+  def: LinkedPostType<D>,
+  body: Body,
+  sent: Set<string>,
+  user: User,
+  current?: PostRecord<D>,
+): NextState<D> {
+  const has = (k: string) => sent.has(k) && body[k] !== undefined && body[k] !== null;
+  if (has('author') && !atLeast(user, 'editor'))
+    throw invalidParam(
+      'author',
+      'author can only be set by editors and administrators.',
+      'rest_cannot_set_author',
+    );
+  let title = current?.title ?? '';
+  if (has(def.type) || !current) {
+    title = plainText(String(body[def.type] ?? ''));
+    if (!title)
+      throw invalidParam(def.type, `${def.type} must contain text once HTML is removed.`, 'rest_too_short');
+  }
+  const now = DateTime.now();
+  // A publication date cannot be cleared: "" leaves it as it is.
+  const dates =
+    (has('date') && body.date !== '') || (has('date_utc') && body.date_utc !== '') || !current
+      ? publicationDates(body, siteZone(), now)
+      : { date: current.date, date_utc: current.date_utc };
+  const image = nextOptional(body, sent, 'image', current?.data.image, (v) =>
+    imageUrl('image', v as string | number),
+  );
+  const data = { ...def.data(body, sent, current?.data), ...(image ? { image } : {}) } as D;
+  if (!image) delete data.image;
+  const record: PostRecord<D> = {
+    ...(current ?? { id: 0, slug: '', version: 0, countPublic: 0, countAll: 0, excerpt: '' }),
+    type: def.type,
+    status: statusOnWrite(has('status') ? String(body.status) : undefined, user, current?.status),
+    author: has('author') ? String(body.author) : (current?.author ?? user.sub),
+    title,
+    description:
+      nextOptional(body, sent, 'description', current?.description, (v) => safeHtml(String(v))) ?? '',
+    ...dates,
+    modified: wall(now.setZone(siteZone())),
+    modified_utc: utcWall(now),
+    sortDate: dates.date_utc,
+    data,
+  };
+  let slugBase = current ? undefined : slugify(title);
+  if (has('slug')) {
+    slugBase = slugify(String(body.slug));
+    if (!slugBase)
+      throw invalidParam('slug', 'slug must contain at least one letter or digit.', 'rest_invalid_slug');
+  }
+  return { record, slugBase };
+}
+
+/**
+ * Runs `fn` for a record given inline in another body (`venue[1]` of an event) and re-labels its
+ * 400s as problems of that parameter: `venue[1].website must be an http or https URL.`
+ */
+export function nested<T>(prefix: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 400) throw e;
+    const param = prefix.replace(/\[\d+\]$/, '');
+    if (e.code === 'rest_missing_callback_param') {
+      const names = (e.extra.params as string[]).map((n) => `${prefix}.${n}`);
+      throw invalidParam(
+        param,
+        `${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} required.`,
+        'rest_missing_property',
+      );
+    }
+    const [field, problem] = Object.entries((e.extra.details ?? {}) as Record<string, ParamProblem>)[0] ?? [];
+    if (!field || !problem) throw e;
+    const message = problem.message.startsWith(field)
+      ? `${prefix}.${problem.message}`
+      : `${prefix}.${field}: ${problem.message}`;
+    throw invalidParam(param, message, problem.code);
+  }
+}

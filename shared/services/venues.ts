@@ -1,0 +1,115 @@
+import { invalidParam } from '../http/errors';
+import type { PostRecord } from '../repositories/posts';
+import { venueCreateBody } from '../schemas/venue';
+import { compact, type LinkedData, type LinkedPostType, nextOptional } from './linked-post-type';
+import { linkedPostService } from './linked-posts';
+import { plainText } from './text';
+import { httpUrl } from './web-input';
+
+const TEXT = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince'] as const;
+type TextKey = (typeof TEXT)[number];
+
+/** A venue's own fields, stored under their API names in the post's `data` map. */
+export interface VenueData extends LinkedData, Partial<Record<TextKey, string>> {
+  website?: string;
+  show_map: boolean;
+  show_map_link: boolean;
+  geo_lat?: number;
+  geo_lng?: number;
+}
+
+type Venue = PostRecord<VenueData>;
+
+/**
+ * `stateprovince` as shown: the one sent, else the state for US addresses (or no country) and the
+ * province elsewhere (reference §7.2). Derived on read, so it follows later edits of those fields.
+ */
+export function stateProvince(d: VenueData): string | undefined {
+  if (d.stateprovince) return d.stateprovince;
+  const country = (d.country ?? '').trim().toLowerCase();
+  return ['', 'us', 'usa', 'united states'].includes(country) ? d.state : d.province;
+}
+
+const text = (v: unknown) => plainText(String(v)) || undefined;
+
+export const venueType: LinkedPostType<VenueData> = {
+  type: 'venue',
+  kind: 'VENUE',
+  collection: 'venues',
+  createBody: venueCreateBody,
+  dataKeys: [...TEXT, 'website', 'image', 'show_map', 'show_map_link', 'geo_lat', 'geo_lng'],
+
+  data(body, sent, prev) {
+    const flag = (k: 'show_map' | 'show_map_link') => (sent.has(k) ? body[k] !== false : (prev?.[k] ?? true));
+    const coordinate = (k: 'geo_lat' | 'geo_lng') => nextOptional(body, sent, k, prev?.[k], Number);
+    const data: VenueData = {
+      ...Object.fromEntries(TEXT.map((k) => [k, nextOptional(body, sent, k, prev?.[k], text)])),
+      website: nextOptional(body, sent, 'website', prev?.website, (v) => httpUrl('website', String(v))),
+      show_map: flag('show_map'),
+      show_map_link: flag('show_map_link'),
+      geo_lat: coordinate('geo_lat'),
+      geo_lng: coordinate('geo_lng'),
+    };
+    // A lone coordinate would place the venue nowhere; the geoloc filters need both.
+    if ((data.geo_lat === undefined) !== (data.geo_lng === undefined)) {
+      const missing = data.geo_lat === undefined ? 'geo_lat' : 'geo_lng';
+      throw invalidParam(
+        missing,
+        'geo_lat and geo_lng must be set (or cleared) together.',
+        'rest_missing_coordinate',
+      );
+    }
+    return compact(data);
+  },
+
+  fields: (v: Venue) => ({
+    address: v.data.address,
+    city: v.data.city,
+    country: v.data.country,
+    province: v.data.province,
+    state: v.data.state,
+    zip: v.data.zip,
+    phone: v.data.phone,
+    website: v.data.website,
+    stateprovince: stateProvince(v.data),
+    geo_lat: v.data.geo_lat,
+    geo_lng: v.data.geo_lng,
+  }),
+
+  always: (v: Venue) => ({ show_map: v.data.show_map, show_map_link: v.data.show_map_link }),
+
+  /** schema.org Place with its PostalAddress (reference §3.2), plain values; `geo` when known. */
+  jsonLd: (v: Venue, url: string) => ({
+    '@type': 'Place',
+    name: v.title,
+    description: plainText(v.description),
+    url,
+    address: {
+      '@type': 'PostalAddress',
+      ...compact({
+        streetAddress: v.data.address,
+        addressLocality: v.data.city,
+        addressRegion: stateProvince(v.data),
+        postalCode: v.data.zip,
+        addressCountry: v.data.country,
+      }),
+    },
+    telephone: v.data.phone ?? '',
+    sameAs: v.data.website ?? '',
+    ...(v.data.geo_lat !== undefined
+      ? { geo: { '@type': 'GeoCoordinates', latitude: v.data.geo_lat, longitude: v.data.geo_lng } }
+      : {}),
+  }),
+
+  searchable: (v: Venue) => [
+    v.data.address,
+    v.data.city,
+    v.data.province,
+    v.data.state,
+    stateProvince(v.data),
+    v.data.zip,
+    v.data.phone,
+  ],
+};
+
+export const venues = linkedPostService(venueType);
