@@ -28,7 +28,7 @@ export const systemOps = {
           required: ['namespace', 'routes', '_links'],
         },
       },
-      ...errors(400),
+      ...errors(400, 404),
     },
   },
   doc: {

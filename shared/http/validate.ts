@@ -11,10 +11,11 @@ function describe(err: ErrorObject, name: string): ParamProblem {
   const p = err.params as Record<string, unknown>;
   switch (err.keyword) {
     case 'type':
-      return { code: 'rest_invalid_type', message: `${name} is not of type ${String(p.type).replace(',', ' or ')}.` };
+      return { code: 'rest_invalid_type', message: `${name} is not of type ${String(p.type).split(',').join(' or ')}.` };
     case 'minimum':
-    case 'exclusiveMinimum':
       return { code: 'rest_out_of_bounds', message: `${name} must be greater than or equal to ${p.limit}.` };
+    case 'exclusiveMinimum':
+      return { code: 'rest_out_of_bounds', message: `${name} must be greater than ${p.limit}.` };
     case 'maximum':
       return { code: 'rest_out_of_bounds', message: `${name} must be less than or equal to ${p.limit}.` };
     case 'minLength':

@@ -1,9 +1,13 @@
+// Letters NFKD does not decompose, spelled out as WordPress's remove_accents() does.
+const LIGATURES: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th' };
+
 /** WordPress-style slug: accents folded, lower case, runs of anything else turned into one dash. */
 export function slugify(input: string): string {
   return input
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
+    .replace(/[ßæœøđðłþ]/g, (c) => LIGATURES[c]!)
     .replace(/&[a-z0-9#]+;/g, '')
     .replace(/[^a-z0-9_\-\s.]+/g, '')
     .replace(/[\s._]+/g, '-')
