@@ -68,24 +68,26 @@ async function postTargets(param: 'venue' | 'organizer', ids: number[]): Promise
 }
 
 /** Rows of the events linked to any of `targets`, in start order per target. */
-async function* linkedRows(kind: LinkKind, target: number, range: { low: string; high: string }): AsyncGenerator<EventRow> {
+async function* linkedRows(kind: LinkKind, target: number, range: { low: string; high: string }, limit?: number): AsyncGenerator<EventRow> {
   const ix = TABLE.indexes.byAssignment;
   for await (const item of queryItems({
     IndexName: ix.name,
     KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :low AND :high',
     ExpressionAttributeNames: { '#pk': ix.partitionKey, '#sk': ix.sortKey },
     ExpressionAttributeValues: { ':pk': keys.assignmentPartition(kind, target), ':low': range.low, ':high': range.high },
+    Limit: limit,
   }))
     yield item.row as EventRow;
 }
 
-async function* allEvents(range: { low: string; high: string }): AsyncGenerator<Candidate> {
+async function* allEvents(range: { low: string; high: string }, limit?: number): AsyncGenerator<Candidate> {
   const ix = TABLE.indexes.byStart;
   for await (const item of queryItems({
     IndexName: ix.name,
     KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :low AND :high',
     ExpressionAttributeNames: { '#pk': ix.partitionKey, '#sk': ix.sortKey },
     ExpressionAttributeValues: { ':pk': keys.typePartition('event'), ':low': range.low, ':high': range.high },
+    Limit: limit,
   })) {
     const record = item as unknown as EventRecord;
     yield { row: rowOf(record), record };
@@ -167,7 +169,11 @@ export async function listEvents(q: EventListQuery, ctx: Ctx): Promise<Reply> {
     total = await tallyTotal(scope!, who!, bounds!);
     const needed = Math.min(total, paging.page * paging.perPage);
     candidates = [];
-    const stream: AsyncIterable<Candidate> = single ? mapRows(linkedRows(single.kind, single.ids[0]!, range)) : allEvents(range);
+    // Read in pages a little larger than what is needed: without a Limit DynamoDB returns a full 1 MB page.
+    const pageSize = Math.min(needed + 25, 500);
+    const stream: AsyncIterable<Candidate> = single
+      ? mapRows(linkedRows(single.kind, single.ids[0]!, range, pageSize))
+      : allEvents(range, pageSize);
     if (needed > 0) for await (const c of stream) {
       if (!keep(c.row)) continue;
       candidates.push(c);
