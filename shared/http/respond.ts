@@ -37,12 +37,19 @@ const RETRYABLE = new Set([
 ]);
 
 // A cancelled transaction reports throttling and contention per item, and the SDK does not retry it.
-const RETRYABLE_REASONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded', 'TransactionConflict']);
+const RETRYABLE_REASONS = new Set([
+  'ThrottlingError',
+  'ProvisionedThroughputExceeded',
+  'RequestLimitExceeded',
+  'TransactionConflict',
+]);
 
 function isRetryable(error: unknown): boolean {
-  const e = error as { name?: string; CancellationReasons?: Array<{ Code?: string } | undefined> } | undefined;
+  type SdkError = { name?: string; CancellationReasons?: Array<{ Code?: string } | undefined> };
+  const e = error as SdkError | undefined;
   if (RETRYABLE.has(e?.name ?? '')) return true;
-  return e?.name === 'TransactionCanceledException' && (e.CancellationReasons ?? []).some((r) => RETRYABLE_REASONS.has(r?.Code ?? ''));
+  const reasons = e?.name === 'TransactionCanceledException' ? (e.CancellationReasons ?? []) : [];
+  return reasons.some((r) => RETRYABLE_REASONS.has(r?.Code ?? ''));
 }
 
 /** The one place where anything thrown becomes the error envelope; internals only reach the log. */

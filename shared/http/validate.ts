@@ -11,7 +11,10 @@ function describe(err: ErrorObject, name: string): ParamProblem {
   const p = err.params as Record<string, unknown>;
   switch (err.keyword) {
     case 'type':
-      return { code: 'rest_invalid_type', message: `${name} is not of type ${String(p.type).split(',').join(' or ')}.` };
+      return {
+        code: 'rest_invalid_type',
+        message: `${name} is not of type ${String(p.type).split(',').join(' or ')}.`,
+      };
     case 'minimum':
       return { code: 'rest_out_of_bounds', message: `${name} must be greater than or equal to ${p.limit}.` };
     case 'exclusiveMinimum':

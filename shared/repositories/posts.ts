@@ -117,7 +117,9 @@ export function statusCount(type: PostType, from: string | undefined, to: string
 }
 
 export async function statusCounts(type: PostType): Promise<Record<string, number>> {
-  const out = await ddb.send(new GetCommand({ TableName: tableName(), Key: { pk: `COUNT#${type}`, sk: 'STATUS' } }));
+  const out = await ddb.send(
+    new GetCommand({ TableName: tableName(), Key: { pk: `COUNT#${type}`, sk: 'STATUS' }, ConsistentRead: true }),
+  );
   const counts: Record<string, number> = {};
   for (const [k, v] of Object.entries(out.Item ?? {})) if (typeof v === 'number') counts[k] = v;
   return counts;

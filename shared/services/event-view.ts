@@ -11,6 +11,7 @@ import { globalId, publicUrl } from './post-rules';
 import { embeddedTermView } from './term-view';
 import { canSee, seesAll } from './visibility';
 import { linkedPostJsonLd, linkedPostView } from './linked-view';
+import { imageView } from './web-input';
 
 interface ViewCtx {
   user: User | null;
@@ -37,8 +38,7 @@ async function loadLinked(events: EventRecord[]) {
   return { terms, posts };
 }
 
-const image = (url: string | undefined) =>
-  url ? { url, id: null, extension: (/\.([a-z0-9]+)(?:[?#].*)?$/i.exec(url)?.[1] ?? '').toLowerCase() } : false;
+const image = (url: string | undefined) => (url ? imageView(url) : false);
 
 function isoWithOffset(wallTime: string, zone: string): string {
   const dt = DateTime.fromSQL(wallTime, { zone: resolveZone(zone) ?? 'UTC' });

@@ -15,6 +15,7 @@ import { presentEvents } from './event-view';
 import { assertCanDelete, assertCanEdit, assertReadable, publicationDates, statusOnWrite, trashed } from './post-rules';
 import { slugify } from './slugs';
 import { plainText, safeHtml } from './text';
+import { httpUrl, imageUrl } from './web-input';
 
 export interface EventBody {
   title?: string;
@@ -23,11 +24,11 @@ export interface EventBody {
   author?: string | number;
   date?: string;
   date_utc?: string;
-  description?: string;
+  description?: string | null;
   slug?: string;
-  excerpt?: string;
+  excerpt?: string | null;
   status?: string;
-  timezone?: string;
+  timezone?: string | null;
   all_day?: boolean;
   image?: string | number | null;
   cost?: unknown;
@@ -51,19 +52,8 @@ const MAX_TRANSACTION = 100;
 const linkedGone = () => invalidParam('venue', 'A linked record was deleted while the event was being saved; retry.', 'rest_linked_gone');
 const stale = () => conflict('event');
 
-const httpUrl = (param: string, value: string): string => {
-  try {
-    const u = new URL(value);
-    if (u.protocol === 'http:' || u.protocol === 'https:') return value;
-  } catch {}
-  throw invalidParam(param, `${param} must be an http or https URL.`, 'rest_invalid_url');
-};
-
 function imageOf(value: string | number | null | undefined): string | undefined {
-  if (value === null || value === undefined || value === '') return undefined;
-  if (typeof value === 'number' || /^\d+$/.test(value))
-    throw invalidParam('image', 'image must be an http or https URL: this service has no media library, so image IDs do not exist.', 'rest_invalid_image');
-  return httpUrl('image', value);
+  return value === null || value === undefined || value === '' ? undefined : imageUrl('image', value);
 }
 
 async function load(ref: Ref): Promise<EventRecord> {

@@ -1,5 +1,14 @@
 // Letters NFKD does not decompose, spelled out as WordPress's remove_accents() does.
-const LIGATURES: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th' };
+const LIGATURES: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  đ: 'd',
+  ð: 'd',
+  ł: 'l',
+  þ: 'th',
+};
 
 /** WordPress-style slug: accents folded, lower case, runs of anything else turned into one dash. */
 export function slugify(input: string): string {
