@@ -77,3 +77,42 @@ export async function resolveLinkedPosts(type: 'venue' | 'organizer', input: unk
   if (unknown.length > 0) throw invalidParam(type, `${type} contains unknown ${type} IDs: ${unknown.join(', ')}.`, `rest_unknown_${type}`);
   return unique;
 }
+
+/**
+ * The 400s of resolveTerms / resolveLinkedPosts that need no write: unknown term IDs, names a
+ * non-editor may not create, unknown or trashed venue / organizer IDs, inline records without a
+ * name. Run for every link parameter before any of them creates a term or an inline record, so a
+ * refused request changes nothing.
+ */
+export async function checkLinks(body: { categories?: unknown; tags?: unknown; venue?: unknown; organizer?: unknown }, sent: Set<string>, user: User): Promise<void> {
+  for (const param of ['categories', 'tags'] as const) {
+    const refs = sent.has(param) ? (body[param] as Array<number | string> | null | undefined) : undefined;
+    if (!refs || refs.length === 0) continue;
+    const terms = await listTerms(param === 'categories' ? 'tribe_events_cat' : 'post_tag');
+    const numeric = (ref: number | string) => typeof ref === 'number' || /^\d+$/.test(ref);
+    const unknownIds = refs.filter((ref) => numeric(ref) && !terms.some((t) => t.id === Number(ref)));
+    const newName = refs.find((ref) => {
+      if (numeric(ref)) return false;
+      const name = plainText(String(ref)).toLowerCase();
+      return !terms.some((t) => t.slug === ref || t.name.toLowerCase() === name);
+    });
+    if (newName !== undefined && !atLeast(user, 'editor'))
+      throw invalidParam(param, `${param}: "${newName}" is not an existing term, and only editors may create terms.`, 'rest_unknown_term');
+    if (unknownIds.length > 0) throw invalidParam(param, `${param} contains unknown IDs: ${unknownIds.join(', ')}.`, 'rest_unknown_term');
+  }
+  for (const type of ['venue', 'organizer'] as const) {
+    if (!sent.has(type)) continue;
+    const refs = refsOf(body[type]);
+    const ids: number[] = [];
+    for (const [i, ref] of refs.entries()) {
+      if (typeof ref === 'number' || (typeof ref === 'string' && /^\d+$/.test(ref))) ids.push(Number(ref));
+      else if (typeof ref === 'object' && ref !== null && 'id' in ref && Object.keys(ref).length === 1) {
+        if (Number.isInteger(Number(ref.id)) && Number(ref.id) > 0) ids.push(Number(ref.id));
+      } else if (typeof ref === 'object' && ref !== null && !(type in ref))
+        throw invalidParam(type, `${type}${refs.length > 1 ? `[${i}]` : ''}.${type} is required.`, 'rest_missing_property');
+    }
+    const posts = await getPosts([...new Set(ids)]);
+    const unknown = [...new Set(ids)].filter((id) => posts.get(id)?.type !== type || posts.get(id)?.status === 'trash');
+    if (unknown.length > 0) throw invalidParam(type, `${type} contains unknown ${type} IDs: ${unknown.join(', ')}.`, `rest_unknown_${type}`);
+  }
+}

@@ -9,7 +9,7 @@ import { eventWrites } from '../repositories/event-writes';
 import { createPost, deletePost, getPost, getPostBySlug, updatePost } from '../repositories/posts';
 import { parseCostInput } from './cost';
 import { resolveZone, siteZone, utcWall, wall } from './dates';
-import { resolveLinkedPosts, resolveTerms } from './event-links';
+import { checkLinks, resolveLinkedPosts, resolveTerms } from './event-links';
 import { resolveEventTimes } from './event-times';
 import { presentEvents } from './event-view';
 import { assertCanDelete, assertCanEdit, assertReadable, publicationDates, statusOnWrite, trashed } from './post-rules';
@@ -81,6 +81,7 @@ async function nextState(body: EventBody, sent: Set<string>, user: User, current
   const prev = current?.data;
   const flag = (k: 'show_map' | 'show_map_link' | 'hide_from_listings' | 'sticky' | 'featured', old: boolean | undefined) =>
     sent.has(k) ? body[k] === true : (old ?? false);
+  await checkLinks(body, sent, user); // every reference's 400 before any term or inline record is created
   const data: EventData = {
     ...times,
     cost: sent.has('cost') ? parseCostInput(body.cost) : (prev?.cost ?? parseCostInput(undefined)),
@@ -146,8 +147,9 @@ export const events = {
 
   async update(ref: Ref, body: EventBody, sent: Set<string>, ctx: Writer): Promise<Reply> {
     const current = await load(ref);
-    assertCanEdit(current, ctx.user);
+    // Validation (400) comes before the ownership check (403), as decisions §3 orders them.
     const { record, slugBase } = await nextState(body, sent, ctx.user, current);
+    assertCanEdit(current, ctx.user);
     checkSize(current, record);
     const saved = await updatePost<EventData>(current, record, stale, (rec) => eventWrites(current, rec as EventRecord, linkedGone), slugBase);
     return { body: await present(saved as EventRecord, ctx) };

@@ -1,5 +1,14 @@
-import { ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  ProvisionedThroughputExceededException,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -108,18 +117,29 @@ const named = (name: string, message = 'Rate of requests exceeds the allowed thr
 
 describe('a throttled or unavailable table', () => {
   it.each([
-    ['ProvisionedThroughputExceededException', () => new ProvisionedThroughputExceededException({ message: 'Throughput exceeded', $metadata: {} })],
+    [
+      'ProvisionedThroughputExceededException',
+      () => new ProvisionedThroughputExceededException({ message: 'Throughput exceeded', $metadata: {} }),
+    ],
     ['ThrottlingException', () => named('ThrottlingException')],
     ['RequestLimitExceeded', () => named('RequestLimitExceeded')],
-  ])('answers a read failing with %s with 503, Retry-After and rest_service_unavailable', async (_name, error) => {
-    ddb.on(GetCommand).rejects(error());
+    ['TransactionInProgressException', () => named('TransactionInProgressException')],
+  ])(
+    'answers a read failing with %s with 503, Retry-After and rest_service_unavailable',
+    async (_name, error) => {
+      ddb.on(GetCommand).rejects(error());
 
-    const res = await call(getCategory, 'GET', '/categories/5', { id: 5 });
+      const res = await call(getCategory, 'GET', '/categories/5', { id: 5 });
 
-    expect(res.status).toBe(503);
-    expect(res.headers['Retry-After']).toMatch(/^\d+$/);
-    expect(res.body).toEqual({ code: 'rest_service_unavailable', message: expect.any(String), data: { status: 503 } });
-  });
+      expect(res.status).toBe(503);
+      expect(res.headers['Retry-After']).toMatch(/^\d+$/);
+      expect(res.body).toEqual({
+        code: 'rest_service_unavailable',
+        message: expect.any(String),
+        data: { status: 503 },
+      });
+    },
+  );
 
   it('does not pass the data store message on', async () => {
     ddb.on(GetCommand).rejects(named('ThrottlingException', 'table cal-events-prod throttled in eu-west-1'));
@@ -200,7 +220,9 @@ describe('an unexpected failure', () => {
     await call(getCategory, 'GET', '/categories/5', { id: 5 });
 
     expect(logged).toHaveBeenCalledTimes(1);
-    expect(logged).toHaveBeenCalledWith(expect.any(String), { error: expect.objectContaining({ message: 'boom with secret detail' }) });
+    expect(logged).toHaveBeenCalledWith(expect.any(String), {
+      error: expect.objectContaining({ message: 'boom with secret detail' }),
+    });
   });
 
   it('falls back to the gateway request ID without a Lambda context', async () => {
@@ -212,7 +234,9 @@ describe('an unexpected failure', () => {
   });
 
   it('answers 500 for a write that fails unexpectedly', async () => {
-    ddb.on(TransactWriteCommand).rejects(new TypeError("Cannot read properties of undefined (reading 'secret')"));
+    ddb
+      .on(TransactWriteCommand)
+      .rejects(new TypeError("Cannot read properties of undefined (reading 'secret')"));
 
     const res = await call(createCategory, 'POST', '/categories', { body: { name: 'Music' } });
 
@@ -239,7 +263,11 @@ describe('cancelled transactions on create', () => {
     const res = await call(createCategory, 'POST', '/categories', { body: { name: 'Music' } });
 
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'term_exists', message: expect.any(String), data: { status: 400, term_id: 7 } });
+    expect(res.body).toEqual({
+      code: 'term_exists',
+      message: expect.any(String),
+      data: { status: 400, term_id: 7 },
+    });
   });
 
   it('reads the name guard of the right taxonomy, by the name in lower case', async () => {
@@ -283,7 +311,10 @@ describe('cancelled transactions on create', () => {
     const res = await call(createCategory, 'POST', '/categories', { body: { name: 'Jazz', parent: 3 } });
 
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { parent: expect.any(String) } } });
+    expect(res.body).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { params: { parent: expect.any(String) } },
+    });
   });
 });
 
@@ -315,7 +346,9 @@ describe('cancelled transactions on update and delete', () => {
 
   it('answers a rename onto a name taken concurrently with term_exists', async () => {
     ddb.on(GetCommand, { Key: { pk: 'TERM#5', sk: 'TERM' } }).resolves({ Item: termItem(5) });
-    ddb.on(GetCommand, { Key: { pk: 'TERMNAME#tribe_events_cat#renamed', sk: 'GUARD' } }).resolves({ Item: { id: 8 } });
+    ddb
+      .on(GetCommand, { Key: { pk: 'TERMNAME#tribe_events_cat#renamed', sk: 'GUARD' } })
+      .resolves({ Item: { id: 8 } });
     // The update, the old name guard's delete, then the new name guard's put.
     ddb.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'ConditionalCheckFailed']));
 

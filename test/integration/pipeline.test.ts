@@ -19,7 +19,10 @@ async function sign(
   claims: Record<string, unknown>,
   o: { issuer?: string; key?: Uint8Array; expires?: string | number; sub?: string | null } = {},
 ): Promise<string> {
-  const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer(o.issuer ?? LOCAL_ISSUER).setIssuedAt();
+  const jwt = new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer(o.issuer ?? LOCAL_ISSUER)
+    .setIssuedAt();
   if (o.sub !== null) jwt.setSubject(o.sub ?? 'user-test');
   jwt.setExpirationTime(o.expires ?? '1h');
   return jwt.sign(o.key ?? secret());
@@ -28,7 +31,11 @@ async function sign(
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
 /** Raw fetch for responses /doc does not describe: unknown routes, wrong methods, redirects, preflight. */
-const raw = (path: string, init: RequestInit = {}) => fetch(`${api.base}${path}`, { redirect: 'manual', ...init });
+const raw = (path: string, init: RequestInit = {}) =>
+  fetch(`${api.base}${path}`, { redirect: 'manual', ...init });
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely, as in test/support/stack.ts
+const json = async (res: Response): Promise<any> => res.json();
 
 /** Everything a bad write might touch: it must read the same before and after. */
 async function snapshot() {
@@ -42,12 +49,17 @@ async function snapshot() {
 beforeAll(async () => {
   api = await startStack();
   editor = await api.token('editor');
-  existing = (await api.post('/categories', { name: 'Existing', description: 'untouched' }, { token: editor })).body;
+  existing = (
+    await api.post('/categories', { name: 'Existing', description: 'untouched' }, { token: editor })
+  ).body;
   await api.post('/tags', { name: 'Existing Tag' }, { token: editor });
 });
 afterAll(() => api.close());
 
-const NO_ROUTE = { code: 'rest_no_route', message: 'No route was found matching the URL and request method.' };
+const NO_ROUTE = {
+  code: 'rest_no_route',
+  message: 'No route was found matching the URL and request method.',
+};
 const FORBIDDEN = 'Sorry, you are not allowed to do that.';
 
 describe('routing', () => {
@@ -55,21 +67,21 @@ describe('routing', () => {
     const res = await raw('/nope');
 
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ ...NO_ROUTE, data: { status: 404 } });
+    expect(await json(res)).toEqual({ ...NO_ROUTE, data: { status: 404 } });
   });
 
   it('answers an unknown path below a known one with 404', async () => {
     const res = await raw(`/categories/${existing.id}/children`);
 
     expect(res.status).toBe(404);
-    expect((await res.json()).code).toBe('rest_no_route');
+    expect((await json(res)).code).toBe('rest_no_route');
   });
 
   it('answers a path outside the namespace with 404 rest_no_route', async () => {
     const res = await fetch(`${api.origin}/cal/events/v2/categories`);
 
     expect(res.status).toBe(404);
-    expect((await res.json()).code).toBe('rest_no_route');
+    expect((await json(res)).code).toBe('rest_no_route');
   });
 
   it.each([
@@ -79,11 +91,14 @@ describe('routing', () => {
     ['PUT', '/', 'GET'],
     ['POST', '/doc', 'GET'],
   ])('answers %s %s with 405 rest_no_route and Allow: %s', async (method, path, allow) => {
-    const res = await raw(path === '/' ? '' : path, { method, headers: { authorization: `Bearer ${editor}` } });
+    const res = await raw(path === '/' ? '' : path, {
+      method,
+      headers: { authorization: `Bearer ${editor}` },
+    });
 
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe(allow);
-    expect(await res.json()).toEqual({ ...NO_ROUTE, data: { status: 405 } });
+    expect(await json(res)).toEqual({ ...NO_ROUTE, data: { status: 405 } });
   });
 
   it('redirects a trailing slash with 308 to the same URL without it', async () => {
@@ -140,19 +155,34 @@ describe('request bodies', () => {
   it('answers malformed JSON with 400 rest_invalid_json and creates nothing', async () => {
     const before = await snapshot();
 
-    const res = await api.call('POST', '/categories', { raw: '{"name": "Broken', headers: { 'content-type': 'application/json' }, token: editor });
+    const res = await api.call('POST', '/categories', {
+      raw: '{"name": "Broken',
+      headers: { 'content-type': 'application/json' },
+      token: editor,
+    });
 
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'rest_invalid_json', message: expect.any(String), data: { status: 400 } });
+    expect(res.body).toEqual({
+      code: 'rest_invalid_json',
+      message: expect.any(String),
+      data: { status: 400 },
+    });
     expect(await snapshot()).toEqual(before);
   });
 
-  it.each(['[{"name": "In An Array"}]', '"just a string"', 'null', '42'])('answers the JSON %s (not an object) with 400 rest_invalid_json', async (body) => {
-    const res = await api.call('POST', '/categories', { raw: body, headers: { 'content-type': 'application/json' }, token: editor });
+  it.each(['[{"name": "In An Array"}]', '"just a string"', 'null', '42'])(
+    'answers the JSON %s (not an object) with 400 rest_invalid_json',
+    async (body) => {
+      const res = await api.call('POST', '/categories', {
+        raw: body,
+        headers: { 'content-type': 'application/json' },
+        token: editor,
+      });
 
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('rest_invalid_json');
-  });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('rest_invalid_json');
+    },
+  );
 
   it('accepts a JSON content type with a charset', async () => {
     const res = await api.call('POST', '/categories', {
@@ -171,7 +201,11 @@ describe('request bodies', () => {
     const res = await post(body, 'application/json');
 
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ code: 'rest_payload_too_large', message: expect.any(String), data: { status: 413 } });
+    expect(await json(res)).toEqual({
+      code: 'rest_payload_too_large',
+      message: expect.any(String),
+      data: { status: 413 },
+    });
     expect(await snapshot()).toEqual(before);
   });
 
@@ -183,7 +217,7 @@ describe('request bodies', () => {
 
     expect(Buffer.byteLength(body)).toBe(1024 * 1024);
     expect(res.status).toBe(400);
-    expect((await res.json()).data.params).toHaveProperty('description');
+    expect((await json(res)).data.params).toHaveProperty('description');
   });
 
   it('answers a text/plain body with 415 and creates nothing', async () => {
@@ -192,7 +226,11 @@ describe('request bodies', () => {
     const res = await post('name=Plain', 'text/plain');
 
     expect(res.status).toBe(415);
-    expect(await res.json()).toEqual({ code: 'rest_unsupported_media_type', message: expect.any(String), data: { status: 415 } });
+    expect(await json(res)).toEqual({
+      code: 'rest_unsupported_media_type',
+      message: expect.any(String),
+      data: { status: 415 },
+    });
     expect(await snapshot()).toEqual(before);
   });
 
@@ -206,7 +244,7 @@ describe('request bodies', () => {
     const res = await post('', 'text/plain');
 
     expect(res.status).toBe(400);
-    expect((await res.json()).code).toBe('rest_missing_callback_param');
+    expect((await json(res)).code).toBe('rest_missing_callback_param');
   });
 });
 
@@ -232,12 +270,21 @@ describe('authentication', () => {
     ['a malformed token', async () => 'Bearer not-a-jwt'],
     ['a scheme other than Bearer', async () => 'Basic dXNlcjpwYXNz'],
     ['an empty Bearer', async () => 'Bearer '],
-    ['an expired token', async () => `Bearer ${await sign({ 'cal:role': 'editor' }, { expires: Math.floor(Date.now() / 1000) - 60 })}`],
+    [
+      'an expired token',
+      async () =>
+        `Bearer ${await sign({ 'cal:role': 'editor' }, { expires: Math.floor(Date.now() / 1000) - 60 })}`,
+    ],
     [
       'a token whose payload was changed after signing',
       async () => {
         const [header, , signature] = (await sign({ 'cal:role': 'subscriber' })).split('.');
-        const payload = b64url({ 'cal:role': 'administrator', sub: 'user-test', iss: LOCAL_ISSUER, exp: Math.floor(Date.now() / 1000) + 3600 });
+        const payload = b64url({
+          'cal:role': 'administrator',
+          sub: 'user-test',
+          iss: LOCAL_ISSUER,
+          exp: Math.floor(Date.now() / 1000) + 3600,
+        });
         return `Bearer ${header}.${payload}.${signature}`;
       },
     ],
@@ -249,24 +296,46 @@ describe('authentication', () => {
         return `Bearer ${header}.${payload}.${signature}`;
       },
     ],
-    ['a token signed with another secret', async () => `Bearer ${await sign({ 'cal:role': 'editor' }, { key: new TextEncoder().encode('another-secret-entirely') })}`],
-    ['a token of a foreign issuer', async () => `Bearer ${await sign({ 'cal:role': 'editor' }, { issuer: 'https://issuer.example' })}`],
+    [
+      'a token signed with another secret',
+      async () =>
+        `Bearer ${await sign({ 'cal:role': 'editor' }, { key: new TextEncoder().encode('another-secret-entirely') })}`,
+    ],
+    [
+      'a token of a foreign issuer',
+      async () => `Bearer ${await sign({ 'cal:role': 'editor' }, { issuer: 'https://issuer.example' })}`,
+    ],
     [
       'an unsigned token (alg none)',
-      async () => `Bearer ${new UnsecuredJWT({ 'cal:role': 'editor' }).setIssuer(LOCAL_ISSUER).setSubject('x').setExpirationTime('1h').encode()}`,
+      async () =>
+        `Bearer ${new UnsecuredJWT({ 'cal:role': 'editor' }).setIssuer(LOCAL_ISSUER).setSubject('x').setExpirationTime('1h').encode()}`,
     ],
-    ['a token without a subject', async () => `Bearer ${await sign({ 'cal:role': 'editor' }, { sub: null })}`],
+    [
+      'a token without a subject',
+      async () => `Bearer ${await sign({ 'cal:role': 'editor' }, { sub: null })}`,
+    ],
   ];
 
-  it.each(badTokens)('answers a write with %s with 401 rest_invalid_token and writes nothing', async (_label, header) => {
-    const before = await snapshot();
+  it.each(badTokens)(
+    'answers a write with %s with 401 rest_invalid_token and writes nothing',
+    async (_label, header) => {
+      const before = await snapshot();
 
-    const res = await api.post('/categories', { name: 'Bad Token' }, { headers: { authorization: await header() } });
+      const res = await api.post(
+        '/categories',
+        { name: 'Bad Token' },
+        { headers: { authorization: await header() } },
+      );
 
-    expect(res.status).toBe(401);
-    expect(res.body).toEqual({ code: 'rest_invalid_token', message: expect.any(String), data: { status: 401 } });
-    expect(await snapshot()).toEqual(before);
-  });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({
+        code: 'rest_invalid_token',
+        message: expect.any(String),
+        data: { status: 401 },
+      });
+      expect(await snapshot()).toEqual(before);
+    },
+  );
 
   it('answers a read with a bad token with 401 too', async () => {
     const res = await api.get('/categories', { headers: { authorization: 'Bearer not-a-jwt' } });
@@ -334,7 +403,10 @@ describe('order of checks', () => {
   });
 
   it('answers an anonymous write with malformed JSON with 401, not 400', async () => {
-    const res = await api.call('POST', '/categories', { raw: '{oops', headers: { 'content-type': 'application/json' } });
+    const res = await api.call('POST', '/categories', {
+      raw: '{oops',
+      headers: { 'content-type': 'application/json' },
+    });
 
     expect(res.status).toBe(401);
   });
@@ -359,21 +431,28 @@ describe('order of checks', () => {
   });
 
   it('answers a bad token with an invalid body with 401 rest_invalid_token', async () => {
-    const res = await api.post('/categories', { name: '' }, { headers: { authorization: 'Bearer not-a-jwt' } });
+    const res = await api.post(
+      '/categories',
+      { name: '' },
+      { headers: { authorization: 'Bearer not-a-jwt' } },
+    );
 
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('rest_invalid_token');
   });
 
-  it.each<Role>(['subscriber', 'contributor', 'author'])('answers a %s creating a category with 403 rest_forbidden', async (role) => {
-    const before = await snapshot();
+  it.each<Role>(['subscriber', 'contributor', 'author'])(
+    'answers a %s creating a category with 403 rest_forbidden',
+    async (role) => {
+      const before = await snapshot();
 
-    const res = await api.post('/categories', { name: `By ${role}` }, { token: await api.token(role) });
+      const res = await api.post('/categories', { name: `By ${role}` }, { token: await api.token(role) });
 
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 'rest_forbidden', message: FORBIDDEN, data: { status: 403 } });
-    expect(await snapshot()).toEqual(before);
-  });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ code: 'rest_forbidden', message: FORBIDDEN, data: { status: 403 } });
+      expect(await snapshot()).toEqual(before);
+    },
+  );
 
   it.each<[Role, string, string]>([
     ['contributor', 'POST', '/tags'],
@@ -395,7 +474,11 @@ describe('order of checks', () => {
   });
 
   it('answers a contributor with an invalid body with 400: validation comes before authorization', async () => {
-    const res = await api.post('/categories', { name: '', parent: 'foo' }, { token: await api.token('contributor') });
+    const res = await api.post(
+      '/categories',
+      { name: '', parent: 'foo' },
+      { token: await api.token('contributor') },
+    );
 
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('rest_invalid_param');
@@ -420,13 +503,21 @@ describe('order of checks', () => {
   });
 
   it('answers a contributor updating an unknown ID with 403: existence is checked after authorization', async () => {
-    const res = await api.patch('/categories/999999', { name: 'x' }, { token: await api.token('contributor') });
+    const res = await api.patch(
+      '/categories/999999',
+      { name: 'x' },
+      { token: await api.token('contributor') },
+    );
 
     expect(res.status).toBe(403);
   });
 
   it.each<Role>(['editor', 'administrator'])('lets an %s write categories', async (role) => {
-    const res = await api.post('/categories', { name: `Written By ${role}` }, { token: await api.token(role) });
+    const res = await api.post(
+      '/categories',
+      { name: `Written By ${role}` },
+      { token: await api.token(role) },
+    );
 
     expect(res.status).toBe(201);
   });
@@ -440,13 +531,35 @@ describe('headers of every response', () => {
     ['a validation error', () => api.get('/categories?page=0'), 400],
     ['a missing token', () => api.post('/tags', { name: 'x' }), 401],
     ['a bad token', () => api.post('/tags', { name: 'x' }, { headers: { authorization: 'Bearer x' } }), 401],
-    ['a forbidden write', async () => api.post('/tags', { name: 'x' }, { token: await api.token('author') }), 403],
+    [
+      'a forbidden write',
+      async () => api.post('/tags', { name: 'x' }, { token: await api.token('author') }),
+      403,
+    ],
     ['a missing record', () => api.get('/tags/999999'), 404],
     ['an unknown route', () => raw('/nope'), 404],
     ['a wrong method', () => raw('/categories', { method: 'DELETE' }), 405],
     ['a trailing slash', () => raw('/categories/'), 308],
-    ['a body too large', () => raw('/tags', { method: 'POST', headers: { authorization: `Bearer ${editor}`, 'content-type': 'application/json' }, body: 'x'.repeat(1024 * 1024 + 1) }), 413],
-    ['an unsupported body', () => raw('/tags', { method: 'POST', headers: { authorization: `Bearer ${editor}`, 'content-type': 'text/plain' }, body: 'x' }), 415],
+    [
+      'a body too large',
+      () =>
+        raw('/tags', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${editor}`, 'content-type': 'application/json' },
+          body: 'x'.repeat(1024 * 1024 + 1),
+        }),
+      413,
+    ],
+    [
+      'an unsupported body',
+      () =>
+        raw('/tags', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${editor}`, 'content-type': 'text/plain' },
+          body: 'x',
+        }),
+      415,
+    ],
   ];
 
   it.each(cases)('carries X-Cal-API-Version and X-Cal-API-Root on %s', async (_label, send, status) => {
@@ -476,13 +589,18 @@ describe('CORS', () => {
     });
 
     expect(res.status).toBe(204);
-    expect(['*', 'https://calendar-client.example']).toContain(res.headers.get('access-control-allow-origin'));
+    expect(['*', 'https://calendar-client.example']).toContain(
+      res.headers.get('access-control-allow-origin'),
+    );
     expect(res.headers.get('access-control-allow-methods')).toMatch(/POST/);
     expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toMatch(/authorization/);
   });
 
   it('answers a preflight for any path, even one that is not a route', async () => {
-    const res = await raw('/nope', { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' } });
+    const res = await raw('/nope', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' },
+    });
 
     expect(res.status).toBe(204);
   });
@@ -490,7 +608,9 @@ describe('CORS', () => {
   it('allows the origin on a real response and exposes the paging headers', async () => {
     const res = await raw('/categories', { headers: { origin: 'https://calendar-client.example' } });
 
-    expect(['*', 'https://calendar-client.example']).toContain(res.headers.get('access-control-allow-origin'));
+    expect(['*', 'https://calendar-client.example']).toContain(
+      res.headers.get('access-control-allow-origin'),
+    );
     expect(res.headers.get('access-control-expose-headers')).toMatch(/X-Cal-Total/);
   });
 });

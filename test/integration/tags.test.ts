@@ -71,7 +71,10 @@ describe('POST /tags', () => {
   });
 
   it('accepts a form-encoded body', async () => {
-    const res = await api.call('POST', '/tags', { form: { name: 'Form Tag', description: 'sent as a form' }, token: editor });
+    const res = await api.call('POST', '/tags', {
+      form: { name: 'Form Tag', description: 'sent as a form' },
+      token: editor,
+    });
 
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: 'Form Tag', slug: 'form-tag', description: 'sent as a form' });
@@ -98,7 +101,11 @@ describe('POST /tags', () => {
     const res = await api.post('/tags', { name: 'FAMILY' }, { token: editor });
 
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'term_exists', message: expect.any(String), data: { status: 400, term_id: first.id } });
+    expect(res.body).toEqual({
+      code: 'term_exists',
+      message: expect.any(String),
+      data: { status: 400, term_id: first.id },
+    });
   });
 
   it('allows a tag with the name and slug of a category', async () => {
@@ -133,7 +140,10 @@ describe('POST /tags', () => {
     const res = await api.post('/tags', body, { token: editor });
 
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { [param]: expect.any(String) } } });
+    expect(res.body).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { status: 400, params: { [param]: expect.any(String) } },
+    });
     expect((await api.get('/tags?hide_empty=false&per_page=50')).body).toEqual(before.body);
   });
 });
@@ -179,7 +189,10 @@ describe('GET /tags/{id}', () => {
     const res = await api.get('/tags/0');
 
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { id: expect.any(String) } } });
+    expect(res.body).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { params: { id: expect.any(String) } },
+    });
   });
 });
 
@@ -246,7 +259,11 @@ describe('updating a tag', () => {
     const res = await api.put('/tags/999999', { name: 'x' }, { token: editor });
 
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ code: 'rest-tag-not-found', message: 'Tag with ID 999999 does not exist.', data: { status: 404 } });
+    expect(res.body).toEqual({
+      code: 'rest-tag-not-found',
+      message: 'Tag with ID 999999 does not exist.',
+      data: { status: 404 },
+    });
   });
 
   it('answers 404 for the ID of a category', async () => {
@@ -308,7 +325,12 @@ describe('DELETE /tags/{id}', () => {
     const keep = await create({ name: 'Kept On Event' });
     const event = await api.post(
       '/events',
-      { title: 'Tagged', start_date: '2030-06-01 10:00:00', end_date: '2030-06-01 11:00:00', tags: [tag.id, keep.id] },
+      {
+        title: 'Tagged',
+        start_date: '2030-06-01 10:00:00',
+        end_date: '2030-06-01 11:00:00',
+        tags: [tag.id, keep.id],
+      },
       { token: editor },
     );
 

@@ -12,7 +12,8 @@ let editor: string;
 
 const cat: Record<'music' | 'jazz' | 'workshops' | 'empty' | 'members', Term> = {} as never;
 const tag: Record<'outdoor' | 'free' | 'family' | 'unused', Term> = {} as never;
-const ev: Record<'concert' | 'jazzNight' | 'pottery' | 'woodwork' | 'draft' | 'private', { id: number }> = {} as never;
+const ev: Record<'concert' | 'jazzNight' | 'pottery' | 'woodwork' | 'draft' | 'private', { id: number }> =
+  {} as never;
 
 interface Term {
   id: number;
@@ -49,16 +50,24 @@ const ALL_CATEGORIES = ['Empty Category', 'Jazz', 'Members', 'Music', 'Workshops
 const ALL_TAGS = ['Family', 'Free', 'Outdoor', 'Unused Tag'];
 
 describe('before any event carries a term', () => {
-  it.each(['categories', 'tags'])('GET /%s answers 200 with an empty first page and zero totals', async (collection) => {
-    const res = await api.get(`/${collection}`);
+  it.each(['categories', 'tags'])(
+    'GET /%s answers 200 with an empty first page and zero totals',
+    async (collection) => {
+      const res = await api.get(`/${collection}`);
 
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ rest_url: `${api.base}/${collection}/`, total: 0, total_pages: 0, [collection]: [] });
-    expect(Object.keys(res.body)).toEqual(['rest_url', 'total', 'total_pages', collection]);
-    expect(res.headers.get('x-cal-total')).toBe('0');
-    expect(res.headers.get('x-cal-totalpages')).toBe('0');
-    expect(res.headers.get('link')).toBeNull();
-  });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        rest_url: `${api.base}/${collection}/`,
+        total: 0,
+        total_pages: 0,
+        [collection]: [],
+      });
+      expect(Object.keys(res.body)).toEqual(['rest_url', 'total', 'total_pages', collection]);
+      expect(res.headers.get('x-cal-total')).toBe('0');
+      expect(res.headers.get('x-cal-totalpages')).toBe('0');
+      expect(res.headers.get('link')).toBeNull();
+    },
+  );
 
   it('lists every category, empty or not, with hide_empty=false', async () => {
     const res = await api.get('/categories?hide_empty=false');
@@ -95,7 +104,11 @@ describe('with events', () => {
     ev.pottery = await event('Pottery', { categories: ['music', 'workshops'], tags: ['family', 'free'] });
     ev.woodwork = await event('Woodwork', { categories: ['workshops'] });
     // Drafts count for nobody; private events count for editors only.
-    ev.draft = await event('Draft Rehearsal', { status: 'draft', categories: ['empty-category'], tags: ['unused-tag'] });
+    ev.draft = await event('Draft Rehearsal', {
+      status: 'draft',
+      categories: ['empty-category'],
+      tags: ['unused-tag'],
+    });
     ev.private = await event('Members Evening', { status: 'private', categories: ['vip-club'] });
   });
 
@@ -176,7 +189,10 @@ describe('with events', () => {
       const res = await api.get('/categories?hide_empty=maybe');
 
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { hide_empty: expect.any(String) } } });
+      expect(res.body).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { status: 400, params: { hide_empty: expect.any(String) } },
+      });
     });
   });
 
@@ -279,7 +295,11 @@ describe('with events', () => {
       expect(res.body).toEqual({
         code: 'rest_invalid_param',
         message: `Invalid parameter(s): ${param}`,
-        data: { status: 400, params: { [param]: expect.any(String) }, details: { [param]: expect.objectContaining({ code: expect.any(String) }) } },
+        data: {
+          status: 400,
+          params: { [param]: expect.any(String) },
+          details: { [param]: expect.objectContaining({ code: expect.any(String) }) },
+        },
       });
     });
   });
@@ -308,13 +328,21 @@ describe('with events', () => {
     it('orders by ID descending', async () => {
       const res = await api.get('/tags?hide_empty=false&orderby=id&order=desc');
 
-      expect(res.body.tags.map((t: Term) => t.id)).toEqual([tag.unused, tag.family, tag.free, tag.outdoor].map((t) => t.id));
+      expect(res.body.tags.map((t: Term) => t.id)).toEqual(
+        [tag.unused, tag.family, tag.free, tag.outdoor].map((t) => t.id),
+      );
     });
 
     it('orders by slug', async () => {
       const res = await api.get('/categories?hide_empty=false&orderby=slug');
 
-      expect(res.body.categories.map((t: Term) => t.slug)).toEqual(['empty-category', 'jazz', 'music', 'vip-club', 'workshops']);
+      expect(res.body.categories.map((t: Term) => t.slug)).toEqual([
+        'empty-category',
+        'jazz',
+        'music',
+        'vip-club',
+        'workshops',
+      ]);
     });
 
     it('orders by count (sample 139)', async () => {
@@ -332,7 +360,10 @@ describe('with events', () => {
       const res = await api.get(`/categories?${param}=${value}`);
 
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { [param]: expect.any(String) } } });
+      expect(res.body).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { params: { [param]: expect.any(String) } },
+      });
     });
   });
 
@@ -360,7 +391,10 @@ describe('with events', () => {
       const res = await api.get(`/categories?parent=${value}`);
 
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { parent: expect.any(String) } } });
+      expect(res.body).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { params: { parent: expect.any(String) } },
+      });
     });
 
     it('answers 400 for the ID of a tag as parent', async () => {
@@ -456,7 +490,13 @@ describe('with events', () => {
       const res = await api.get('/categories?hide_empty=false&per_page=2');
 
       expect(names(res)).toEqual(['Empty Category', 'Jazz']);
-      expect(Object.keys(res.body)).toEqual(['rest_url', 'total', 'total_pages', 'categories', 'next_rest_url']);
+      expect(Object.keys(res.body)).toEqual([
+        'rest_url',
+        'total',
+        'total_pages',
+        'categories',
+        'next_rest_url',
+      ]);
       expect(res.body).toMatchObject({ total: 5, total_pages: 3, next_rest_url: listUrl(2) });
       expect(res.headers.get('x-cal-total')).toBe('5');
       expect(res.headers.get('x-cal-totalpages')).toBe('3');
@@ -492,11 +532,15 @@ describe('with events', () => {
     it('builds rest_url on the collection path of the API root used', async () => {
       const res = await api.get('/categories?hide_empty=false&per_page=2&page=2');
 
-      expect(new URL(res.body.rest_url).origin + new URL(res.body.rest_url).pathname).toBe(`${api.base}/categories/`);
+      expect(new URL(res.body.rest_url).origin + new URL(res.body.rest_url).pathname).toBe(
+        `${api.base}/categories/`,
+      );
     });
 
     it('keeps every other query parameter in next and previous links', async () => {
-      const res = await api.get('/categories?hide_empty=false&orderby=slug&order=desc&search=s&per_page=1&page=2');
+      const res = await api.get(
+        '/categories?hide_empty=false&orderby=slug&order=desc&search=s&per_page=1&page=2',
+      );
 
       for (const link of [res.body.next_rest_url, res.body.previous_rest_url]) {
         const params = new URL(link).searchParams;
@@ -512,11 +556,12 @@ describe('with events', () => {
 
     it('walks every page by following next_rest_url', async () => {
       const seen: string[] = [];
-      let url: string | undefined = `${api.base}/categories?hide_empty=false&orderby=slug&order=desc&per_page=2`;
+      let url: string | undefined =
+        `${api.base}/categories?hide_empty=false&orderby=slug&order=desc&per_page=2`;
 
       while (url) {
         const res = await fetch(url);
-        const body = await res.json();
+        const body = (await res.json()) as { categories: Term[]; next_rest_url?: string };
         expect(res.status).toBe(200);
         seen.push(...body.categories.map((t: Term) => t.slug));
         url = body.next_rest_url;
@@ -576,7 +621,9 @@ describe('with events', () => {
 describe('per_page above the maximum', () => {
   beforeAll(async () => {
     const created = await Promise.all(
-      Array.from({ length: 51 }, (_, i) => api.post('/tags', { name: `Bulk ${String(i + 1).padStart(2, '0')}` }, { token: editor })),
+      Array.from({ length: 51 }, (_, i) =>
+        api.post('/tags', { name: `Bulk ${String(i + 1).padStart(2, '0')}` }, { token: editor }),
+      ),
     );
     expect(created.map((r) => r.status)).toEqual(created.map(() => 201));
   });

@@ -38,7 +38,10 @@ describe('parseQueryString', () => {
   });
 
   it('decodes percent-escapes and plus signs', () => {
-    expect(parseQueryString('search=caf%C3%A9+au+lait&slug=a%2Fb')).toEqual({ search: 'café au lait', slug: 'a/b' });
+    expect(parseQueryString('search=caf%C3%A9+au+lait&slug=a%2Fb')).toEqual({
+      search: 'café au lait',
+      slug: 'a/b',
+    });
   });
 
   it('keeps empty values as empty strings', () => {
@@ -46,11 +49,13 @@ describe('parseQueryString', () => {
   });
 
   it('parses form bodies the same way', () => {
-    expect(parseQueryString('name=Music&description=All+things+music&categories[]=1&categories[]=2')).toEqual({
-      name: 'Music',
-      description: 'All things music',
-      categories: ['1', '2'],
-    });
+    expect(parseQueryString('name=Music&description=All+things+music&categories[]=1&categories[]=2')).toEqual(
+      {
+        name: 'Music',
+        description: 'All things music',
+        categories: ['1', '2'],
+      },
+    );
   });
 });
 
@@ -184,7 +189,9 @@ describe('coerce', () => {
     };
 
     it('coerces every known key and keeps unknown keys as sent', () => {
-      expect(coerceObject(schema, { page: '2', hide_empty: 'false', include: ['1', 'jazz'], extra: 'x' })).toEqual({
+      expect(
+        coerceObject(schema, { page: '2', hide_empty: 'false', include: ['1', 'jazz'], extra: 'x' }),
+      ).toEqual({
         page: 2,
         hide_empty: false,
         include: [1, 'jazz'],
@@ -197,7 +204,9 @@ describe('coerce', () => {
     });
 
     it('works on what parseQueryString returns', () => {
-      expect(coerceObject(schema, parseQueryString('page=3&include[]=2&include[]=music&hide_empty=1'))).toEqual({
+      expect(
+        coerceObject(schema, parseQueryString('page=3&include[]=2&include[]=music&hide_empty=1')),
+      ).toEqual({
         page: 3,
         include: [2, 'music'],
         hide_empty: true,

@@ -22,9 +22,12 @@ describe('slugify', () => {
     expect(slugify(input)).toBe(slug);
   });
 
-  it.each(['', '   ', '!!!', '---', '日本語', '🎉'])('answers an empty slug for %j (nothing to keep)', (input) => {
-    expect(slugify(input)).toBe('');
-  });
+  it.each(['', '   ', '!!!', '---', '日本語', '🎉'])(
+    'answers an empty slug for %j (nothing to keep)',
+    (input) => {
+      expect(slugify(input)).toBe('');
+    },
+  );
 
   it('keeps a slug that is already clean', () => {
     expect(slugify('jazz-night-2')).toBe('jazz-night-2');
@@ -71,7 +74,9 @@ describe('nextFreeSlug', () => {
   });
 
   it('does not count slugs that only start like the base', () => {
-    expect(nextFreeSlug('music', ['music', 'music-festival', 'music-festival-9', 'musical-4'])).toBe('music-2');
+    expect(nextFreeSlug('music', ['music', 'music-festival', 'music-festival-9', 'musical-4'])).toBe(
+      'music-2',
+    );
   });
 
   it('treats regular-expression characters in the base literally', () => {

@@ -41,7 +41,11 @@ const body = compileValidator({
     code: { type: 'string', pattern: '^[A-Z]{3}$' },
     organizer: {
       type: 'array',
-      items: { type: 'object', properties: { email: { type: 'string', format: 'email' } }, required: ['organizer'] },
+      items: {
+        type: 'object',
+        properties: { email: { type: 'string', format: 'email' } },
+        required: ['organizer'],
+      },
     },
   },
   required: ['name', 'title'],
@@ -108,20 +112,74 @@ describe('compileValidator', () => {
 describe('reasons per keyword', () => {
   it.each<[string, Record<string, unknown>, string, string, string]>([
     ['type', { page: 'x' }, 'page', 'rest_invalid_type', 'page is not of type integer.'],
-    ['type with two types', { ref: true }, 'ref', 'rest_invalid_type', 'ref is not of type integer or string.'],
-    ['type with three types', { image: {} }, 'image', 'rest_invalid_type', 'image is not of type string or integer or null.'],
-    ['minimum', { per_page: 0 }, 'per_page', 'rest_out_of_bounds', 'per_page must be greater than or equal to 1.'],
-    ['maximum', { per_page: 51 }, 'per_page', 'rest_out_of_bounds', 'per_page must be less than or equal to 50.'],
+    [
+      'type with two types',
+      { ref: true },
+      'ref',
+      'rest_invalid_type',
+      'ref is not of type integer or string.',
+    ],
+    [
+      'type with three types',
+      { image: {} },
+      'image',
+      'rest_invalid_type',
+      'image is not of type string or integer or null.',
+    ],
+    [
+      'minimum',
+      { per_page: 0 },
+      'per_page',
+      'rest_out_of_bounds',
+      'per_page must be greater than or equal to 1.',
+    ],
+    [
+      'maximum',
+      { per_page: 51 },
+      'per_page',
+      'rest_out_of_bounds',
+      'per_page must be less than or equal to 50.',
+    ],
     ['exclusiveMinimum', { radius: 0 }, 'radius', 'rest_out_of_bounds', 'radius must be greater than 0.'],
     ['minLength 1', { name: '' }, 'name', 'rest_too_short', 'name must not be empty.'],
-    ['minLength above 1', { slug: 'ab' }, 'slug', 'rest_too_short', 'slug must be at least 3 characters long.'],
-    ['maxLength', { name: 'x'.repeat(11) }, 'name', 'rest_too_long', 'name must be at most 10 characters long.'],
+    [
+      'minLength above 1',
+      { slug: 'ab' },
+      'slug',
+      'rest_too_short',
+      'slug must be at least 3 characters long.',
+    ],
+    [
+      'maxLength',
+      { name: 'x'.repeat(11) },
+      'name',
+      'rest_too_long',
+      'name must be at most 10 characters long.',
+    ],
     ['maxItems', { tags: [1, 2, 3] }, 'tags', 'rest_too_many_items', 'tags must contain at most 2 items.'],
     ['enum', { order: 'up' }, 'order', 'rest_not_in_enum', 'order is not one of asc, desc.'],
-    ['enum of flags, each spelling once', { flag: 'yes' }, 'flag', 'rest_not_in_enum', 'flag is not one of true, false.'],
+    [
+      'enum of flags, each spelling once',
+      { flag: 'yes' },
+      'flag',
+      'rest_not_in_enum',
+      'flag is not one of true, false.',
+    ],
     ['format uri', { website: 'not a url' }, 'website', 'rest_invalid_format', 'website is not a valid URL.'],
-    ['format email', { email: 'nope' }, 'email', 'rest_invalid_format', 'email is not a valid e-mail address.'],
-    ['any other keyword', { code: 'abc' }, 'code', 'rest_invalid_param', 'code must match pattern "^[A-Z]{3}$".'],
+    [
+      'format email',
+      { email: 'nope' },
+      'email',
+      'rest_invalid_format',
+      'email is not a valid e-mail address.',
+    ],
+    [
+      'any other keyword',
+      { code: 'abc' },
+      'code',
+      'rest_invalid_param',
+      'code must match pattern "^[A-Z]{3}$".',
+    ],
   ])('%s', (_keyword, data, param, code, message) => {
     const err = failure(body, { ...ok, ...data });
 
@@ -133,7 +191,10 @@ describe('reasons per keyword', () => {
     const err = failure(body, { ...ok, organizer: [{ organizer: 'A' }, { organizer: 'B', email: 'bad' }] });
 
     expect(err.extra.details).toEqual({
-      organizer: { code: 'rest_invalid_format', message: 'organizer[1].email is not a valid e-mail address.' },
+      organizer: {
+        code: 'rest_invalid_format',
+        message: 'organizer[1].email is not a valid e-mail address.',
+      },
     });
   });
 
@@ -149,20 +210,36 @@ describe('reasons per keyword', () => {
   it('names the body itself when it is not an object', () => {
     const err = failure(body, ['not', 'an', 'object']);
 
-    expect(err.extra.details).toEqual({ body: { code: 'rest_invalid_type', message: 'body is not of type object.' } });
+    expect(err.extra.details).toEqual({
+      body: { code: 'rest_invalid_type', message: 'body is not of type object.' },
+    });
   });
 });
 
 describe('validateAll', () => {
   const query = compileValidator({ type: 'object', properties: { page: { type: 'integer', minimum: 1 } } });
-  const path = compileValidator({ type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] });
+  const path = compileValidator({
+    type: 'object',
+    properties: { id: { type: 'integer', minimum: 1 } },
+    required: ['id'],
+  });
 
   it('passes when every part is valid, skipping absent validators', () => {
-    expect(() => validateAll([[path, { id: 1 }], [query, {}], [undefined, { anything: true }], [body, { ...ok }]])).not.toThrow();
+    expect(() =>
+      validateAll([
+        [path, { id: 1 }],
+        [query, {}],
+        [undefined, { anything: true }],
+        [body, { ...ok }],
+      ]),
+    ).not.toThrow();
   });
 
   it('reports missing parameters of any part before invalid ones of another', () => {
-    const err = failureOfAll([[query, { page: 0 }], [body, { name: 'Music' }]]);
+    const err = failureOfAll([
+      [query, { page: 0 }],
+      [body, { name: 'Music' }],
+    ]);
 
     expect(err.toBody()).toEqual({
       code: 'rest_missing_callback_param',
@@ -172,13 +249,20 @@ describe('validateAll', () => {
   });
 
   it('lists the missing parameters of every part together', () => {
-    const err = failureOfAll([[path, {}], [body, { name: 'Music' }]]);
+    const err = failureOfAll([
+      [path, {}],
+      [body, { name: 'Music' }],
+    ]);
 
     expect(err.extra.params).toEqual(['id', 'title']);
   });
 
   it('merges the invalid parameters of every part into one 400', () => {
-    const err = failureOfAll([[path, { id: 0 }], [query, { page: 'x' }], [body, { ...ok, order: 'up' }]]);
+    const err = failureOfAll([
+      [path, { id: 0 }],
+      [query, { page: 'x' }],
+      [body, { ...ok, order: 'up' }],
+    ]);
 
     expect(err.code).toBe('rest_invalid_param');
     expect(err.message).toBe('Invalid parameter(s): id, page, order');
