@@ -181,7 +181,14 @@ export async function listEvents(q: EventListQuery, ctx: Ctx): Promise<Reply> {
     }
   } else if (q.include) {
     const posts = await getPosts<EventRecord['data']>(q.include);
-    candidates = [...posts.values()].filter((p) => p.type === 'event').map((p) => ({ row: rowOf(p as EventRecord), record: p as EventRecord }));
+    const linked = (e: EventRecord, kind: LinkKind) =>
+      kind === 'TERM' ? [...e.data.categories, ...e.data.tags] : kind === 'VENUE' ? e.data.venues : e.data.organizers;
+    candidates = [...posts.values()]
+      .filter((p) => p.type === 'event')
+      .map((p) => p as EventRecord)
+      // AND across parameters holds with include too: each link filter must match one of its targets.
+      .filter((e) => linkParams.every((lp) => lp.ids.some((id) => linked(e, lp.kind).includes(id))))
+      .map((e) => ({ row: rowOf(e), record: e }));
   } else if (linkParams.length > 0) {
     let ids: Map<number, EventRow> | undefined;
     for (const p of linkParams) {
