@@ -63,7 +63,14 @@ async function load(ref: Ref): Promise<EventRecord> {
 }
 
 /** The event a create or partial update produces; only the sent fields change (decisions §6). */
-async function nextState(body: EventBody, sent: Set<string>, user: User, current?: EventRecord): Promise<{ record: EventRecord; slugBase?: string }> {
+async function nextState(
+  body: EventBody,
+  sent: Set<string>,
+  user: User,
+  current?: EventRecord,
+  /** Only validate: creates no term or inline venue / organizer (the links keep their current IDs). */
+  dry = false,
+): Promise<{ record: EventRecord; slugBase?: string }> {
   const has = (k: keyof EventBody) => sent.has(k) && body[k] !== undefined;
   const now = DateTime.now();
   if (has('author') && !atLeast(user, 'editor')) throw invalidParam('author', 'Only editors and administrators may set author.', 'rest_cannot_set_author');
@@ -92,10 +99,10 @@ async function nextState(body: EventBody, sent: Set<string>, user: User, current
     sticky: flag('sticky', prev?.sticky),
     featured: flag('featured', prev?.featured),
     image: sent.has('image') ? imageOf(body.image) : prev?.image,
-    categories: sent.has('categories') ? await resolveTerms('categories', body.categories ?? null, user) : (prev?.categories ?? []),
-    tags: sent.has('tags') ? await resolveTerms('tags', body.tags ?? null, user) : (prev?.tags ?? []),
-    venues: sent.has('venue') ? await resolveLinkedPosts('venue', body.venue, user) : (prev?.venues ?? []),
-    organizers: sent.has('organizer') ? await resolveLinkedPosts('organizer', body.organizer, user) : (prev?.organizers ?? []),
+    categories: sent.has('categories') && !dry ? await resolveTerms('categories', body.categories ?? null, user) : (prev?.categories ?? []),
+    tags: sent.has('tags') && !dry ? await resolveTerms('tags', body.tags ?? null, user) : (prev?.tags ?? []),
+    venues: sent.has('venue') && !dry ? await resolveLinkedPosts('venue', body.venue, user) : (prev?.venues ?? []),
+    organizers: sent.has('organizer') && !dry ? await resolveLinkedPosts('organizer', body.organizer, user) : (prev?.organizers ?? []),
     ...(prev?.parent ? { parent: prev.parent } : {}),
   };
   if (data.image === undefined) delete data.image;
@@ -147,9 +154,11 @@ export const events = {
 
   async update(ref: Ref, body: EventBody, sent: Set<string>, ctx: Writer): Promise<Reply> {
     const current = await load(ref);
-    // Validation (400) comes before the ownership check (403), as decisions §3 orders them.
-    const { record, slugBase } = await nextState(body, sent, ctx.user, current);
+    // Validation (400) comes before the ownership check (403), as decisions §3 orders them; the dry
+    // pass creates no term or inline record, so a caller who may not edit the event changes nothing.
+    await nextState(body, sent, ctx.user, current, true);
     assertCanEdit(current, ctx.user);
+    const { record, slugBase } = await nextState(body, sent, ctx.user, current);
     checkSize(current, record);
     const saved = await updatePost<EventData>(current, record, stale, (rec) => eventWrites(current, rec as EventRecord, linkedGone), slugBase);
     return { body: await present(saved as EventRecord, ctx) };

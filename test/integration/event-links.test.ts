@@ -33,15 +33,27 @@ const create = async (body: Rec, token = editor) => {
   expect(res.status).toBe(201);
   return res.body as Rec;
 };
-const forceDelete = async (id: number) => expect((await api.del(`/events/${id}?force=true`, { token: editor })).status).toBe(200);
+const forceDelete = async (id: number) =>
+  expect((await api.del(`/events/${id}?force=true`, { token: editor })).status).toBe(200);
 const titles = (res: { body: { events: Array<{ title: string }> } }) => res.body.events.map((e) => e.title);
-const ids = (res: { body: Record<string, Array<{ id: number }>> }, key: string) => res.body[key]!.map((r) => r.id);
+const ids = (res: { body: Record<string, Array<{ id: number }>> }, key: string) =>
+  res.body[key]!.map((r) => r.id);
 const storedEvents = async () =>
-  (await api.get('/events?status=publish,future,draft,pending,private,trash&start_date=1970-01-02&end_date=2100-01-01&per_page=1', { token: editor })).body
-    .total as number;
-const storedVenues = async () => (await api.get('/venues?status=publish,future,draft,pending,private,trash&per_page=1', { token: editor })).body.total as number;
+  (
+    await api.get(
+      '/events?status=publish,future,draft,pending,private,trash&start_date=1970-01-02&end_date=2100-01-01&per_page=1',
+      { token: editor },
+    )
+  ).body.total as number;
+const storedVenues = async () =>
+  (await api.get('/venues?status=publish,future,draft,pending,private,trash&per_page=1', { token: editor }))
+    .body.total as number;
 const storedOrganizers = async () =>
-  (await api.get('/organizers?status=publish,future,draft,pending,private,trash&per_page=1', { token: editor })).body.total as number;
+  (
+    await api.get('/organizers?status=publish,future,draft,pending,private,trash&per_page=1', {
+      token: editor,
+    })
+  ).body.total as number;
 
 beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });
@@ -113,7 +125,10 @@ describe('linking by ID and embedding (reference §3.1)', () => {
 
   it('keeps the organizers in the order given, as CSV or as a mix of IDs and {id} (sample 027)', async () => {
     const csv = await create({ title: 'Two Organizers CSV', organizer: `${o.friends!.id},${o.society!.id}` });
-    const mixed = await create({ title: 'Two Organizers Mixed', organizer: [{ id: o.society!.id }, o.friends!.id] });
+    const mixed = await create({
+      title: 'Two Organizers Mixed',
+      organizer: [{ id: o.society!.id }, o.friends!.id],
+    });
 
     expect(csv.organizer.map((x: Rec) => x.id)).toEqual([o.friends!.id, o.society!.id]);
     expect(mixed.organizer.map((x: Rec) => x.id)).toEqual([o.society!.id, o.friends!.id]);
@@ -146,13 +161,21 @@ describe('linking by ID and embedding (reference §3.1)', () => {
     expect(ld.location).toMatchObject({
       '@type': 'Place',
       name: 'Blue Note Hall',
-      address: expect.objectContaining({ '@type': 'PostalAddress', streetAddress: '131 W 3rd St', addressLocality: 'New York' }),
+      address: expect.objectContaining({
+        '@type': 'PostalAddress',
+        streetAddress: '131 W 3rd St',
+        addressLocality: 'New York',
+      }),
     });
     expect(ld.organizer).toMatchObject({ '@type': 'Person', name: 'Jazz Society' });
   });
 
   it('shows anonymous callers only published linked records; editors see all', async () => {
-    const e = await create({ title: 'Mixed Visibility', venue: v.draft!.id, organizer: [o.draft!.id, o.society!.id] });
+    const e = await create({
+      title: 'Mixed Visibility',
+      venue: v.draft!.id,
+      organizer: [o.draft!.id, o.society!.id],
+    });
 
     const asVisitor = await api.get(`/events/${e.id}`);
     const asEditor = await api.get(`/events/${e.id}`, { token: editor });
@@ -164,7 +187,11 @@ describe('linking by ID and embedding (reference §3.1)', () => {
   });
 
   it('hides unpublished linked records in lists too', async () => {
-    const e = await create({ title: 'Mixed Visibility Listed', venue: v.draft!.id, organizer: [o.draft!.id] });
+    const e = await create({
+      title: 'Mixed Visibility Listed',
+      venue: v.draft!.id,
+      organizer: [o.draft!.id],
+    });
 
     const res = await api.get(`/events?include=${e.id}`);
 
@@ -177,7 +204,10 @@ describe('linking by ID and embedding (reference §3.1)', () => {
 
     await api.patch(`/venues/${place.id}`, { venue: 'Renamed Now', city: 'Lyon' }, { token: editor });
 
-    expect((await api.get(`/events/${e.id}`)).body.venue).toMatchObject({ venue: 'Renamed Now', city: 'Lyon' });
+    expect((await api.get(`/events/${e.id}`)).body.venue).toMatchObject({
+      venue: 'Renamed Now',
+      city: 'Lyon',
+    });
   });
 });
 
@@ -189,10 +219,17 @@ describe('inline venues and organizers (decisions §6)', () => {
       organizer: [{ organizer: 'New Promoter', email: 'promo@example.com' }, o.society!.id],
     });
 
-    expect(e.venue).toMatchObject({ venue: 'Pop-up Loft', city: 'Paris', country: 'France', status: 'publish' });
+    expect(e.venue).toMatchObject({
+      venue: 'Pop-up Loft',
+      city: 'Paris',
+      country: 'France',
+      status: 'publish',
+    });
     expect(e.organizer.map((x: Rec) => x.organizer)).toEqual(['New Promoter', 'Jazz Society']);
     expect((await api.get(`/venues/${e.venue.id}`)).body).toMatchObject({ venue: 'Pop-up Loft' });
-    expect((await api.get(`/organizers/${e.organizer[0].id}`)).body).toMatchObject({ email: 'promo@example.com' });
+    expect((await api.get(`/organizers/${e.organizer[0].id}`)).body).toMatchObject({
+      email: 'promo@example.com',
+    });
   });
 
   it('reuses an existing record whose name and given fields are equal', async () => {
@@ -206,7 +243,10 @@ describe('inline venues and organizers (decisions §6)', () => {
   it('creates a new record when a given field differs', async () => {
     const first = await create({ title: 'Differ One', organizer: [{ organizer: 'Differ Org', phone: '1' }] });
 
-    const second = await create({ title: 'Differ Two', organizer: [{ organizer: 'Differ Org', phone: '2' }] });
+    const second = await create({
+      title: 'Differ Two',
+      organizer: [{ organizer: 'Differ Org', phone: '2' }],
+    });
 
     expect(second.organizer[0].id).not.toBe(first.organizer[0].id);
   });
@@ -222,7 +262,11 @@ describe('inline venues and organizers (decisions §6)', () => {
   it('refuses an inline venue without a name with a 400 naming venue, creating nothing', async () => {
     const [events, venues] = [await storedEvents(), await storedVenues()];
 
-    const res = await api.post('/events', { title: 'Nameless Venue', ...WHEN, venue: { city: 'Paris' } }, { token: editor });
+    const res = await api.post(
+      '/events',
+      { title: 'Nameless Venue', ...WHEN, venue: { city: 'Paris' } },
+      { token: editor },
+    );
 
     expect(res.status).toBe(400);
     expect(res.body.data.params).toHaveProperty('venue');
@@ -235,7 +279,11 @@ describe('inline venues and organizers (decisions §6)', () => {
 
     const res = await api.post(
       '/events',
-      { title: 'Nameless Organizer', ...WHEN, organizer: [{ organizer: 'Would Be Created' }, { website: 'http://x.example' }] },
+      {
+        title: 'Nameless Organizer',
+        ...WHEN,
+        organizer: [{ organizer: 'Would Be Created' }, { website: 'http://x.example' }],
+      },
       { token: editor },
     );
 
@@ -245,16 +293,35 @@ describe('inline venues and organizers (decisions §6)', () => {
   });
 
   it('refuses an inline venue with a bad field, naming the field', async () => {
-    const res = await api.post('/events', { title: 'Bad Inline', ...WHEN, venue: { venue: 'Bad Site Hall', website: 'not a url' } }, { token: editor });
+    const res = await api.post(
+      '/events',
+      { title: 'Bad Inline', ...WHEN, venue: { venue: 'Bad Site Hall', website: 'not a url' } },
+      { token: editor },
+    );
 
     expect(res.status).toBe(400);
     expect(res.body.data.params.venue).toContain('website');
   });
 
+  it('creates no inline record for a caller who may not edit the event (403)', async () => {
+    const author = await api.token('author', 'author-1');
+    const e = await create({ title: 'Not The Author’s' });
+    const venues = await storedVenues();
+
+    const res = await api.patch(`/events/${e.id}`, { venue: { venue: 'Sneaky Hall' } }, { token: author });
+
+    expect(res.status).toBe(403);
+    expect(await storedVenues()).toBe(venues);
+  });
+
   it('creates no inline record when an ID of the same request is unknown', async () => {
     const venues = await storedVenues();
 
-    const res = await api.post('/events', { title: 'Inline Then Unknown', ...WHEN, venue: [{ venue: 'Never Made Hall' }, 999999] }, { token: editor });
+    const res = await api.post(
+      '/events',
+      { title: 'Inline Then Unknown', ...WHEN, venue: [{ venue: 'Never Made Hall' }, 999999] },
+      { token: editor },
+    );
 
     expect(res.status).toBe(400);
     expect(await storedVenues()).toBe(venues);
@@ -272,7 +339,11 @@ describe('invalid links', () => {
   ])('refuses %s with a 400 naming it, creating nothing', async (_label, fields, param) => {
     const before = await storedEvents();
 
-    const res = await api.post('/events', { title: 'Bad Link', ...WHEN, ...(typeof fields === 'function' ? fields() : fields) }, { token: editor });
+    const res = await api.post(
+      '/events',
+      { title: 'Bad Link', ...WHEN, ...(typeof fields === 'function' ? fields() : fields) },
+      { token: editor },
+    );
 
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('rest_invalid_param');
@@ -284,7 +355,11 @@ describe('invalid links', () => {
     const gone = await venue({ venue: 'Trashed Hall' });
     await api.del(`/venues/${gone.id}`, { token: editor });
 
-    const res = await api.post('/events', { title: 'At A Trashed Hall', ...WHEN, venue: gone.id }, { token: editor });
+    const res = await api.post(
+      '/events',
+      { title: 'At A Trashed Hall', ...WHEN, venue: gone.id },
+      { token: editor },
+    );
 
     expect(res.status).toBe(400);
     expect(res.body.data.params).toHaveProperty('venue');
@@ -302,9 +377,17 @@ describe('changing links on update (decisions §6)', () => {
   });
 
   it('replaces the venue and the whole organizer list', async () => {
-    const e = await create({ title: 'Replaces Links', venue: v.hall!.id, organizer: [o.society!.id, o.friends!.id] });
+    const e = await create({
+      title: 'Replaces Links',
+      venue: v.hall!.id,
+      organizer: [o.society!.id, o.friends!.id],
+    });
 
-    const res = await api.patch(`/events/${e.id}`, { venue: v.park!.id, organizer: [o.friends!.id] }, { token: editor });
+    const res = await api.patch(
+      `/events/${e.id}`,
+      { venue: v.park!.id, organizer: [o.friends!.id] },
+      { token: editor },
+    );
 
     expect(res.body.venue.id).toBe(v.park!.id);
     expect(res.body.organizer.map((x: Rec) => x.id)).toEqual([o.friends!.id]);
@@ -344,12 +427,34 @@ describe('venue and organizer filters of GET /events', () => {
     v.filterYard = await venue({ venue: 'Filter Yard' });
     o.filterHost = await organizer({ organizer: 'Filter Host' });
     o.filterGuest = await organizer({ organizer: 'Filter Guest' });
-    const at = async (title: string, fields: Rec) => made.push((await create({ title, description: 'filterword', ...fields })).id);
-    await at('F1 hall host', { start_date: '2027-05-01 10:00', end_date: '2027-05-01 11:00', venue: hall(), organizer: [host()] });
-    await at('F2 hall both', { start_date: '2027-05-02 10:00', end_date: '2027-05-02 11:00', venue: hall(), organizer: [host(), guest()], featured: true });
-    await at('F3 yard guest', { start_date: '2027-05-03 10:00', end_date: '2027-05-03 11:00', venue: yard(), organizer: [guest()] });
+    const at = async (title: string, fields: Rec) =>
+      made.push((await create({ title, description: 'filterword', ...fields })).id);
+    await at('F1 hall host', {
+      start_date: '2027-05-01 10:00',
+      end_date: '2027-05-01 11:00',
+      venue: hall(),
+      organizer: [host()],
+    });
+    await at('F2 hall both', {
+      start_date: '2027-05-02 10:00',
+      end_date: '2027-05-02 11:00',
+      venue: hall(),
+      organizer: [host(), guest()],
+      featured: true,
+    });
+    await at('F3 yard guest', {
+      start_date: '2027-05-03 10:00',
+      end_date: '2027-05-03 11:00',
+      venue: yard(),
+      organizer: [guest()],
+    });
     await at('F4 yard none', { start_date: '2027-05-04 10:00', end_date: '2027-05-04 11:00', venue: yard() });
-    await at('F5 hall draft', { start_date: '2027-05-05 10:00', end_date: '2027-05-05 11:00', venue: hall(), status: 'draft' });
+    await at('F5 hall draft', {
+      start_date: '2027-05-05 10:00',
+      end_date: '2027-05-05 11:00',
+      venue: hall(),
+      status: 'draft',
+    });
     await at('F6 hall past', { start_date: '2025-05-05 10:00', end_date: '2025-05-05 11:00', venue: hall() });
   });
   afterAll(async () => {
@@ -365,7 +470,13 @@ describe('venue and organizer filters of GET /events', () => {
   it('ORs two venues (sample 080)', async () => {
     const res = await api.get(`/events?venue=${hall()},${yard()}&start_date=2020-01-01`);
 
-    expect(titles(res)).toEqual(['F6 hall past', 'F1 hall host', 'F2 hall both', 'F3 yard guest', 'F4 yard none']);
+    expect(titles(res)).toEqual([
+      'F6 hall past',
+      'F1 hall host',
+      'F2 hall both',
+      'F3 yard guest',
+      'F4 yard none',
+    ]);
   });
 
   it('filters by one organizer (sample 082)', async () => {
@@ -402,7 +513,12 @@ describe('venue and organizer filters of GET /events', () => {
 
   it('gives a venue filter the same totals from the tallies as from reading the events', async () => {
     for (const token of [undefined, editor])
-      for (const window of ['', '&start_date=2020-01-01', '&starts_after=2027-05-01', '&ends_before=2027-05-03']) {
+      for (const window of [
+        '',
+        '&start_date=2020-01-01',
+        '&starts_after=2027-05-01',
+        '&ends_before=2027-05-03',
+      ]) {
         const tallied = await api.get(`/events?venue=${hall()}${window}`, { token });
         const read = await api.get(`/events?venue=${hall()}${window}&search=filterword`, { token });
 
@@ -412,7 +528,13 @@ describe('venue and organizer filters of GET /events', () => {
   });
 
   it('refuses an unknown venue or organizer (sample 081), a non-numeric one, or a venue given as organizer', async () => {
-    for (const query of ['venue=999999', 'venue=foo', `organizer=${hall()}`, `venue=${host()}`, `venue=${hall()},999999`]) {
+    for (const query of [
+      'venue=999999',
+      'venue=foo',
+      `organizer=${hall()}`,
+      `venue=${host()}`,
+      `venue=${hall()},999999`,
+    ]) {
       const res = await api.get(`/events?${query}`);
 
       expect(res.status).toBe(400);
@@ -426,7 +548,9 @@ describe('geolocation filters (decisions §5)', () => {
 
   beforeAll(async () => {
     const at = async (title: string, fields: Rec) =>
-      made.push((await create({ title, start_date: '2027-06-10 10:00', end_date: '2027-06-10 11:00', ...fields })).id);
+      made.push(
+        (await create({ title, start_date: '2027-06-10 10:00', end_date: '2027-06-10 11:00', ...fields })).id,
+      );
     await at('G1 Paris', { venue: v.paris!.id });
     await at('G2 Berlin', { venue: v.berlin!.id });
     await at('G3 park without coordinates', { venue: v.park!.id });
@@ -443,7 +567,10 @@ describe('geolocation filters (decisions §5)', () => {
   });
 
   it('geoloc=false keeps the others, events without a venue included', async () => {
-    expect(titles(await api.get(`/events?${window}&geoloc=false`))).toEqual(['G3 park without coordinates', 'G4 no venue']);
+    expect(titles(await api.get(`/events?${window}&geoloc=false`))).toEqual([
+      'G3 park without coordinates',
+      'G4 no venue',
+    ]);
   });
 
   it('keeps events within 25 km of geoloc_lat / geoloc_lng by default', async () => {
@@ -451,8 +578,12 @@ describe('geolocation filters (decisions §5)', () => {
   });
 
   it('widens with geoloc_radius (Paris–Berlin is about 880 km)', async () => {
-    expect(titles(await api.get(`/events?${window}&geoloc_lat=48.86&geoloc_lng=2.34&geoloc_radius=1000`))).toEqual(['G1 Paris', 'G2 Berlin']);
-    expect(titles(await api.get(`/events?${window}&geoloc_lat=48.86&geoloc_lng=2.34&geoloc_radius=800`))).toEqual(['G1 Paris']);
+    expect(
+      titles(await api.get(`/events?${window}&geoloc_lat=48.86&geoloc_lng=2.34&geoloc_radius=1000`)),
+    ).toEqual(['G1 Paris', 'G2 Berlin']);
+    expect(
+      titles(await api.get(`/events?${window}&geoloc_lat=48.86&geoloc_lng=2.34&geoloc_radius=800`)),
+    ).toEqual(['G1 Paris']);
   });
 
   it('answers a point far from every venue with an empty list', async () => {
@@ -468,7 +599,12 @@ describe('geolocation filters (decisions §5)', () => {
 });
 
 describe.each([
-  { collection: 'venues', one: 'venue', make: () => venue({ venue: `Facts Venue ${Math.random()}` }), link: (id: number) => ({ venue: id }) },
+  {
+    collection: 'venues',
+    one: 'venue',
+    make: () => venue({ venue: `Facts Venue ${Math.random()}` }),
+    link: (id: number) => ({ venue: id }),
+  },
   {
     collection: 'organizers',
     one: 'organizer',
@@ -476,14 +612,16 @@ describe.each([
     link: (id: number) => ({ organizer: [id] }),
   },
 ])('$collection: has_events, only_with_upcoming and event', ({ collection, make, link }) => {
-  const listIds = async (query: string, token?: string) => ids(await api.get(`/${collection}?per_page=50&${query}`, { token }), collection);
+  const listIds = async (query: string, token?: string) =>
+    ids(await api.get(`/${collection}?per_page=50&${query}`, { token }), collection);
   const hasEvents = async (id: number, token?: string) => {
     const yes = (await listIds('has_events=true', token)).includes(id);
     const no = (await listIds('has_events=false', token)).includes(id);
     expect(yes).not.toBe(no);
     return yes;
   };
-  const upcoming = async (id: number, token?: string) => (await listIds('only_with_upcoming=true', token)).includes(id);
+  const upcoming = async (id: number, token?: string) =>
+    (await listIds('only_with_upcoming=true', token)).includes(id);
 
   it('has_events is false without events and with only a draft or pending event', async () => {
     const rec = await make();
@@ -526,7 +664,12 @@ describe.each([
     const past = await make();
 
     await create({ title: 'Hidden Link', hide_from_listings: true, ...link(hidden.id) });
-    await create({ title: 'Past Link', start_date: '2020-01-01 10:00', end_date: '2020-01-01 11:00', ...link(past.id) });
+    await create({
+      title: 'Past Link',
+      start_date: '2020-01-01 10:00',
+      end_date: '2020-01-01 11:00',
+      ...link(past.id),
+    });
 
     expect([await hasEvents(hidden.id), await hasEvents(past.id)]).toEqual([true, true]);
   });
@@ -545,18 +688,44 @@ describe.each([
     const past = await make();
     const none = await make();
 
-    await create({ title: 'Future Link', start_date: '2027-01-01 10:00', end_date: '2027-01-01 11:00', ...link(future.id) });
-    await create({ title: 'Running Link', start_date: '2026-11-01 10:00', end_date: '2027-02-28 18:00', ...link(running.id) });
-    await create({ title: 'Past Only Link', start_date: '2026-11-22 09:00', end_date: '2026-11-22 11:00', ...link(past.id) });
+    await create({
+      title: 'Future Link',
+      start_date: '2027-01-01 10:00',
+      end_date: '2027-01-01 11:00',
+      ...link(future.id),
+    });
+    await create({
+      title: 'Running Link',
+      start_date: '2026-11-01 10:00',
+      end_date: '2027-02-28 18:00',
+      ...link(running.id),
+    });
+    await create({
+      title: 'Past Only Link',
+      start_date: '2026-11-22 09:00',
+      end_date: '2026-11-22 11:00',
+      ...link(past.id),
+    });
 
     const found = await listIds('only_with_upcoming=true');
-    expect([future.id, running.id, past.id, none.id].map((id) => found.includes(id))).toEqual([true, true, false, false]);
+    expect([future.id, running.id, past.id, none.id].map((id) => found.includes(id))).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('only_with_upcoming compares the UTC end: an event in New York that ends at 07:00 local is still running', async () => {
     const rec = await make();
 
-    await create({ title: 'NY Morning Link', start_date: '2026-11-22 05:00', end_date: '2026-11-22 07:00', timezone: 'America/New_York', ...link(rec.id) });
+    await create({
+      title: 'NY Morning Link',
+      start_date: '2026-11-22 05:00',
+      end_date: '2026-11-22 07:00',
+      timezone: 'America/New_York',
+      ...link(rec.id),
+    });
 
     expect(await upcoming(rec.id)).toBe(true);
   });
@@ -564,8 +733,19 @@ describe.each([
   it('only_with_upcoming counts a draft upcoming event for editors only, and no trashed one', async () => {
     const drafted = await make();
     const trashed = await make();
-    await create({ title: 'Draft Upcoming Link', status: 'draft', start_date: '2027-01-01 10:00', end_date: '2027-01-01 11:00', ...link(drafted.id) });
-    const e = await create({ title: 'Trashed Upcoming Link', start_date: '2027-01-01 10:00', end_date: '2027-01-01 11:00', ...link(trashed.id) });
+    await create({
+      title: 'Draft Upcoming Link',
+      status: 'draft',
+      start_date: '2027-01-01 10:00',
+      end_date: '2027-01-01 11:00',
+      ...link(drafted.id),
+    });
+    const e = await create({
+      title: 'Trashed Upcoming Link',
+      start_date: '2027-01-01 10:00',
+      end_date: '2027-01-01 11:00',
+      ...link(trashed.id),
+    });
     await api.del(`/events/${e.id}`, { token: editor });
 
     expect([await upcoming(drafted.id), await upcoming(drafted.id, editor)]).toEqual([false, true]);
@@ -577,8 +757,26 @@ describe.each([
     const later = await make();
     const made: number[] = [];
     for (let i = 0; i < 12; i++)
-      made.push((await create({ title: `Busy ${i}`, start_date: `2026-12-0${(i % 9) + 1} 10:00`, end_date: `2026-12-0${(i % 9) + 1} 11:00`, ...link(busy.id) })).id);
-    made.push((await create({ title: 'Much Later', start_date: '2028-06-01 10:00', end_date: '2028-06-01 11:00', ...link(later.id) })).id);
+      made.push(
+        (
+          await create({
+            title: `Busy ${i}`,
+            start_date: `2026-12-0${(i % 9) + 1} 10:00`,
+            end_date: `2026-12-0${(i % 9) + 1} 11:00`,
+            ...link(busy.id),
+          })
+        ).id,
+      );
+    made.push(
+      (
+        await create({
+          title: 'Much Later',
+          start_date: '2028-06-01 10:00',
+          end_date: '2028-06-01 11:00',
+          ...link(later.id),
+        })
+      ).id,
+    );
 
     const found = await listIds('only_with_upcoming=true');
     for (const id of made) await forceDelete(id);
@@ -614,9 +812,14 @@ describe('deleting a venue or organizer unlinks it from its events', () => {
     const res = await api.del(`/venues/${place.id}`, { token: editor });
 
     expect(res.status).toBe(200);
-    expect((await api.get(`/events/${e.id}`)).body).toMatchObject({ venue: [], organizer: [expect.objectContaining({ id: o.friends!.id })] });
+    expect((await api.get(`/events/${e.id}`)).body).toMatchObject({
+      venue: [],
+      organizer: [expect.objectContaining({ id: o.friends!.id })],
+    });
     expect((await api.get(`/events?venue=${place.id}`)).status).toBe(400);
-    expect((await api.patch(`/events/${e.id}`, { title: 'Still Editable' }, { token: editor })).status).toBe(200);
+    expect((await api.patch(`/events/${e.id}`, { title: 'Still Editable' }, { token: editor })).status).toBe(
+      200,
+    );
   });
 
   it('deleting an organizer for good leaves its events with the others', async () => {
@@ -626,7 +829,8 @@ describe('deleting a venue or organizer unlinks it from its events', () => {
     await api.del(`/organizers/${gone.id}?force=true`, { token: editor });
 
     expect((await api.get(`/events/${e.id}`)).body.organizer.map((x: Rec) => x.id)).toEqual([o.friends!.id]);
-    expect(titles(await api.get(`/events?organizer=${o.friends!.id}&include=${e.id}`))).toEqual(['Loses One Organizer']);
+    expect(titles(await api.get(`/events?organizer=${o.friends!.id}&include=${e.id}`))).toEqual([
+      'Loses One Organizer',
+    ]);
   });
-
 });

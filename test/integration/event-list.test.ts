@@ -16,7 +16,10 @@ const ids: Record<string, number> = {};
 const terms: Record<string, number> = {};
 
 type Params = Record<string, string | number | boolean>;
-const qs = (p: Params | string) => (typeof p === 'string' ? p : new URLSearchParams(Object.entries(p).map(([k, v]): [string, string] => [k, String(v)])).toString());
+const qs = (p: Params | string) =>
+  typeof p === 'string'
+    ? p
+    : new URLSearchParams(Object.entries(p).map(([k, v]): [string, string] => [k, String(v)])).toString();
 const list = (p: Params | string = {}, token?: string) => {
   const query = qs(p);
   return api.get(`/events${query ? `?${query}` : ''}`, { token });
@@ -92,17 +95,73 @@ beforeAll(async () => {
     tags: [outdoor, family],
     cost: 'Free',
   });
-  await create({ title: 'Pottery Workshop', description: 'Learn to throw pots.', all_day: true, start_date: '2027-02-10', end_date: '2027-02-10', categories: [workshops] });
-  await create({ title: 'New York Brunch Talk', start_date: '2027-03-05 09:00:00', end_date: '2027-03-05 10:30:00', timezone: 'America/New_York' });
-  await create({ title: 'Berlin Late Show', start_date: '2027-03-07 00:30:00', end_date: '2027-03-07 02:00:00', timezone: 'Europe/Berlin', tags: [outdoor] });
-  await create({ title: 'Draft Planning Meeting', status: 'draft', start_date: '2027-01-20 14:00:00', end_date: '2027-01-20 15:00:00' });
-  await create({ title: 'Multi-organizer Gala', start_date: '2027-05-20 19:00:00', end_date: '2027-05-20 23:30:00', categories: [music], cost: '$20 - $50' });
-  await create({ title: 'Winter Market', start_date: '2026-12-05 09:00:00', end_date: '2026-12-05 17:00:00' });
-  await create({ title: 'Old Play', start_date: '2025-05-01 19:00:00', end_date: '2025-05-01 21:00:00', categories: [music] });
-  await create({ title: 'Another Old Play', start_date: '2025-05-02 19:00:00', end_date: '2025-05-02 21:00:00' });
-  await create({ title: 'Hidden Event', start_date: '2027-01-10 10:00:00', end_date: '2027-01-10 11:00:00', hide_from_listings: true });
-  await create({ title: 'Sticky Event', start_date: '2027-01-11 10:00:00', end_date: '2027-01-11 11:00:00', sticky: true });
-  await create({ title: 'Long Running Exhibition', start_date: '2026-11-01 10:00:00', end_date: '2027-02-28 18:00:00' });
+  await create({
+    title: 'Pottery Workshop',
+    description: 'Learn to throw pots.',
+    all_day: true,
+    start_date: '2027-02-10',
+    end_date: '2027-02-10',
+    categories: [workshops],
+  });
+  await create({
+    title: 'New York Brunch Talk',
+    start_date: '2027-03-05 09:00:00',
+    end_date: '2027-03-05 10:30:00',
+    timezone: 'America/New_York',
+  });
+  await create({
+    title: 'Berlin Late Show',
+    start_date: '2027-03-07 00:30:00',
+    end_date: '2027-03-07 02:00:00',
+    timezone: 'Europe/Berlin',
+    tags: [outdoor],
+  });
+  await create({
+    title: 'Draft Planning Meeting',
+    status: 'draft',
+    start_date: '2027-01-20 14:00:00',
+    end_date: '2027-01-20 15:00:00',
+  });
+  await create({
+    title: 'Multi-organizer Gala',
+    start_date: '2027-05-20 19:00:00',
+    end_date: '2027-05-20 23:30:00',
+    categories: [music],
+    cost: '$20 - $50',
+  });
+  await create({
+    title: 'Winter Market',
+    start_date: '2026-12-05 09:00:00',
+    end_date: '2026-12-05 17:00:00',
+  });
+  await create({
+    title: 'Old Play',
+    start_date: '2025-05-01 19:00:00',
+    end_date: '2025-05-01 21:00:00',
+    categories: [music],
+  });
+  await create({
+    title: 'Another Old Play',
+    start_date: '2025-05-02 19:00:00',
+    end_date: '2025-05-02 21:00:00',
+  });
+  await create({
+    title: 'Hidden Event',
+    start_date: '2027-01-10 10:00:00',
+    end_date: '2027-01-10 11:00:00',
+    hide_from_listings: true,
+  });
+  await create({
+    title: 'Sticky Event',
+    start_date: '2027-01-11 10:00:00',
+    end_date: '2027-01-11 11:00:00',
+    sticky: true,
+  });
+  await create({
+    title: 'Long Running Exhibition',
+    start_date: '2026-11-01 10:00:00',
+    end_date: '2027-02-28 18:00:00',
+  });
   for (const n of [1, 2, 3, 4, 5])
     await create({
       title: `Community Meetup #${n}`,
@@ -112,7 +171,15 @@ beforeAll(async () => {
       tags: n % 2 === 1 ? [family] : [],
       featured: n === 3,
     });
-  await create({ title: 'Contributor Event', status: 'publish', start_date: '2027-06-01 10:00:00', end_date: '2027-06-01 12:00:00' }, contributor);
+  await create(
+    {
+      title: 'Contributor Event',
+      status: 'publish',
+      start_date: '2027-06-01 10:00:00',
+      end_date: '2027-06-01 12:00:00',
+    },
+    contributor,
+  );
 });
 afterAll(async () => {
   await api.close();
@@ -121,14 +188,31 @@ afterAll(async () => {
 
 describe('the fixed clock', () => {
   it('reaches the handlers: a new event is dated at the fixed now', async () => {
-    const e = await api.post('/events', { title: 'Clock Probe', status: 'draft', start_date: '2035-01-01', end_date: '2035-01-01' }, { token: editor });
+    const e = await api.post(
+      '/events',
+      { title: 'Clock Probe', status: 'draft', start_date: '2035-01-01', end_date: '2035-01-01' },
+      { token: editor },
+    );
 
-    expect(e.body).toMatchObject({ date: '2026-11-22 11:49:00', date_utc: '2026-11-22 11:49:00', modified: '2026-11-22 11:49:00' });
+    expect(e.body).toMatchObject({
+      date: '2026-11-22 11:49:00',
+      date_utc: '2026-11-22 11:49:00',
+      modified: '2026-11-22 11:49:00',
+    });
     await forceDelete(e.body.id);
   });
 
   it('reads relative dates of a write against it (sample 169)', async () => {
-    const e = await api.post('/events', { title: 'Natural Dates', status: 'draft', start_date: 'next monday 10am', end_date: 'next monday 11am' }, { token: editor });
+    const e = await api.post(
+      '/events',
+      {
+        title: 'Natural Dates',
+        status: 'draft',
+        start_date: 'next monday 10am',
+        end_date: 'next monday 11am',
+      },
+      { token: editor },
+    );
 
     expect([e.body.start_date, e.body.end_date]).toEqual(['2026-11-23 10:00:00', '2026-11-23 11:00:00']);
     await forceDelete(e.body.id);
@@ -264,7 +348,11 @@ describe('status and roles (reference §4.5)', () => {
   });
 
   it('lists trashed events only when asked', async () => {
-    const e = await create({ title: 'Trashed For The List', start_date: '2027-01-21 10:00', end_date: '2027-01-21 11:00' });
+    const e = await create({
+      title: 'Trashed For The List',
+      start_date: '2027-01-21 10:00',
+      end_date: '2027-01-21 11:00',
+    });
     await api.del(`/events/${e.id}`, { token: editor });
 
     const trash = await list({ status: 'trash' }, editor);
@@ -274,12 +362,15 @@ describe('status and roles (reference §4.5)', () => {
     expect(titles(defaults)).toEqual([]);
   });
 
-  it.each(['foo', 'foo, bar, publish', 'any'])('refuses the unknown status %j, even to editors', async (status) => {
-    const res = await list({ status }, editor);
+  it.each(['foo', 'foo, bar, publish', 'any'])(
+    'refuses the unknown status %j, even to editors',
+    async (status) => {
+      const res = await list({ status }, editor);
 
-    expect(res.status).toBe(400);
-    expect(res.body.data.params).toHaveProperty('status');
-  });
+      expect(res.status).toBe(400);
+      expect(res.body.data.params).toHaveProperty('status');
+    },
+  );
 });
 
 describe('paging, envelope and headers', () => {
@@ -287,14 +378,27 @@ describe('paging, envelope and headers', () => {
     const res = await list({ page: 2 });
 
     expect(titles(res)).toEqual(DEFAULT_PAGE_2);
-    expect(Object.keys(res.body)).toEqual(['events', 'rest_url', 'previous_rest_url', 'total', 'total_pages']);
+    expect(Object.keys(res.body)).toEqual([
+      'events',
+      'rest_url',
+      'previous_rest_url',
+      'total',
+      'total_pages',
+    ]);
     expect(res.body.previous_rest_url).toBe(`${api.base}/events/`);
   });
 
   it('orders the envelope keys as the reference does, both links on a middle page (sample 045)', async () => {
     const res = await list({ per_page: 5, page: 2 });
 
-    expect(Object.keys(res.body)).toEqual(['events', 'rest_url', 'next_rest_url', 'previous_rest_url', 'total', 'total_pages']);
+    expect(Object.keys(res.body)).toEqual([
+      'events',
+      'rest_url',
+      'next_rest_url',
+      'previous_rest_url',
+      'total',
+      'total_pages',
+    ]);
     expect(titles(res)).toEqual(DEFAULT_ALL.slice(5, 10));
     expect(res.body).toMatchObject({ total: 13, total_pages: 3 });
   });
@@ -317,8 +421,17 @@ describe('paging, envelope and headers', () => {
 
     const next = new URL(res.body.next_rest_url);
     const previous = new URL(res.body.previous_rest_url);
-    expect(Object.fromEntries(next.searchParams)).toEqual({ categories: 'music', per_page: '1', start_date: '2020-01-01', page: '3' });
-    expect(Object.fromEntries(previous.searchParams)).toEqual({ categories: 'music', per_page: '1', start_date: '2020-01-01' });
+    expect(Object.fromEntries(next.searchParams)).toEqual({
+      categories: 'music',
+      per_page: '1',
+      start_date: '2020-01-01',
+      page: '3',
+    });
+    expect(Object.fromEntries(previous.searchParams)).toEqual({
+      categories: 'music',
+      per_page: '1',
+      start_date: '2020-01-01',
+    });
     expect(next.pathname).toBe('/cal/events/v1/events/');
   });
 
@@ -326,7 +439,9 @@ describe('paging, envelope and headers', () => {
     const first = await list({ categories: 'music', per_page: 1, start_date: '2020-01-01' });
 
     const next = new URL(first.body.next_rest_url);
-    const second = await api.get(`${next.pathname.slice(new URL(api.base).pathname.length).replace(/\/$/, '')}${next.search}`);
+    const second = await api.get(
+      `${next.pathname.slice(new URL(api.base).pathname.length).replace(/\/$/, '')}${next.search}`,
+    );
 
     expect(titles(first)).toEqual(['Old Play']);
     expect(titles(second)).toEqual(['Jazz Night']);
@@ -336,7 +451,9 @@ describe('paging, envelope and headers', () => {
   it('sends an RFC 8288 Link header with next and prev', async () => {
     const res = await list({ per_page: 5, page: 2 });
 
-    expect(res.headers.get('link')).toBe(`<${res.body.next_rest_url}>; rel="next", <${res.body.previous_rest_url}>; rel="prev"`);
+    expect(res.headers.get('link')).toBe(
+      `<${res.body.next_rest_url}>; rel="next", <${res.body.previous_rest_url}>; rel="prev"`,
+    );
   });
 
   it('sends no Link header when everything fits on one page', async () => {
@@ -404,7 +521,12 @@ describe('paging, envelope and headers', () => {
         const made = await Promise.all(
           Array.from({ length: 13 }, (_, i) => {
             const day = String(((batch + i) % 28) + 1).padStart(2, '0');
-            return create({ title: `Bulk ${batch + i}`, start_date: `2030-02-${day} 10:00`, end_date: `2030-02-${day} 11:00`, tags: [tag] });
+            return create({
+              title: `Bulk ${batch + i}`,
+              start_date: `2030-02-${day} 10:00`,
+              end_date: `2030-02-${day} 11:00`,
+              tags: [tag],
+            });
           }),
         );
         bulk.push(...made.map((e) => e.id));
@@ -424,7 +546,13 @@ describe('paging, envelope and headers', () => {
     });
 
     it('serves the rest on page 2 with the same cap', async () => {
-      const res = await list({ tags: tag, per_page: 100, start_date: '2030-01-01', end_date: '2030-12-31', page: 2 });
+      const res = await list({
+        tags: tag,
+        per_page: 100,
+        start_date: '2030-01-01',
+        end_date: '2030-12-31',
+        page: 2,
+      });
 
       expect(res.body.events).toHaveLength(2);
     });
@@ -460,13 +588,21 @@ describe('start_date and end_date (reference §4.3)', () => {
   });
 
   it('uses the exact times with strict_dates=true (sample 057)', async () => {
-    const res = await list({ start_date: '2027-01-15 21:00:00', end_date: '2027-01-31', strict_dates: 'true' });
+    const res = await list({
+      start_date: '2027-01-15 21:00:00',
+      end_date: '2027-01-31',
+      strict_dates: 'true',
+    });
 
     expect(titles(res)).toEqual([]);
   });
 
   it('accepts strict_dates=1', async () => {
-    const res = await list({ start_date: '2027-01-15 19:00:00', end_date: '2027-01-15 23:00:00', strict_dates: 1 });
+    const res = await list({
+      start_date: '2027-01-15 19:00:00',
+      end_date: '2027-01-15 23:00:00',
+      strict_dates: 1,
+    });
 
     expect(titles(res)).toEqual(['Jazz Night']);
   });
@@ -523,7 +659,8 @@ describe('start_date and end_date (reference §4.3)', () => {
 
   describe('the reference examples of §4.3', () => {
     const made: number[] = [];
-    const at = async (title: string, start: string, end: string) => made.push((await create({ title, start_date: start, end_date: end })).id);
+    const at = async (title: string, start: string, end: string) =>
+      made.push((await create({ title, start_date: start, end_date: end })).id);
 
     beforeAll(async () => {
       await at('Ex A 2017-12-31 17:00', '2017-12-31 17:00:00', '2017-12-31 19:00:00');
@@ -544,7 +681,11 @@ describe('start_date and end_date (reference §4.3)', () => {
     });
 
     it('keeps only the 16:00 event in the strict reading', async () => {
-      const res = await list({ start_date: '2018-01-01 15:00:00', end_date: '2018-01-01 18:00:00', strict_dates: true });
+      const res = await list({
+        start_date: '2018-01-01 15:00:00',
+        end_date: '2018-01-01 18:00:00',
+        strict_dates: true,
+      });
 
       expect(titles(res)).toEqual(['Ex B 2018-01-01 16:00']);
     });
@@ -552,13 +693,29 @@ describe('start_date and end_date (reference §4.3)', () => {
     it('combines ends_after and starts_before, multi-day events included, in start order', async () => {
       const res = await list({ ends_after: '2017-12-31', starts_before: '2018-01-02' });
 
-      expect(titles(res)).toEqual(['Ex F 2017-12-29 5 days', 'Ex E 2017-12-30 3 days', 'Ex B 2018-01-01 16:00', 'Ex C 2018-01-01 20:00', 'Ex D 2018-01-02 10:00']);
+      expect(titles(res)).toEqual([
+        'Ex F 2017-12-29 5 days',
+        'Ex E 2017-12-30 3 days',
+        'Ex B 2018-01-01 16:00',
+        'Ex C 2018-01-01 20:00',
+        'Ex D 2018-01-02 10:00',
+      ]);
     });
 
     it('narrows that with start_date and end_date (AND across the date parameters)', async () => {
-      const res = await list({ ends_after: '2017-12-31', starts_before: '2018-01-02', start_date: '2017-12-30', end_date: '2018-01-02' });
+      const res = await list({
+        ends_after: '2017-12-31',
+        starts_before: '2018-01-02',
+        start_date: '2017-12-30',
+        end_date: '2018-01-02',
+      });
 
-      expect(titles(res)).toEqual(['Ex E 2017-12-30 3 days', 'Ex B 2018-01-01 16:00', 'Ex C 2018-01-01 20:00', 'Ex D 2018-01-02 10:00']);
+      expect(titles(res)).toEqual([
+        'Ex E 2017-12-30 3 days',
+        'Ex B 2018-01-01 16:00',
+        'Ex C 2018-01-01 20:00',
+        'Ex D 2018-01-02 10:00',
+      ]);
     });
   });
 });
@@ -672,7 +829,11 @@ describe('categories and tags', () => {
     ['a known and an unknown category', { categories: 'jazz,no-such-category' }, 'categories'],
     ['an unknown tag (sample 078)', { tags: 'nope' }, 'tags'],
     ['a category slug as a tag', { tags: 'jazz' }, 'tags'],
-    ['too many categories', { categories: Array.from({ length: 101 }, (_, i) => `c${i}`).join(',') }, 'categories'],
+    [
+      'too many categories',
+      { categories: Array.from({ length: 101 }, (_, i) => `c${i}`).join(',') },
+      'categories',
+    ],
   ])('refuses %s with a 400 naming it', async (_label, p, param) => {
     const res = await list(p);
 
@@ -689,7 +850,13 @@ describe('categories and tags', () => {
   it('ORs two tag IDs: any of them (sample 077 misses the Family meetups; decisions §5 say OR)', async () => {
     const res = await list({ tags: `${terms.Outdoor},${terms.Family}` });
 
-    expect(titles(res)).toEqual(['Berlin Late Show', 'Community Meetup #1', 'Community Meetup #3', 'Community Meetup #5', 'Summer Festival']);
+    expect(titles(res)).toEqual([
+      'Berlin Late Show',
+      'Community Meetup #1',
+      'Community Meetup #3',
+      'Community Meetup #5',
+      'Summer Festival',
+    ]);
   });
 
   it('ANDs categories and tags (sample 084)', async () => {
@@ -850,20 +1017,32 @@ describe('include (reference §4.4, decisions §5)', () => {
   });
 
   it('ignores explicit date filters too (sample 094)', async () => {
-    const res = await list({ include: `${ids['Old Play']},${ids['Jazz Night']}`, start_date: '2027-01-01', end_date: '2027-01-02', starts_after: '2030-01-01' });
+    const res = await list({
+      include: `${ids['Old Play']},${ids['Jazz Night']}`,
+      start_date: '2027-01-01',
+      end_date: '2027-01-02',
+      starts_after: '2030-01-01',
+    });
 
     expect(titles(res)).toEqual(['Old Play', 'Jazz Night']);
   });
 
   it('orders by start then ID whatever the order asked for, as an array too', async () => {
-    const res = await list(`include[]=${ids['Summer Festival']}&include[]=${ids['Winter Market']}&include[]=${ids['Jazz Night']}`);
+    const res = await list(
+      `include[]=${ids['Summer Festival']}&include[]=${ids['Winter Market']}&include[]=${ids['Jazz Night']}`,
+    );
 
     expect(titles(res)).toEqual(['Winter Market', 'Jazz Night', 'Summer Festival']);
   });
 
   it('still hides drafts from visitors and hidden events from everyone', async () => {
-    const res = await list({ include: `${ids['Draft Planning Meeting']},${ids['Hidden Event']},${ids['Jazz Night']}` });
-    const asEditor = await list({ include: `${ids['Draft Planning Meeting']},${ids['Hidden Event']}` }, editor);
+    const res = await list({
+      include: `${ids['Draft Planning Meeting']},${ids['Hidden Event']},${ids['Jazz Night']}`,
+    });
+    const asEditor = await list(
+      { include: `${ids['Draft Planning Meeting']},${ids['Hidden Event']}` },
+      editor,
+    );
 
     expect(titles(res)).toEqual(['Jazz Night']);
     expect(titles(asEditor)).toEqual(['Draft Planning Meeting']);
@@ -873,7 +1052,10 @@ describe('include (reference §4.4, decisions §5)', () => {
     const both = `${ids['Jazz Night']},${ids['Summer Festival']}`;
 
     expect(titles(await list({ include: both, categories: 'workshops' }))).toEqual([]);
-    expect(titles(await list({ include: both, categories: 'music' }))).toEqual(['Jazz Night', 'Summer Festival']);
+    expect(titles(await list({ include: both, categories: 'music' }))).toEqual([
+      'Jazz Night',
+      'Summer Festival',
+    ]);
     expect(titles(await list({ include: both, featured: true }))).toEqual(['Jazz Night']);
     expect(titles(await list({ include: both, search: 'park' }))).toEqual(['Summer Festival']);
     expect(titles(await list({ include: both, tags: 'outdoor' }))).toEqual(['Summer Festival']);
@@ -960,13 +1142,25 @@ describe('order: start, then ID', () => {
   it('orders by the events’ local start times, then by ID (reference §4.2)', async () => {
     const res = await list({ tags: tag });
 
-    expect(titles(res)).toEqual(['Order New York Nine', 'Order Tokyo Ten', 'Order UTC Noon', 'Order Tie B first created', 'Order Tie A second created']);
+    expect(titles(res)).toEqual([
+      'Order New York Nine',
+      'Order Tokyo Ten',
+      'Order UTC Noon',
+      'Order Tie B first created',
+      'Order Tie A second created',
+    ]);
   });
 
   it('orders the same way on the path that reads every candidate', async () => {
     const res = await list({ tags: tag, search: 'order' });
 
-    expect(titles(res)).toEqual(['Order New York Nine', 'Order Tokyo Ten', 'Order UTC Noon', 'Order Tie B first created', 'Order Tie A second created']);
+    expect(titles(res)).toEqual([
+      'Order New York Nine',
+      'Order Tokyo Ten',
+      'Order UTC Noon',
+      'Order Tie B first created',
+      'Order Tie A second created',
+    ]);
   });
 });
 
@@ -976,27 +1170,54 @@ describe('totals from day tallies agree with totals from reading the events', ()
   let tag: number;
 
   beforeAll(async () => {
-    leaf = (await api.post('/categories', { name: 'Tallied Leaf', parent: terms.Workshops }, { token: editor })).body.id;
+    leaf = (
+      await api.post('/categories', { name: 'Tallied Leaf', parent: terms.Workshops }, { token: editor })
+    ).body.id;
     tag = (await api.post('/tags', { name: 'Tallied Tag' }, { token: editor })).body.id;
     const at = async (title: string, fields: Record<string, unknown>) =>
-      made.push((await create({ title, description: 'tallyword', categories: [leaf], tags: [tag], ...fields })).id);
+      made.push(
+        (await create({ title, description: 'tallyword', categories: [leaf], tags: [tag], ...fields })).id,
+      );
     await at('T1 plain', { start_date: '2027-02-01 10:00', end_date: '2027-02-01 11:00' });
     await at('T2 over midnight', { start_date: '2027-02-01 23:00', end_date: '2027-02-02 01:00' });
     await at('T3 all day', { start_date: '2027-02-03', end_date: '2027-02-03', all_day: true });
     await at('T4 all days', { start_date: '2027-02-03', end_date: '2027-02-05', all_day: true });
     await at('T5 draft', { start_date: '2027-02-04 10:00', end_date: '2027-02-04 11:00', status: 'draft' });
-    await at('T6 hidden', { start_date: '2027-02-04 12:00', end_date: '2027-02-04 13:00', hide_from_listings: true });
+    await at('T6 hidden', {
+      start_date: '2027-02-04 12:00',
+      end_date: '2027-02-04 13:00',
+      hide_from_listings: true,
+    });
     await at('T7 trashed', { start_date: '2027-02-04 14:00', end_date: '2027-02-04 15:00' });
     await api.del(`/events/${made.at(-1)}`, { token: editor });
-    await at('T8 private', { start_date: '2027-02-06 10:00', end_date: '2027-02-06 11:00', status: 'private' });
+    await at('T8 private', {
+      start_date: '2027-02-06 10:00',
+      end_date: '2027-02-06 11:00',
+      status: 'private',
+    });
     await at('T9 moved', { start_date: '2027-03-01 10:00', end_date: '2027-03-01 11:00' });
-    await api.patch(`/events/${made.at(-1)}`, { start_date: '2027-02-07 10:00', end_date: '2027-02-07 11:00' }, { token: editor });
+    await api.patch(
+      `/events/${made.at(-1)}`,
+      { start_date: '2027-02-07 10:00', end_date: '2027-02-07 11:00' },
+      { token: editor },
+    );
     await at('T10 unlinked', { start_date: '2027-02-07 12:00', end_date: '2027-02-07 13:00' });
     await api.patch(`/events/${made.at(-1)}`, { categories: [], tags: [] }, { token: editor });
-    await at('T11 New York evening', { start_date: '2027-02-08 22:00', end_date: '2027-02-08 23:30', timezone: 'America/New_York' });
-    await at('T12 start of yesterday', { start_date: '2026-11-21 00:00:00', end_date: '2026-11-21 02:00:00' });
+    await at('T11 New York evening', {
+      start_date: '2027-02-08 22:00',
+      end_date: '2027-02-08 23:30',
+      timezone: 'America/New_York',
+    });
+    await at('T12 start of yesterday', {
+      start_date: '2026-11-21 00:00:00',
+      end_date: '2026-11-21 02:00:00',
+    });
     await at('T13 ends at 23:59:59', { start_date: '2027-02-09 23:00:00', end_date: '2027-02-09 23:59:59' });
-    await at('T14 unpublished then published', { start_date: '2027-02-10 09:00', end_date: '2027-02-10 10:00', status: 'draft' });
+    await at('T14 unpublished then published', {
+      start_date: '2027-02-10 09:00',
+      end_date: '2027-02-10 10:00',
+      status: 'draft',
+    });
     await api.patch(`/events/${made.at(-1)}`, { status: 'publish' }, { token: editor });
     await at('T15 featured later', { start_date: '2027-02-11 09:00', end_date: '2027-02-11 10:00' });
     await api.patch(`/events/${made.at(-1)}`, { featured: true }, { token: editor });
@@ -1060,7 +1281,11 @@ describe('totals from day tallies agree with totals from reading the events', ()
   it.each(windows.filter((w) => w.start_date !== undefined && w.end_date !== undefined))(
     'agrees for all events and for featured ones with the strict reading of the same whole days: %j',
     async (window) => {
-      const strict = { start_date: `${window.start_date} 00:00:00`, end_date: `${window.end_date} 23:59:59`, strict_dates: true };
+      const strict = {
+        start_date: `${window.start_date} 00:00:00`,
+        end_date: `${window.end_date} 23:59:59`,
+        strict_dates: true,
+      };
       for (const extra of [{}, { featured: true }] as Params[])
         for (const token of [undefined, editor]) {
           const tallied = await list({ ...window, ...extra, per_page: 50 }, token);

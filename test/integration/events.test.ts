@@ -85,8 +85,11 @@ const term = async (collection: 'categories' | 'tags', body: Record<string, unkn
 };
 /** Every stored event whatever its status: what a rejected write must leave unchanged. */
 const storedEvents = async () =>
-  (await api.get(`/events?status=${ALL_STATUSES}&start_date=1970-01-02&end_date=2100-01-01&per_page=1`, { token: editor }))
-    .body.total as number;
+  (
+    await api.get(`/events?status=${ALL_STATUSES}&start_date=1970-01-02&end_date=2100-01-01&per_page=1`, {
+      token: editor,
+    })
+  ).body.total as number;
 const countOf = async (collection: 'categories' | 'tags', id: number, token?: string) =>
   (await api.get(`/${collection}/${id}`, { token })).body.count as number;
 /** The representation minus what every write changes. */
@@ -106,7 +109,11 @@ describe('POST /events', () => {
   });
 
   it('gives every key the reference type: author a string, details zero-padded strings', async () => {
-    const e = await create({ title: 'Types Check', start_date: '2027-01-05 08:03:09', end_date: '2027-01-05 09:04:01' });
+    const e = await create({
+      title: 'Types Check',
+      start_date: '2027-01-05 08:03:09',
+      end_date: '2027-01-05 09:04:01',
+    });
 
     expect(e).toMatchObject({
       id: expect.any(Number),
@@ -118,15 +125,42 @@ describe('POST /events', () => {
       title: 'Types Check',
       slug: 'types-check',
     });
-    for (const k of ['date', 'date_utc', 'modified', 'modified_utc', 'start_date', 'end_date', 'utc_start_date', 'utc_end_date'])
+    for (const k of [
+      'date',
+      'date_utc',
+      'modified',
+      'modified_utc',
+      'start_date',
+      'end_date',
+      'utc_start_date',
+      'utc_end_date',
+    ])
       expect(e[k]).toMatch(WALL_TIME);
-    expect(e.start_date_details).toEqual({ year: '2027', month: '01', day: '05', hour: '08', minutes: '03', seconds: '09' });
-    expect(e.end_date_details).toEqual({ year: '2027', month: '01', day: '05', hour: '09', minutes: '04', seconds: '01' });
+    expect(e.start_date_details).toEqual({
+      year: '2027',
+      month: '01',
+      day: '05',
+      hour: '08',
+      minutes: '03',
+      seconds: '09',
+    });
+    expect(e.end_date_details).toEqual({
+      year: '2027',
+      month: '01',
+      day: '05',
+      hour: '09',
+      minutes: '04',
+      seconds: '01',
+    });
     expect(e.utc_start_date_details).toEqual(e.start_date_details);
   });
 
   it('fills the defaults of a minimal event (sample 028)', async () => {
-    const e = await create({ title: 'Winter Market', start_date: '2026-12-05 09:00:00', end_date: '2026-12-05 17:00:00' });
+    const e = await create({
+      title: 'Winter Market',
+      start_date: '2026-12-05 09:00:00',
+      end_date: '2026-12-05 17:00:00',
+    });
 
     expect(e).toMatchObject({
       status: 'publish',
@@ -165,19 +199,37 @@ describe('POST /events', () => {
       featured: true,
     });
 
-    expect(e).toMatchObject({ show_map: true, show_map_link: true, hide_from_listings: true, sticky: true, featured: true });
+    expect(e).toMatchObject({
+      show_map: true,
+      show_map_link: true,
+      hide_from_listings: true,
+      sticky: true,
+      featured: true,
+    });
   });
 
   it('accepts a form-encoded body with "1" for true and a tag slug (sample 170)', async () => {
     const free = await term('tags', { name: 'Free Entry' });
 
     const res = await api.call('POST', '/events', {
-      form: { title: 'Form Encoded', start_date: '2027-10-01 10:00:00', end_date: '2027-10-01 12:00:00', featured: '1', sticky: '0', tags: 'free-entry' },
+      form: {
+        title: 'Form Encoded',
+        start_date: '2027-10-01 10:00:00',
+        end_date: '2027-10-01 12:00:00',
+        featured: '1',
+        sticky: '0',
+        tags: 'free-entry',
+      },
       token: editor,
     });
 
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ title: 'Form Encoded', featured: true, sticky: false, start_date: '2027-10-01 10:00:00' });
+    expect(res.body).toMatchObject({
+      title: 'Form Encoded',
+      featured: true,
+      sticky: false,
+      start_date: '2027-10-01 10:00:00',
+    });
     expect(res.body.tags.map((t: { id: number }) => t.id)).toEqual([free.id]);
   });
 
@@ -226,7 +278,11 @@ describe('POST /events', () => {
       rest_url: 'https://evil.example/',
     });
 
-    expect(e).toMatchObject({ utc_start_date: WHEN.start_date, timezone_abbr: 'UTC', cost_details: { values: [] } });
+    expect(e).toMatchObject({
+      utc_start_date: WHEN.start_date,
+      timezone_abbr: 'UTC',
+      cost_details: { values: [] },
+    });
     expect(e.rest_url).toBe(`${api.base}/events/${e.id}`);
   });
 });
@@ -237,7 +293,11 @@ describe('slugs', () => {
     const second = await create({ title: 'Slugged Gala' });
     const third = await create({ title: 'Slugged   GALA!' });
 
-    expect([first.slug, second.slug, third.slug]).toEqual(['slugged-gala', 'slugged-gala-2', 'slugged-gala-3']);
+    expect([first.slug, second.slug, third.slug]).toEqual([
+      'slugged-gala',
+      'slugged-gala-2',
+      'slugged-gala-3',
+    ]);
     expect(second.url).toBe('http://calendar.test/event/slugged-gala-2/');
   });
 
@@ -256,7 +316,11 @@ describe('slugs', () => {
   });
 
   it('keeps slugs unique under concurrent creates', async () => {
-    const results = await Promise.all(Array.from({ length: 6 }, () => api.post('/events', { title: 'Race Event', ...WHEN }, { token: editor })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        api.post('/events', { title: 'Race Event', ...WHEN }, { token: editor }),
+      ),
+    );
 
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
     const slugs = results.map((r) => r.body.slug);
@@ -267,7 +331,12 @@ describe('slugs', () => {
 
 describe('time zones and dates', () => {
   it('reads wall times in America/New_York in winter (sample 024)', async () => {
-    const e = await create({ title: 'New York Brunch Talk', start_date: '2027-03-05 09:00:00', end_date: '2027-03-05 10:30:00', timezone: 'America/New_York' });
+    const e = await create({
+      title: 'New York Brunch Talk',
+      start_date: '2027-03-05 09:00:00',
+      end_date: '2027-03-05 10:30:00',
+      timezone: 'America/New_York',
+    });
 
     expect(e).toMatchObject({
       start_date: '2027-03-05 09:00:00',
@@ -277,17 +346,38 @@ describe('time zones and dates', () => {
       timezone: 'America/New_York',
       timezone_abbr: 'EST',
     });
-    expect(e.utc_start_date_details).toEqual({ year: '2027', month: '03', day: '05', hour: '14', minutes: '00', seconds: '00' });
+    expect(e.utc_start_date_details).toEqual({
+      year: '2027',
+      month: '03',
+      day: '05',
+      hour: '14',
+      minutes: '00',
+      seconds: '00',
+    });
   });
 
   it('reads wall times in America/New_York in summer, crossing the UTC day', async () => {
-    const e = await create({ title: 'NY Fireworks', start_date: '2027-07-04 21:00:00', end_date: '2027-07-04 22:30:00', timezone: 'America/New_York' });
+    const e = await create({
+      title: 'NY Fireworks',
+      start_date: '2027-07-04 21:00:00',
+      end_date: '2027-07-04 22:30:00',
+      timezone: 'America/New_York',
+    });
 
-    expect(e).toMatchObject({ utc_start_date: '2027-07-05 01:00:00', utc_end_date: '2027-07-05 02:30:00', timezone_abbr: 'EDT' });
+    expect(e).toMatchObject({
+      utc_start_date: '2027-07-05 01:00:00',
+      utc_end_date: '2027-07-05 02:30:00',
+      timezone_abbr: 'EDT',
+    });
   });
 
   it('moves a Berlin event after local midnight to the previous UTC day (sample 025)', async () => {
-    const e = await create({ title: 'Berlin Late Show', start_date: '2027-03-07 00:30:00', end_date: '2027-03-07 02:00:00', timezone: 'Europe/Berlin' });
+    const e = await create({
+      title: 'Berlin Late Show',
+      start_date: '2027-03-07 00:30:00',
+      end_date: '2027-03-07 02:00:00',
+      timezone: 'Europe/Berlin',
+    });
 
     expect(e).toMatchObject({
       start_date: '2027-03-07 00:30:00',
@@ -299,19 +389,38 @@ describe('time zones and dates', () => {
   });
 
   it('spans the Berlin spring-forward night of 2027-03-28 as one hour', async () => {
-    const e = await create({ title: 'Berlin Clock Change', start_date: '2027-03-28 01:30:00', end_date: '2027-03-28 03:30:00', timezone: 'Europe/Berlin' });
+    const e = await create({
+      title: 'Berlin Clock Change',
+      start_date: '2027-03-28 01:30:00',
+      end_date: '2027-03-28 03:30:00',
+      timezone: 'Europe/Berlin',
+    });
 
-    expect(e).toMatchObject({ utc_start_date: '2027-03-28 00:30:00', utc_end_date: '2027-03-28 01:30:00', timezone_abbr: 'CET' });
+    expect(e).toMatchObject({
+      utc_start_date: '2027-03-28 00:30:00',
+      utc_end_date: '2027-03-28 01:30:00',
+      timezone_abbr: 'CET',
+    });
   });
 
   it('uses summer time for a Berlin event after the change', async () => {
-    const e = await create({ title: 'Berlin Summer Time', start_date: '2027-03-28 10:00:00', end_date: '2027-03-28 11:00:00', timezone: 'Europe/Berlin' });
+    const e = await create({
+      title: 'Berlin Summer Time',
+      start_date: '2027-03-28 10:00:00',
+      end_date: '2027-03-28 11:00:00',
+      timezone: 'Europe/Berlin',
+    });
 
     expect(e).toMatchObject({ utc_start_date: '2027-03-28 08:00:00', timezone_abbr: 'CEST' });
   });
 
   it('spans the New York fall-back night of 2027-11-07 as four hours', async () => {
-    const e = await create({ title: 'NY Fall Back', start_date: '2027-11-07 00:30:00', end_date: '2027-11-07 03:30:00', timezone: 'America/New_York' });
+    const e = await create({
+      title: 'NY Fall Back',
+      start_date: '2027-11-07 00:30:00',
+      end_date: '2027-11-07 03:30:00',
+      timezone: 'America/New_York',
+    });
 
     expect(e).toMatchObject({ utc_start_date: '2027-11-07 04:30:00', utc_end_date: '2027-11-07 08:30:00' });
   });
@@ -321,13 +430,28 @@ describe('time zones and dates', () => {
     ['UTC-5:30', '2027-01-15 15:30:00'],
     ['UTC+14', '2027-01-14 20:00:00'],
   ])('reads wall times in the offset zone %s and names it', async (timezone, utcStart) => {
-    const e = await create({ title: `Offset ${timezone}`, start_date: '2027-01-15 10:00:00', end_date: '2027-01-15 11:00:00', timezone });
+    const e = await create({
+      title: `Offset ${timezone}`,
+      start_date: '2027-01-15 10:00:00',
+      end_date: '2027-01-15 11:00:00',
+      timezone,
+    });
 
-    expect(e).toMatchObject({ start_date: '2027-01-15 10:00:00', utc_start_date: utcStart, timezone, timezone_abbr: timezone });
+    expect(e).toMatchObject({
+      start_date: '2027-01-15 10:00:00',
+      utc_start_date: utcStart,
+      timezone,
+      timezone_abbr: timezone,
+    });
   });
 
   it('reads Asia/Tokyo and the Y-m-d H:i format (sample 168)', async () => {
-    const e = await create({ title: 'Tokyo Concert', start_date: '2027-09-01 19:00', end_date: '2027-09-01 21:00', timezone: 'Asia/Tokyo' });
+    const e = await create({
+      title: 'Tokyo Concert',
+      start_date: '2027-09-01 19:00',
+      end_date: '2027-09-01 21:00',
+      timezone: 'Asia/Tokyo',
+    });
 
     expect(e).toMatchObject({
       start_date: '2027-09-01 19:00:00',
@@ -338,9 +462,17 @@ describe('time zones and dates', () => {
   });
 
   it('converts an ISO 8601 input with an offset into the event zone', async () => {
-    const e = await create({ title: 'ISO Offset', start_date: '2027-05-01T10:00:00+02:00', end_date: '2027-05-01T12:00:00+02:00' });
+    const e = await create({
+      title: 'ISO Offset',
+      start_date: '2027-05-01T10:00:00+02:00',
+      end_date: '2027-05-01T12:00:00+02:00',
+    });
 
-    expect(e).toMatchObject({ start_date: '2027-05-01 08:00:00', end_date: '2027-05-01 10:00:00', timezone: 'UTC' });
+    expect(e).toMatchObject({
+      start_date: '2027-05-01 08:00:00',
+      end_date: '2027-05-01 10:00:00',
+      timezone: 'UTC',
+    });
   });
 
   it('reads Unix timestamps', async () => {
@@ -350,19 +482,39 @@ describe('time zones and dates', () => {
   });
 
   it('widens a one-day all-day event to the whole day (sample 023)', async () => {
-    const e = await create({ title: 'Pottery Workshop', all_day: true, start_date: '2027-02-10', end_date: '2027-02-10' });
+    const e = await create({
+      title: 'Pottery Workshop',
+      all_day: true,
+      start_date: '2027-02-10',
+      end_date: '2027-02-10',
+    });
 
-    expect(e).toMatchObject({ all_day: true, start_date: '2027-02-10 00:00:00', end_date: '2027-02-10 23:59:59' });
+    expect(e).toMatchObject({
+      all_day: true,
+      start_date: '2027-02-10 00:00:00',
+      end_date: '2027-02-10 23:59:59',
+    });
   });
 
   it('widens a multi-day all-day event from its first to its last whole day', async () => {
-    const e = await create({ title: 'Three Day Fair', all_day: true, start_date: '2027-02-10 15:00', end_date: '2027-02-12 09:00' });
+    const e = await create({
+      title: 'Three Day Fair',
+      all_day: true,
+      start_date: '2027-02-10 15:00',
+      end_date: '2027-02-12 09:00',
+    });
 
     expect([e.start_date, e.end_date]).toEqual(['2027-02-10 00:00:00', '2027-02-12 23:59:59']);
   });
 
   it('widens an all-day event in its own zone, across the Berlin clock change', async () => {
-    const e = await create({ title: 'Berlin Weekend', all_day: true, start_date: '2027-03-27', end_date: '2027-03-28', timezone: 'Europe/Berlin' });
+    const e = await create({
+      title: 'Berlin Weekend',
+      all_day: true,
+      start_date: '2027-03-27',
+      end_date: '2027-03-28',
+      timezone: 'Europe/Berlin',
+    });
 
     expect(e).toMatchObject({
       start_date: '2027-03-27 00:00:00',
@@ -373,7 +525,11 @@ describe('time zones and dates', () => {
   });
 
   it('accepts an end equal to the start', async () => {
-    const e = await create({ title: 'Instant', start_date: '2027-08-01 10:00:00', end_date: '2027-08-01 10:00:00' });
+    const e = await create({
+      title: 'Instant',
+      start_date: '2027-08-01 10:00:00',
+      end_date: '2027-08-01 10:00:00',
+    });
 
     expect(e.end_date).toBe(e.start_date);
   });
@@ -386,7 +542,12 @@ describe('cost (reference §3.6)', () => {
     ['$20 - $50', '$20 – $50', ['20', '50'], { currency_symbol: '' }],
     ['Free', 'Free', ['Free'], {}],
     ['20$', '20$', ['20'], { currency_symbol: '$', currency_position: 'postfix' }],
-    [['0$', '20$', '30$'], 'Free – 30$', ['0', '20', '30'], { currency_symbol: '$', currency_position: 'postfix' }],
+    [
+      ['0$', '20$', '30$'],
+      'Free – 30$',
+      ['0', '20', '30'],
+      { currency_symbol: '$', currency_position: 'postfix' },
+    ],
     [['10', '25.50'], '$10 – $25.50', ['10', '25.50'], {}],
     ['25,55', '$25.55', ['25.55'], {}],
     ['€6.50 - €8.50', expect.any(String), ['6.50', '8.50'], {}],
@@ -397,7 +558,12 @@ describe('cost (reference §3.6)', () => {
 
     expect(e.cost).toEqual(display);
     expect(e.cost_details).toMatchObject({ ...details, values });
-    expect(Object.keys(e.cost_details)).toEqual(['currency_symbol', 'currency_code', 'currency_position', 'values']);
+    expect(Object.keys(e.cost_details)).toEqual([
+      'currency_symbol',
+      'currency_code',
+      'currency_position',
+      'values',
+    ]);
   });
 });
 
@@ -414,18 +580,25 @@ describe('website and image', () => {
     expect(e.website).toBe('https://example.com/jazz-night');
   });
 
-  it.each(['not a url', 'ftp://example.com/x', 'javascript:alert(1)'])('refuses the website %j with a 400 naming website', async (website) => {
-    const res = await api.post('/events', { title: 'Bad Site', ...WHEN, website }, { token: editor });
+  it.each(['not a url', 'ftp://example.com/x', 'javascript:alert(1)'])(
+    'refuses the website %j with a 400 naming website',
+    async (website) => {
+      const res = await api.post('/events', { title: 'Bad Site', ...WHEN, website }, { token: editor });
 
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('rest_invalid_param');
-    expect(res.body.data.params).toHaveProperty('website');
-  });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('rest_invalid_param');
+      expect(res.body.data.params).toHaveProperty('website');
+    },
+  );
 
   it('reads an image URL back as {url, id: null, extension}', async () => {
     const e = await create({ title: 'Poster', image: 'https://cdn.example.com/uploads/poster.PNG?v=2' });
 
-    expect(e.image).toEqual({ url: 'https://cdn.example.com/uploads/poster.PNG?v=2', id: null, extension: 'png' });
+    expect(e.image).toEqual({
+      url: 'https://cdn.example.com/uploads/poster.PNG?v=2',
+      id: null,
+      extension: 'png',
+    });
   });
 
   it.each([
@@ -442,7 +615,11 @@ describe('website and image', () => {
   });
 
   it('refuses an image that is not an http(s) URL', async () => {
-    const res = await api.post('/events', { title: 'Bad Image', ...WHEN, image: 'foo bar' }, { token: editor });
+    const res = await api.post(
+      '/events',
+      { title: 'Bad Image', ...WHEN, image: 'foo bar' },
+      { token: editor },
+    );
 
     expect(res.status).toBe(400);
     expect(res.body.data.params).toHaveProperty('image');
@@ -457,7 +634,11 @@ describe('categories and tags on events', () => {
 
     const e = await create({ title: 'Embedded Terms', categories: [jazz.id, 'embed-music', 'Embed Arts'] });
 
-    expect(e.categories.map((c: { name: string }) => c.name)).toEqual(['Embed Arts', 'Embed Jazz', 'Embed Music']);
+    expect(e.categories.map((c: { name: string }) => c.name)).toEqual([
+      'Embed Arts',
+      'Embed Jazz',
+      'Embed Music',
+    ]);
     expect(Object.keys(e.categories[0])).toEqual([
       'name',
       'slug',
@@ -493,7 +674,13 @@ describe('categories and tags on events', () => {
     const e = await create({ title: 'Tagged', tags: [tag.id] });
 
     expect(e.tags).toEqual([
-      expect.objectContaining({ id: tag.id, taxonomy: 'post_tag', parent: 0, count: 1, urls: { self: `${api.base}/tags/${tag.id}`, collection: `${api.base}/tags` } }),
+      expect.objectContaining({
+        id: tag.id,
+        taxonomy: 'post_tag',
+        parent: 0,
+        count: 1,
+        urls: { self: `${api.base}/tags/${tag.id}`, collection: `${api.base}/tags` },
+      }),
     ]);
   });
 
@@ -507,9 +694,15 @@ describe('categories and tags on events', () => {
   });
 
   it('creates a term for an unknown name when an editor sends it (sample 167)', async () => {
-    const e = await create({ title: 'New Terms', categories: ['Brand New Category'], tags: ['brand new tag'] });
+    const e = await create({
+      title: 'New Terms',
+      categories: ['Brand New Category'],
+      tags: ['brand new tag'],
+    });
 
-    expect(e.categories).toEqual([expect.objectContaining({ name: 'Brand New Category', slug: 'brand-new-category', count: 1 })]);
+    expect(e.categories).toEqual([
+      expect.objectContaining({ name: 'Brand New Category', slug: 'brand-new-category', count: 1 }),
+    ]);
     expect(e.tags).toEqual([expect.objectContaining({ name: 'brand new tag', slug: 'brand-new-tag' })]);
     expect((await api.get(`/categories/${e.categories[0].id}`)).status).toBe(200);
   });
@@ -517,7 +710,11 @@ describe('categories and tags on events', () => {
   it('refuses an unknown name from an author (who may not manage terms) and creates nothing', async () => {
     const before = await storedEvents();
 
-    const res = await api.post('/events', { title: 'Author Terms', ...WHEN, categories: ['Author Invented'] }, { token: author });
+    const res = await api.post(
+      '/events',
+      { title: 'Author Terms', ...WHEN, categories: ['Author Invented'] },
+      { token: author },
+    );
 
     expect(res.status).toBe(400);
     expect(res.body.data.params).toHaveProperty('categories');
@@ -525,35 +722,57 @@ describe('categories and tags on events', () => {
     expect((await api.get('/categories?hide_empty=false&search=Author Invented')).body.total).toBe(0);
   });
 
-  it.each(['categories', 'tags'])('refuses an unknown %s ID with a 400 naming it, creating no event', async (param) => {
-    const before = await storedEvents();
+  it.each(['categories', 'tags'])(
+    'refuses an unknown %s ID with a 400 naming it, creating no event',
+    async (param) => {
+      const before = await storedEvents();
 
-    const res = await api.post('/events', { title: 'Unknown Term', ...WHEN, [param]: [999999] }, { token: editor });
+      const res = await api.post(
+        '/events',
+        { title: 'Unknown Term', ...WHEN, [param]: [999999] },
+        { token: editor },
+      );
 
-    expect(res.status).toBe(400);
-    expect(res.body.data.params).toHaveProperty(param);
-    expect(res.body.data.params[param]).toMatch(/999999/);
-    expect(await storedEvents()).toBe(before);
-  });
+      expect(res.status).toBe(400);
+      expect(res.body.data.params).toHaveProperty(param);
+      expect(res.body.data.params[param]).toMatch(/999999/);
+      expect(await storedEvents()).toBe(before);
+    },
+  );
 
   it('refuses a category ID given as a tag', async () => {
     const cat = await term('categories', { name: 'Not A Tag' });
 
-    const res = await api.post('/events', { title: 'Wrong Taxonomy', ...WHEN, tags: [cat.id] }, { token: editor });
+    const res = await api.post(
+      '/events',
+      { title: 'Wrong Taxonomy', ...WHEN, tags: [cat.id] },
+      { token: editor },
+    );
 
     expect(res.status).toBe(400);
     expect(res.body.data.params).toHaveProperty('tags');
   });
 
   it('creates no new term when another part of the same request is refused', async () => {
-    const res = await api.post('/events', { title: 'Half Bad', ...WHEN, categories: ['Orphan Category Name'], tags: [999999] }, { token: editor });
+    const res = await api.post(
+      '/events',
+      { title: 'Half Bad', ...WHEN, categories: ['Orphan Category Name'], tags: [999999] },
+      { token: editor },
+    );
 
     expect(res.status).toBe(400);
     expect((await api.get('/categories?hide_empty=false&search=Orphan Category Name')).body.total).toBe(0);
   });
 
   it('links nothing for "" or [] (sample 174)', async () => {
-    const e = await create({ title: 'Empty Links', categories: '', tags: [], venue: '', organizer: '', cost: '' });
+    const e = await create({
+      title: 'Empty Links',
+      categories: '',
+      tags: [],
+      venue: '',
+      organizer: '',
+      cost: '',
+    });
 
     expect(e).toMatchObject({ categories: [], tags: [], venue: [], organizer: [], cost: '' });
   });
@@ -564,20 +783,31 @@ describe('invalid creates', () => {
     const res = await api.post('/events', WHEN, { token: editor });
 
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): title', data: { status: 400, params: ['title'] } });
+    expect(res.body).toEqual({
+      code: 'rest_missing_callback_param',
+      message: 'Missing parameter(s): title',
+      data: { status: 400, params: ['title'] },
+    });
   });
 
   it('answers missing dates with rest_missing_callback_param naming both (sample 160)', async () => {
     const res = await api.post('/events', { title: 'No dates' }, { token: editor });
 
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): start_date, end_date' });
+    expect(res.body).toMatchObject({
+      code: 'rest_missing_callback_param',
+      message: 'Missing parameter(s): start_date, end_date',
+    });
   });
 
   it.each([
     ['an unparseable start_date (sample 161)', { start_date: 'someday' }, 'start_date'],
     ['an impossible end_date', { end_date: '2027-02-30 10:00:00' }, 'end_date'],
-    ['an end before the start (sample 162, which the reference moves)', { start_date: '2027-08-02 10:00:00', end_date: '2027-08-01 10:00:00' }, 'end_date'],
+    [
+      'an end before the start (sample 162, which the reference moves)',
+      { start_date: '2027-08-02 10:00:00', end_date: '2027-08-01 10:00:00' },
+      'end_date',
+    ],
     ['an unknown time zone', { timezone: 'Mars/Olympus' }, 'timezone'],
     ['an out-of-range UTC offset', { timezone: 'UTC+99' }, 'timezone'],
     ['a non-boolean featured', { featured: 'yes' }, 'featured'],
@@ -605,18 +835,29 @@ describe('invalid creates', () => {
     expect(res.body.code).toBe('rest_invalid_param');
     expect(res.body.message).toContain(param);
     expect(res.body.data.params).toHaveProperty(param);
-    expect(res.body.data.details[param]).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    expect(res.body.data.details[param]).toMatchObject({
+      code: expect.any(String),
+      message: expect.any(String),
+    });
     expect(await storedEvents()).toBe(before);
   });
 
   it('says why an end before the start is refused', async () => {
-    const res = await api.post('/events', { title: 'Backwards', start_date: '2027-08-02 10:00:00', end_date: '2027-08-01 10:00:00' }, { token: editor });
+    const res = await api.post(
+      '/events',
+      { title: 'Backwards', start_date: '2027-08-02 10:00:00', end_date: '2027-08-01 10:00:00' },
+      { token: editor },
+    );
 
     expect(res.body.data.params.end_date).toBe('end_date must not be before start_date.');
   });
 
   it('answers malformed JSON with rest_invalid_json (sample 165)', async () => {
-    const res = await api.call('POST', '/events', { raw: '{"title": "x",', headers: { 'content-type': 'application/json' }, token: editor });
+    const res = await api.call('POST', '/events', {
+      raw: '{"title": "x",',
+      headers: { 'content-type': 'application/json' },
+      token: editor,
+    });
 
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('rest_invalid_json');
@@ -629,7 +870,11 @@ describe('who may create', () => {
     const bad = await api.post('/events', { title: 'no dates, no auth' });
 
     expect(full.status).toBe(401);
-    expect(full.body).toEqual({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } });
+    expect(full.body).toEqual({
+      code: 'rest_forbidden',
+      message: 'Sorry, you are not allowed to do that.',
+      data: { status: 401 },
+    });
     expect(bad.status).toBe(401);
   });
 
@@ -677,7 +922,11 @@ describe('who may create', () => {
   });
 
   it('refuses author from anyone below editor', async () => {
-    const res = await api.post('/events', { title: 'Self Promoted', ...WHEN, author: 'user-editor' }, { token: author });
+    const res = await api.post(
+      '/events',
+      { title: 'Self Promoted', ...WHEN, author: 'user-editor' },
+      { token: author },
+    );
 
     expect(res.status).toBe(400);
     expect(res.body.data.params).toHaveProperty('author');
@@ -752,14 +1001,22 @@ describe('GET /events/{id} and by slug', () => {
     const res = await api.get('/events/999999');
 
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ code: 'rest-event-not-found', message: 'Event with ID 999999 does not exist.', data: { status: 404 } });
+    expect(res.body).toEqual({
+      code: 'rest-event-not-found',
+      message: 'Event with ID 999999 does not exist.',
+      data: { status: 404 },
+    });
   });
 
   it('answers 404 for an unknown slug, naming it', async () => {
     const res = await api.get('/events/by-slug/no-such-event');
 
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ code: 'rest-event-not-found', message: 'Event with slug "no-such-event" does not exist.', data: { status: 404 } });
+    expect(res.body).toEqual({
+      code: 'rest-event-not-found',
+      message: 'Event with slug "no-such-event" does not exist.',
+      data: { status: 404 },
+    });
   });
 
   it('answers 404 for the ID of a category-free other record (a venue)', async () => {
@@ -784,7 +1041,11 @@ describe('GET /events/{id} and by slug', () => {
     const res = await api.get(`/events/${e.id}`);
 
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 'event-not-accessible', message: 'The requested event is not accessible', data: { status: 403 } });
+    expect(res.body).toEqual({
+      code: 'event-not-accessible',
+      message: 'The requested event is not accessible',
+      data: { status: 403 },
+    });
   });
 
   it('hides a draft from anonymous callers by slug too', async () => {
@@ -825,7 +1086,11 @@ describe('GET /events/{id} and by slug', () => {
 
 describe('json_ld only on single GETs', () => {
   it('is absent from create, update, delete and list responses', async () => {
-    const created = await api.post('/events', { title: 'No LD Here', start_date: '2031-05-05 10:00', end_date: '2031-05-05 11:00' }, { token: editor });
+    const created = await api.post(
+      '/events',
+      { title: 'No LD Here', start_date: '2031-05-05 10:00', end_date: '2031-05-05 11:00' },
+      { token: editor },
+    );
     const updated = await api.patch(`/events/${created.body.id}`, { excerpt: 'x' }, { token: editor });
     const listed = await api.get('/events?start_date=2031-05-05&end_date=2031-05-05');
     const deleted = await api.del(`/events/${created.body.id}`, { token: editor });
@@ -868,7 +1133,10 @@ describe('updating an event', () => {
 
     expect(res.status).toBe(200);
     expect(stable(res.body)).toEqual({ ...stable(e), title: 'Partial Keep (updated)' });
-    expect(stable((await api.get(`/events/${e.id}`)).body)).toMatchObject({ ...stable(e), title: 'Partial Keep (updated)' });
+    expect(stable((await api.get(`/events/${e.id}`)).body)).toMatchObject({
+      ...stable(e),
+      title: 'Partial Keep (updated)',
+    });
   });
 
   it('treats POST and PUT as the same partial update', async () => {
@@ -878,13 +1146,22 @@ describe('updating an event', () => {
     const viaPut = await api.put(`/events/${e.id}`, { featured: false }, { token: editor });
 
     expect(viaPost.status).toBe(200);
-    expect(viaPut.body).toMatchObject({ cost: '$20', featured: false, sticky: true, website: 'https://example.com/keep' });
+    expect(viaPut.body).toMatchObject({
+      cost: '$20',
+      featured: false,
+      sticky: true,
+      website: 'https://example.com/keep',
+    });
   });
 
   it('moves the dates (sample 177) and keeps the zone', async () => {
     const e = await full('Move Dates');
 
-    const res = await api.put(`/events/${e.id}`, { start_date: '2027-07-02 10:00:00', end_date: '2027-07-04 22:00:00' }, { token: editor });
+    const res = await api.put(
+      `/events/${e.id}`,
+      { start_date: '2027-07-02 10:00:00', end_date: '2027-07-04 22:00:00' },
+      { token: editor },
+    );
 
     expect(res.body).toMatchObject({
       start_date: '2027-07-02 10:00:00',
@@ -921,7 +1198,11 @@ describe('updating an event', () => {
 
     const res = await api.patch(`/events/${e.id}`, { all_day: true }, { token: editor });
 
-    expect(res.body).toMatchObject({ all_day: true, start_date: '2027-01-15 00:00:00', end_date: '2027-01-15 23:59:59' });
+    expect(res.body).toMatchObject({
+      all_day: true,
+      start_date: '2027-01-15 00:00:00',
+      end_date: '2027-01-15 23:59:59',
+    });
   });
 
   it('clears optional fields sent as null or ""', async () => {
@@ -994,7 +1275,10 @@ describe('updating an event', () => {
 
     const res = await api.patch(`/events/${e.id}`, { slug: 'slug-target' }, { token: editor });
 
-    expect(res.body).toMatchObject({ slug: 'slug-target-2', url: 'http://calendar.test/event/slug-target-2/' });
+    expect(res.body).toMatchObject({
+      slug: 'slug-target-2',
+      url: 'http://calendar.test/event/slug-target-2/',
+    });
     expect((await api.get('/events/by-slug/slug-target-2')).body.id).toBe(e.id);
     expect((await api.get('/events/by-slug/slug-mover')).status).toBe(404);
   });
@@ -1005,7 +1289,12 @@ describe('updating an event', () => {
     const res = await api.patch('/events/by-slug/winter-market-by-slug', { cost: '5' }, { token: editor });
 
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: e.id, cost: '$5', cost_details: { values: ['5'] }, title: 'Winter Market By Slug' });
+    expect(res.body).toMatchObject({
+      id: e.id,
+      cost: '$5',
+      cost_details: { values: ['5'] },
+      title: 'Winter Market By Slug',
+    });
   });
 
   it('answers 404 for an unknown ID or slug (sample 180)', async () => {
@@ -1123,7 +1412,11 @@ describe('DELETE /events/{id}', () => {
     const res = await api.del(`/events/${e.id}`, { token: editor });
 
     expect(res.status).toBe(410);
-    expect(res.body).toEqual({ code: 'event-is-in-trash', message: 'The event is already trashed', data: { status: 410 } });
+    expect(res.body).toEqual({
+      code: 'event-is-in-trash',
+      message: 'The event is already trashed',
+      data: { status: 410 },
+    });
   });
 
   it('hides a trashed event from visitors with 403 event-no-longer-available, not from editors', async () => {
@@ -1134,7 +1427,11 @@ describe('DELETE /events/{id}', () => {
     const asEditor = await api.get(`/events/${e.id}`, { token: editor });
 
     expect(anonymous.status).toBe(403);
-    expect(anonymous.body).toEqual({ code: 'event-no-longer-available', message: 'This event is no longer available', data: { status: 403 } });
+    expect(anonymous.body).toEqual({
+      code: 'event-no-longer-available',
+      message: 'This event is no longer available',
+      data: { status: 403 },
+    });
     expect(asEditor.status).toBe(200);
     expect(asEditor.body.status).toBe('trash');
   });
@@ -1345,12 +1642,24 @@ describe('term counts follow their events', () => {
 
   it('shows an empty category in /categories only once an event uses it (hide_empty default)', async () => {
     const c = await category('Hide Empty Until Used');
-    const listed = async () => (await api.get('/categories?per_page=50&search=Hide Empty Until Used')).body.categories.length;
+    const listed = async () =>
+      (await api.get('/categories?per_page=50&search=Hide Empty Until Used')).body.categories.length;
     const before = await listed();
 
     await create({ title: 'Uses It', categories: [c.id] });
 
     expect([before, await listed()]).toEqual([0, 1]);
+  });
+
+  it('hides a category whose only event is private from visitors, not from editors (hide_empty)', async () => {
+    const c = await category('Only Private Events');
+
+    await create({ title: 'Private Only', status: 'private', categories: [c.id] });
+
+    expect((await api.get('/categories?per_page=50&search=Only Private Events')).body.total).toBe(0);
+    expect(
+      (await api.get('/categories?per_page=50&search=Only Private Events', { token: editor })).body.total,
+    ).toBe(1);
   });
 
   it('lists the terms of an event with post / event, following link changes', async () => {
@@ -1381,8 +1690,12 @@ describe('term counts follow their events', () => {
     const res = await api.del(`/categories/${c.id}`, { token: editor });
 
     expect(res.status).toBe(200);
-    expect((await api.get(`/events/${e.id}`)).body.categories.map((x: { id: number }) => x.id)).toEqual([keep.id]);
-    expect((await api.patch(`/events/${e.id}`, { title: 'Still Editable' }, { token: editor })).status).toBe(200);
+    expect((await api.get(`/events/${e.id}`)).body.categories.map((x: { id: number }) => x.id)).toEqual([
+      keep.id,
+    ]);
+    expect((await api.patch(`/events/${e.id}`, { title: 'Still Editable' }, { token: editor })).status).toBe(
+      200,
+    );
   });
 
   it('unlinks a deleted tag from its events', async () => {

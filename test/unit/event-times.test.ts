@@ -7,7 +7,8 @@ const problem = (fn: () => unknown) => {
   try {
     fn();
   } catch (e) {
-    if (e instanceof ApiError) return { status: e.status, params: Object.keys(e.toBody().data.params as object) };
+    if (e instanceof ApiError)
+      return { status: e.status, params: Object.keys(e.toBody().data.params as object) };
     throw e;
   }
   throw new Error('expected a 400');
@@ -47,7 +48,11 @@ describe('resolveEventTimes on create', () => {
   });
 
   it('reads New York wall times as EST in winter (sample 024)', () => {
-    const t = resolveEventTimes({ start_date: '2027-03-05 09:00:00', end_date: '2027-03-05 10:30:00', timezone: 'America/New_York' });
+    const t = resolveEventTimes({
+      start_date: '2027-03-05 09:00:00',
+      end_date: '2027-03-05 10:30:00',
+      timezone: 'America/New_York',
+    });
 
     expect(t).toMatchObject({
       start: '2027-03-05 09:00:00',
@@ -59,13 +64,25 @@ describe('resolveEventTimes on create', () => {
   });
 
   it('reads New York wall times as EDT in summer, across the UTC date line', () => {
-    const t = resolveEventTimes({ start_date: '2027-07-04 20:00:00', end_date: '2027-07-04 22:00:00', timezone: 'America/New_York' });
+    const t = resolveEventTimes({
+      start_date: '2027-07-04 20:00:00',
+      end_date: '2027-07-04 22:00:00',
+      timezone: 'America/New_York',
+    });
 
-    expect(t).toMatchObject({ utcStart: '2027-07-05 00:00:00', utcEnd: '2027-07-05 02:00:00', timezoneAbbr: 'EDT' });
+    expect(t).toMatchObject({
+      utcStart: '2027-07-05 00:00:00',
+      utcEnd: '2027-07-05 02:00:00',
+      timezoneAbbr: 'EDT',
+    });
   });
 
   it('moves a Berlin event that starts after local midnight to the previous UTC day (sample 025)', () => {
-    const t = resolveEventTimes({ start_date: '2027-03-07 00:30:00', end_date: '2027-03-07 02:00:00', timezone: 'Europe/Berlin' });
+    const t = resolveEventTimes({
+      start_date: '2027-03-07 00:30:00',
+      end_date: '2027-03-07 02:00:00',
+      timezone: 'Europe/Berlin',
+    });
 
     expect(t).toMatchObject({
       start: '2027-03-07 00:30:00',
@@ -76,39 +93,79 @@ describe('resolveEventTimes on create', () => {
   });
 
   it('spans the Berlin spring-forward night (2027-03-28): 01:30 CET to 03:30 CEST is one hour', () => {
-    const t = resolveEventTimes({ start_date: '2027-03-28 01:30:00', end_date: '2027-03-28 03:30:00', timezone: 'Europe/Berlin' });
+    const t = resolveEventTimes({
+      start_date: '2027-03-28 01:30:00',
+      end_date: '2027-03-28 03:30:00',
+      timezone: 'Europe/Berlin',
+    });
 
-    expect(t).toMatchObject({ utcStart: '2027-03-28 00:30:00', utcEnd: '2027-03-28 01:30:00', timezoneAbbr: 'CET' });
+    expect(t).toMatchObject({
+      utcStart: '2027-03-28 00:30:00',
+      utcEnd: '2027-03-28 01:30:00',
+      timezoneAbbr: 'CET',
+    });
   });
 
   it('names the summer abbreviation for a Berlin event after the change', () => {
-    const t = resolveEventTimes({ start_date: '2027-03-28 03:30:00', end_date: '2027-03-28 04:30:00', timezone: 'Europe/Berlin' });
+    const t = resolveEventTimes({
+      start_date: '2027-03-28 03:30:00',
+      end_date: '2027-03-28 04:30:00',
+      timezone: 'Europe/Berlin',
+    });
 
     expect(t).toMatchObject({ utcStart: '2027-03-28 01:30:00', timezoneAbbr: 'CEST' });
   });
 
   it('moves a wall time that does not exist (02:30 on 2027-03-28 in Berlin) forward by the gap, as PHP does', () => {
-    const t = resolveEventTimes({ start_date: '2027-03-28 02:30:00', end_date: '2027-03-28 04:00:00', timezone: 'Europe/Berlin' });
+    const t = resolveEventTimes({
+      start_date: '2027-03-28 02:30:00',
+      end_date: '2027-03-28 04:00:00',
+      timezone: 'Europe/Berlin',
+    });
 
     expect(t).toMatchObject({ start: '2027-03-28 03:30:00', utcStart: '2027-03-28 01:30:00' });
   });
 
   it('spans the Berlin fall-back night (2027-10-31): 01:30 CEST to 03:30 CET is three hours', () => {
-    const t = resolveEventTimes({ start_date: '2027-10-31 01:30:00', end_date: '2027-10-31 03:30:00', timezone: 'Europe/Berlin' });
+    const t = resolveEventTimes({
+      start_date: '2027-10-31 01:30:00',
+      end_date: '2027-10-31 03:30:00',
+      timezone: 'Europe/Berlin',
+    });
 
-    expect(t).toMatchObject({ utcStart: '2027-10-30 23:30:00', utcEnd: '2027-10-31 02:30:00', timezoneAbbr: 'CEST' });
+    expect(t).toMatchObject({
+      utcStart: '2027-10-30 23:30:00',
+      utcEnd: '2027-10-31 02:30:00',
+      timezoneAbbr: 'CEST',
+    });
   });
 
   it('spans the New York spring-forward night (2027-03-14)', () => {
-    const t = resolveEventTimes({ start_date: '2027-03-14 01:30:00', end_date: '2027-03-14 03:30:00', timezone: 'America/New_York' });
+    const t = resolveEventTimes({
+      start_date: '2027-03-14 01:30:00',
+      end_date: '2027-03-14 03:30:00',
+      timezone: 'America/New_York',
+    });
 
-    expect(t).toMatchObject({ utcStart: '2027-03-14 06:30:00', utcEnd: '2027-03-14 07:30:00', timezoneAbbr: 'EST' });
+    expect(t).toMatchObject({
+      utcStart: '2027-03-14 06:30:00',
+      utcEnd: '2027-03-14 07:30:00',
+      timezoneAbbr: 'EST',
+    });
   });
 
   it('spans the New York fall-back night (2027-11-07)', () => {
-    const t = resolveEventTimes({ start_date: '2027-11-07 00:30:00', end_date: '2027-11-07 03:30:00', timezone: 'America/New_York' });
+    const t = resolveEventTimes({
+      start_date: '2027-11-07 00:30:00',
+      end_date: '2027-11-07 03:30:00',
+      timezone: 'America/New_York',
+    });
 
-    expect(t).toMatchObject({ utcStart: '2027-11-07 04:30:00', utcEnd: '2027-11-07 08:30:00', timezoneAbbr: 'EDT' });
+    expect(t).toMatchObject({
+      utcStart: '2027-11-07 04:30:00',
+      utcEnd: '2027-11-07 08:30:00',
+      timezoneAbbr: 'EDT',
+    });
   });
 
   it.each([
@@ -117,23 +174,41 @@ describe('resolveEventTimes on create', () => {
     ['UTC-5:30', '2027-01-15 15:30:00', 'UTC-5:30'],
     ['UTC+05:30', '2027-01-15 04:30:00', 'UTC+5:30'],
   ])('reads wall times in the fixed offset %s', (zone, utcStart, abbr) => {
-    const t = resolveEventTimes({ start_date: '2027-01-15 10:00:00', end_date: '2027-01-15 11:00:00', timezone: zone });
+    const t = resolveEventTimes({
+      start_date: '2027-01-15 10:00:00',
+      end_date: '2027-01-15 11:00:00',
+      timezone: zone,
+    });
 
     expect(t).toMatchObject({ start: '2027-01-15 10:00:00', utcStart, timezone: zone, timezoneAbbr: abbr });
   });
 
   it('names the Tokyo zone JST (sample 168)', () => {
-    const t = resolveEventTimes({ start_date: '2027-09-01 19:00', end_date: '2027-09-01 21:00', timezone: 'Asia/Tokyo' });
+    const t = resolveEventTimes({
+      start_date: '2027-09-01 19:00',
+      end_date: '2027-09-01 21:00',
+      timezone: 'Asia/Tokyo',
+    });
 
-    expect(t).toMatchObject({ utcStart: '2027-09-01 10:00:00', utcEnd: '2027-09-01 12:00:00', timezoneAbbr: 'JST' });
+    expect(t).toMatchObject({
+      utcStart: '2027-09-01 10:00:00',
+      utcEnd: '2027-09-01 12:00:00',
+      timezoneAbbr: 'JST',
+    });
   });
 
   it('spells the UTC zone UTC whatever its case', () => {
-    expect(resolveEventTimes({ start_date: '2027-01-15', end_date: '2027-01-15', timezone: 'utc' }).timezone).toBe('UTC');
+    expect(
+      resolveEventTimes({ start_date: '2027-01-15', end_date: '2027-01-15', timezone: 'utc' }).timezone,
+    ).toBe('UTC');
   });
 
   it('converts an input with an explicit offset into the event zone', () => {
-    const t = resolveEventTimes({ start_date: '2027-01-15T19:00:00-05:00', end_date: '2027-01-15T21:00:00-05:00', timezone: 'Europe/Berlin' });
+    const t = resolveEventTimes({
+      start_date: '2027-01-15T19:00:00-05:00',
+      end_date: '2027-01-15T21:00:00-05:00',
+      timezone: 'Europe/Berlin',
+    });
 
     expect(t).toMatchObject({ start: '2027-01-16 01:00:00', utcStart: '2027-01-16 00:00:00' });
   });
@@ -145,19 +220,33 @@ describe('resolveEventTimes on create', () => {
   });
 
   it('widens a multi-day all-day event from its first to its last day, dropping the times', () => {
-    const t = resolveEventTimes({ start_date: '2027-02-10 15:00', end_date: '2027-02-12 09:00', all_day: true });
+    const t = resolveEventTimes({
+      start_date: '2027-02-10 15:00',
+      end_date: '2027-02-12 09:00',
+      all_day: true,
+    });
 
     expect([t.start, t.end]).toEqual(['2027-02-10 00:00:00', '2027-02-12 23:59:59']);
   });
 
   it('widens all-day events in the event zone and keeps UTC in step', () => {
-    const t = resolveEventTimes({ start_date: '2027-02-10', end_date: '2027-02-11', all_day: true, timezone: 'America/New_York' });
+    const t = resolveEventTimes({
+      start_date: '2027-02-10',
+      end_date: '2027-02-11',
+      all_day: true,
+      timezone: 'America/New_York',
+    });
 
     expect(t).toMatchObject({ utcStart: '2027-02-10 05:00:00', utcEnd: '2027-02-12 04:59:59' });
   });
 
   it('widens an all-day event over the Berlin DST change with the right offset on each end', () => {
-    const t = resolveEventTimes({ start_date: '2027-03-27', end_date: '2027-03-28', all_day: true, timezone: 'Europe/Berlin' });
+    const t = resolveEventTimes({
+      start_date: '2027-03-27',
+      end_date: '2027-03-28',
+      all_day: true,
+      timezone: 'Europe/Berlin',
+    });
 
     expect(t).toMatchObject({ utcStart: '2027-03-26 23:00:00', utcEnd: '2027-03-28 21:59:59' });
   });
@@ -169,7 +258,11 @@ describe('resolveEventTimes on create', () => {
   });
 
   it('refuses an end before the start, naming end_date', () => {
-    expect(problem(() => resolveEventTimes({ start_date: '2027-08-02 10:00:00', end_date: '2027-08-01 10:00:00' }))).toEqual({
+    expect(
+      problem(() =>
+        resolveEventTimes({ start_date: '2027-08-02 10:00:00', end_date: '2027-08-01 10:00:00' }),
+      ),
+    ).toEqual({
       status: 400,
       params: ['end_date'],
     });
@@ -177,7 +270,11 @@ describe('resolveEventTimes on create', () => {
 
   it('compares instants, not wall times, across zones: an end before the start in UTC is refused', () => {
     const call = () =>
-      resolveEventTimes({ start_date: '2027-01-15T10:00:00+00:00', end_date: '2027-01-15T10:30:00+02:00', timezone: 'UTC' });
+      resolveEventTimes({
+        start_date: '2027-01-15T10:00:00+00:00',
+        end_date: '2027-01-15T10:30:00+02:00',
+        timezone: 'UTC',
+      });
 
     expect(problem(call).params).toEqual(['end_date']);
   });
@@ -191,9 +288,15 @@ describe('resolveEventTimes on create', () => {
     expect(problem(() => resolveEventTimes(input)).params).toEqual([param]);
   });
 
-  it.each(['Mars/Olympus', 'UTC+99', 'EST5EDT6'])('refuses the unknown time zone %s, naming timezone', (zone) => {
-    expect(problem(() => resolveEventTimes({ start_date: '2027-01-15', end_date: '2027-01-15', timezone: zone })).params).toEqual(['timezone']);
-  });
+  it.each(['Mars/Olympus', 'UTC+99', 'EST5EDT6'])(
+    'refuses the unknown time zone %s, naming timezone',
+    (zone) => {
+      expect(
+        problem(() => resolveEventTimes({ start_date: '2027-01-15', end_date: '2027-01-15', timezone: zone }))
+          .params,
+      ).toEqual(['timezone']);
+    },
+  );
 });
 
 describe('resolveEventTimes on update', () => {
@@ -210,11 +313,17 @@ describe('resolveEventTimes on update', () => {
   it('keeps the end when only the start moves', () => {
     const t = resolveEventTimes({ start_date: '2027-05-20 18:00:00' }, current);
 
-    expect(t).toMatchObject({ start: '2027-05-20 18:00:00', end: '2027-05-20 23:30:00', timezone: 'America/New_York' });
+    expect(t).toMatchObject({
+      start: '2027-05-20 18:00:00',
+      end: '2027-05-20 23:30:00',
+      timezone: 'America/New_York',
+    });
   });
 
   it('refuses a new start after the kept end, naming end_date', () => {
-    expect(problem(() => resolveEventTimes({ start_date: '2027-05-21 10:00:00' }, current)).params).toEqual(['end_date']);
+    expect(problem(() => resolveEventTimes({ start_date: '2027-05-21 10:00:00' }, current)).params).toEqual([
+      'end_date',
+    ]);
   });
 
   it('keeps the wall times and moves the instants when only the zone changes', () => {
@@ -232,7 +341,11 @@ describe('resolveEventTimes on update', () => {
     for (const timezone of [null, '']) {
       const t = resolveEventTimes({ timezone }, current);
 
-      expect(t).toMatchObject({ start: '2027-05-20 19:00:00', utcStart: '2027-05-20 19:00:00', timezone: 'UTC' });
+      expect(t).toMatchObject({
+        start: '2027-05-20 19:00:00',
+        utcStart: '2027-05-20 19:00:00',
+        timezone: 'UTC',
+      });
     }
   });
 

@@ -37,7 +37,11 @@ describe('dateBounds', () => {
   it('moves start_date to the beginning and end_date to the end of their days (sample 053)', () => {
     const b = bounds({ start_date: '2027-01-01', end_date: '2027-01-31' });
 
-    expect(b).toMatchObject({ startMin: '2027-01-01 00:00:00', endMax: '2027-01-31 23:59:59', dayAligned: true });
+    expect(b).toMatchObject({
+      startMin: '2027-01-01 00:00:00',
+      endMax: '2027-01-31 23:59:59',
+      dayAligned: true,
+    });
   });
 
   it('drops the time of an inclusive start_date (sample 056)', () => {
@@ -47,15 +51,27 @@ describe('dateBounds', () => {
   it('keeps the given times with strict_dates (sample 057)', () => {
     const b = bounds({ start_date: '2027-01-15 21:00:00', end_date: '2027-01-31', strict_dates: true });
 
-    expect(b).toMatchObject({ startMin: '2027-01-15 21:00:00', endMax: '2027-01-31 00:00:00', dayAligned: false });
+    expect(b).toMatchObject({
+      startMin: '2027-01-15 21:00:00',
+      endMax: '2027-01-31 00:00:00',
+      dayAligned: false,
+    });
   });
 
   it('keeps the default end when only start_date is given (sample 052)', () => {
-    expect(bounds({ start_date: '2025-01-01' })).toMatchObject({ startMin: '2025-01-01 00:00:00', endMax: '2028-11-22 23:59:59' });
+    expect(bounds({ start_date: '2025-01-01' })).toMatchObject({
+      startMin: '2025-01-01 00:00:00',
+      endMax: '2028-11-22 23:59:59',
+    });
   });
 
   it('moves every relative bound to the end of its day, starts_after included (samples 063–067)', () => {
-    const b = bounds({ starts_after: '2027-03-01', starts_before: '2027-04-01 08:00', ends_after: '2027-03-02', ends_before: '2027-04-02' });
+    const b = bounds({
+      starts_after: '2027-03-01',
+      starts_before: '2027-04-01 08:00',
+      ends_after: '2027-03-02',
+      ends_before: '2027-04-02',
+    });
 
     expect(b).toMatchObject({
       startAfter: '2027-03-01 23:59:59',
@@ -77,11 +93,17 @@ describe('dateBounds', () => {
   it('keeps an explicit start_date next to a relative bound, without a default end (sample 065)', () => {
     const b = bounds({ starts_before: '2026-12-31', start_date: '2020-01-01' });
 
-    expect(b).toMatchObject({ startMin: '2020-01-01 00:00:00', endMax: undefined, startBefore: '2026-12-31 23:59:59' });
+    expect(b).toMatchObject({
+      startMin: '2020-01-01 00:00:00',
+      endMax: undefined,
+      startBefore: '2026-12-31 23:59:59',
+    });
   });
 
   it('uses strict relative bounds as given (sample 069)', () => {
-    expect(bounds({ starts_after: '2027-01-15 19:00:00', strict_dates: true }).startAfter).toBe('2027-01-15 19:00:00');
+    expect(bounds({ starts_after: '2027-01-15 19:00:00', strict_dates: true }).startAfter).toBe(
+      '2027-01-15 19:00:00',
+    );
   });
 
   it('reads relative phrases against the clock (sample 061)', () => {
@@ -138,7 +160,11 @@ describe('inBounds', () => {
   });
 
   it('applies the relative bounds strictly: starts_after >, starts_before <, ends_after >, ends_before <', () => {
-    const strict = bounds({ starts_after: '2027-01-15 10:00:00', ends_before: '2027-01-15 12:00:00', strict_dates: true });
+    const strict = bounds({
+      starts_after: '2027-01-15 10:00:00',
+      ends_before: '2027-01-15 12:00:00',
+      strict_dates: true,
+    });
 
     expect(inBounds(strict, '2027-01-15 10:00:00', '2027-01-15 11:00:00')).toBe(false);
     expect(inBounds(strict, '2027-01-15 10:00:01', '2027-01-15 12:00:00')).toBe(false);
@@ -159,13 +185,21 @@ describe('inBounds', () => {
         .filter(([, [s, e]]) => inBounds(bounds(q), s, e))
         .map(([name]) => name);
 
-    expect(pick({ ends_after: '2017-12-31', starts_before: '2018-01-02' })).toEqual(['e1', 'e2', 'e3', 'e4', 'e5']);
-    expect(pick({ ends_after: '2017-12-31', starts_before: '2018-01-02', start_date: '2017-12-30', end_date: '2018-01-02' })).toEqual([
+    expect(pick({ ends_after: '2017-12-31', starts_before: '2018-01-02' })).toEqual([
       'e1',
       'e2',
       'e3',
       'e4',
+      'e5',
     ]);
+    expect(
+      pick({
+        ends_after: '2017-12-31',
+        starts_before: '2018-01-02',
+        start_date: '2017-12-30',
+        end_date: '2018-01-02',
+      }),
+    ).toEqual(['e1', 'e2', 'e3', 'e4']);
   });
 
   it('selects the inclusive and the strict reading of the first §4.3 example', () => {
@@ -174,22 +208,32 @@ describe('inBounds', () => {
     const late = ['2018-01-01 20:00:00', '2018-01-01 20:30:00'] as const;
 
     expect([inBounds(bounds(q), ...early), inBounds(bounds(q), ...late)]).toEqual([true, true]);
-    expect([inBounds(bounds({ ...q, strict_dates: true }), ...early), inBounds(bounds({ ...q, strict_dates: true }), ...late)]).toEqual([
-      true,
-      false,
-    ]);
+    expect([
+      inBounds(bounds({ ...q, strict_dates: true }), ...early),
+      inBounds(bounds({ ...q, strict_dates: true }), ...late),
+    ]).toEqual([true, false]);
   });
 });
 
 describe('startRange', () => {
   it('reads from the latest lower start bound to the earliest upper bound', () => {
-    const r = startRange(bounds({ start_date: '2027-01-01', starts_after: '2027-01-05', end_date: '2027-03-01', starts_before: '2027-02-01' }));
+    const r = startRange(
+      bounds({
+        start_date: '2027-01-01',
+        starts_after: '2027-01-05',
+        end_date: '2027-03-01',
+        starts_before: '2027-02-01',
+      }),
+    );
 
     expect(r).toEqual({ low: '2027-01-05 23:59:59', high: '2027-02-01 23:59:59~' });
   });
 
   it('reads everything without bounds', () => {
-    expect(startRange(bounds({ starts_after: '1970-01-02', strict_dates: false }))).toEqual({ low: '1970-01-02 23:59:59', high: '9999~' });
+    expect(startRange(bounds({ starts_after: '1970-01-02', strict_dates: false }))).toEqual({
+      low: '1970-01-02 23:59:59',
+      high: '9999~',
+    });
   });
 
   it('never reads past an end bound: an event cannot start after it ends', () => {

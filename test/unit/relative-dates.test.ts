@@ -57,12 +57,18 @@ describe('parseRelative', () => {
     expect(parseRelative('tomorrow', NEW_YORK, lateEvening)?.toFormat(WALL)).toBe('2026-11-23 00:00:00');
   });
 
-  it.each(['someday', 'before my birthday', 'after my birthday', 'tomorrow-ish', 'next blursday', 'tomorrow 13pm', 'today 25:00', ''])(
-    'does not read "%s"',
-    (input) => {
-      expect(rel(input)).toBeUndefined();
-    },
-  );
+  it.each([
+    'someday',
+    'before my birthday',
+    'after my birthday',
+    'tomorrow-ish',
+    'next blursday',
+    'tomorrow 13pm',
+    'today 25:00',
+    '',
+  ])('does not read "%s"', (input) => {
+    expect(rel(input)).toBeUndefined();
+  });
 });
 
 describe('parseDate', () => {
