@@ -20,6 +20,7 @@ import { handler as updateCategory } from '../../functions/categories/update-cat
 import { handler as createTag } from '../../functions/tags/create-tag';
 import { signLocalToken } from '../../local/token';
 import { logger } from '../../shared/http/logger';
+import { invoke } from '../support/invoke';
 
 /**
  * The error envelope for failures a real table will not produce on demand: throttling, unexpected
@@ -52,38 +53,14 @@ interface CallOptions {
   context?: Partial<Context>;
 }
 
-async function call(fn: unknown, method: string, path: string, o: CallOptions = {}) {
-  const headers: Record<string, string> = { host: 'api.test', 'x-forwarded-proto': 'https' };
-  if (o.auth !== false) headers.authorization = `Bearer ${token}`;
-  if (o.body !== undefined) headers['content-type'] = 'application/json';
-  const rawPath = `/cal/events/v1${path}`;
-  const event = {
-    version: '2.0',
-    routeKey: `${method} ${rawPath}`,
-    rawPath,
-    rawQueryString: o.query ?? '',
-    headers,
+const call = (fn: unknown, method: string, path: string, o: CallOptions = {}) =>
+  invoke(fn, method, path, {
+    body: o.body,
+    query: o.query,
+    token: o.auth === false ? undefined : token,
     pathParameters: o.id === undefined ? undefined : { id: String(o.id) },
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: 'test',
-      apiId: 'test',
-      domainName: 'api.test',
-      domainPrefix: 'api',
-      http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'vitest' },
-      requestId: 'gw-req-1',
-      routeKey: `${method} ${rawPath}`,
-      stage: '$default',
-      time: new Date().toISOString(),
-      timeEpoch: Date.now(),
-    },
-  } as APIGatewayProxyEventV2;
-  const context = (o.context ?? { awsRequestId: 'lambda-req-1' }) as Context;
-  const res = await (fn as Handler)(event, context);
-  const text = String(res.body);
-  return { status: res.statusCode, headers: res.headers ?? {}, text, body: JSON.parse(text) };
-}
+    context: o.context,
+  });
 
 const termItem = (id: number, over: Record<string, unknown> = {}) => ({
   pk: `TERM#${id}`,

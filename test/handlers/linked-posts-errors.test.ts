@@ -6,7 +6,6 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { handler as createOrganizer } from '../../functions/organizers/create-organizer';
@@ -14,6 +13,7 @@ import { handler as deleteVenue } from '../../functions/venues/delete-venue';
 import { handler as getVenue } from '../../functions/venues/get-venue';
 import { handler as updateVenue } from '../../functions/venues/update-venue';
 import { signLocalToken } from '../../local/token';
+import { invoke } from '../support/invoke';
 
 /**
  * Failures a real table will not produce on demand: lost version races, cancelled transactions,
@@ -32,28 +32,8 @@ beforeEach(() => {
 });
 afterAll(() => ddb.restore());
 
-type Handler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
-
-async function call(
-  fn: unknown,
-  method: string,
-  path: string,
-  o: { body?: unknown; params?: Record<string, string> } = {},
-) {
-  const event = {
-    version: '2.0',
-    routeKey: `${method} ${path}`,
-    rawPath: `/cal/events/v1${path}`,
-    rawQueryString: '',
-    headers: { host: 'api.test', authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    pathParameters: o.params,
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
-    isBase64Encoded: false,
-    requestContext: { requestId: 'req-1', http: { method, path } },
-  } as unknown as APIGatewayProxyEventV2;
-  const res = await (fn as Handler)(event, { awsRequestId: 'req-1' } as Context);
-  return { status: res.statusCode, headers: res.headers ?? {}, body: JSON.parse(String(res.body)) };
-}
+const call = (fn: unknown, method: string, path: string, o: { body?: unknown; params?: Record<string, string> } = {}) =>
+  invoke(fn, method, path, { body: o.body, token, pathParameters: o.params, context: { awsRequestId: 'req-1' } });
 
 const venueItem = {
   pk: 'POST#5',
