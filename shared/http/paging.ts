@@ -37,7 +37,8 @@ export function listReply(o: ListOptions): Reply {
   const totalPages = Math.ceil(o.total / o.paging.perPage);
   const { page } = o.paging;
   if (page > 1 && page > totalPages && o.pastEnd !== 'empty') throw archivePageNotFound(o.pastEnd);
-  const base = `${o.urls.root}${o.urls.path}/`;
+  // Without a trailing slash: the slashed form is only a 308 to this one.
+  const base = `${o.urls.root}${o.urls.path}`;
   const at = (n: number | null) => {
     const q = new URLSearchParams(o.urls.rawQuery);
     q.delete('page');

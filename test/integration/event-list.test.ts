@@ -385,7 +385,7 @@ describe('paging, envelope and headers', () => {
       'total',
       'total_pages',
     ]);
-    expect(res.body.previous_rest_url).toBe(`${api.base}/events/`);
+    expect(res.body.previous_rest_url).toBe(`${api.base}/events`);
   });
 
   it('orders the envelope keys as the reference does, both links on a middle page (sample 045)', async () => {
@@ -413,7 +413,7 @@ describe('paging, envelope and headers', () => {
   it('echoes the request in rest_url', async () => {
     const res = await list('per_page=5&page=2&featured=false');
 
-    expect(res.body.rest_url).toBe(`${api.base}/events/?per_page=5&page=2&featured=false`);
+    expect(res.body.rest_url).toBe(`${api.base}/events?per_page=5&page=2&featured=false`);
   });
 
   it('keeps every other query parameter in next_rest_url and previous_rest_url (decisions §8)', async () => {
@@ -432,7 +432,7 @@ describe('paging, envelope and headers', () => {
       per_page: '1',
       start_date: '2020-01-01',
     });
-    expect(next.pathname).toBe('/cal/events/v1/events/');
+    expect(next.pathname).toBe('/cal/events/v1/events');
   });
 
   it('follows next_rest_url to the next page (sample 073, whose next link loses the filter)', async () => {

@@ -657,12 +657,12 @@ describe.each([
       expect(p1.body).toMatchObject({ total: 5, total_pages: 3 });
       expect(p1.headers.get('x-cal-total')).toBe('5');
       expect(p1.headers.get('x-cal-totalpages')).toBe('3');
-      expect(p1.body.rest_url).toBe(`${api.base}${path}/?search=${word}&per_page=2`);
-      expect(p1.body.next_rest_url).toBe(`${api.base}${path}/?search=${word}&per_page=2&page=2`);
+      expect(p1.body.rest_url).toBe(`${api.base}${path}?search=${word}&per_page=2`);
+      expect(p1.body.next_rest_url).toBe(`${api.base}${path}?search=${word}&per_page=2&page=2`);
       expect(p1.headers.get('link')).toBe(
-        `<${api.base}${path}/?search=${word}&per_page=2&page=2>; rel="next"`,
+        `<${api.base}${path}?search=${word}&per_page=2&page=2>; rel="next"`,
       );
-      expect(p2.body.previous_rest_url).toBe(`${api.base}${path}/?search=${word}&per_page=2`);
+      expect(p2.body.previous_rest_url).toBe(`${api.base}${path}?search=${word}&per_page=2`);
       expect(p2.headers.get('link')).toContain('rel="prev"');
       expect(p3.body).not.toHaveProperty('next_rest_url');
       expect(p3.body[collection][0]).not.toHaveProperty('json_ld');
@@ -685,7 +685,7 @@ describe.each([
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         [collection]: [],
-        rest_url: `${api.base}${path}/?search=zzznothingmatches`,
+        rest_url: `${api.base}${path}?search=zzznothingmatches`,
         total: 0,
         total_pages: 0,
       });
