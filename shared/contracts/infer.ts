@@ -29,7 +29,11 @@ export type Infer<S> = S extends { readonly type: 'object'; readonly properties:
           : unknown;
 
 /** One of several declared types; arrays keep their item type. */
-type Multi<T, S> = T extends 'array' ? (S extends { readonly items: infer I } ? Infer<I>[] : unknown[]) : Scalar<T>;
+type Multi<T, S> = T extends 'array'
+  ? S extends { readonly items: infer I }
+    ? Infer<I>[]
+    : unknown[]
+  : Scalar<T>;
 
 type InferObject<P, R> = { -readonly [K in keyof P as K extends R ? K : never]: Infer<P[K]> } & {
   -readonly [K in keyof P as K extends R ? never : K]?: Infer<P[K]>;

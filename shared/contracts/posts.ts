@@ -5,7 +5,11 @@ import type { ObjectSchema, Operation } from './types';
 const deleteQuery = {
   type: 'object',
   properties: {
-    force: { type: 'boolean', default: false, description: 'Delete permanently instead of moving to the trash (editors).' },
+    force: {
+      type: 'boolean',
+      default: false,
+      description: 'Delete permanently instead of moving to the trash (editors).',
+    },
   },
 } as const;
 
@@ -31,9 +35,12 @@ interface PostSchemas<
  * The eight operations of a post route family (list, create, and read / update / delete by ID and by
  * slug). Events, venues and organizers differ only in their schemas.
  */
-export function postOperations<L extends ObjectSchema, C extends ObjectSchema, U extends ObjectSchema, S extends ObjectSchema>(
-  s: PostSchemas<L, C, U, S>,
-) {
+export function postOperations<
+  L extends ObjectSchema,
+  C extends ObjectSchema,
+  U extends ObjectSchema,
+  S extends ObjectSchema,
+>(s: PostSchemas<L, C, U, S>) {
   const Plural = s.collection[0]!.toUpperCase() + s.collection.slice(1);
   const One = s.one[0]!.toUpperCase() + s.one.slice(1);
   const dir = `functions/${s.collection}`;

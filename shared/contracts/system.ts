@@ -16,7 +16,12 @@ export const systemOps = {
       type: 'object',
       properties: {
         namespace: { type: 'string', default: 'cal/events/v1', description: 'The namespace to describe.' },
-        context: { type: 'string', enum: ['view'], default: 'view', description: 'Scope under which the request is made.' },
+        context: {
+          type: 'string',
+          enum: ['view'],
+          default: 'view',
+          description: 'Scope under which the request is made.',
+        },
       },
     },
     responses: {
@@ -44,7 +49,12 @@ export const systemOps = {
         description: 'The OpenAPI 3.1 document, generated from the route contracts.',
         schema: {
           type: 'object',
-          properties: { openapi: { type: 'string' }, info: anyObject, servers: { type: 'array' }, paths: anyObject },
+          properties: {
+            openapi: { type: 'string' },
+            info: anyObject,
+            servers: { type: 'array' },
+            paths: anyObject,
+          },
           required: ['openapi', 'info', 'servers', 'paths'],
         },
       },

@@ -19,7 +19,10 @@ function termOperations<H extends boolean>(collection: 'categories' | 'tags', on
       access: 'public',
       readOnly: true,
       query: termListQuery(hierarchical),
-      responses: { 200: { description: `A page of ${collection}.`, schema: listEnvelope(collection, term) }, ...errors(...READ_ERRORS) },
+      responses: {
+        200: { description: `A page of ${collection}.`, schema: listEnvelope(collection, term) },
+        ...errors(...READ_ERRORS),
+      },
     },
     create: {
       operationId: `create${One}`,
@@ -53,7 +56,10 @@ function termOperations<H extends boolean>(collection: 'categories' | 'tags', on
       readOnly: false,
       pathParams: idPath,
       body: termUpdateBody(hierarchical),
-      responses: { 200: { description: `The updated ${one}.`, schema: term }, ...errors(...WRITE_ERRORS, 404) },
+      responses: {
+        200: { description: `The updated ${one}.`, schema: term },
+        ...errors(...WRITE_ERRORS, 404),
+      },
     },
     delete: {
       operationId: `delete${One}`,
@@ -64,7 +70,10 @@ function termOperations<H extends boolean>(collection: 'categories' | 'tags', on
       access: 'editor',
       readOnly: false,
       pathParams: idPath,
-      responses: { 200: { description: `The deleted ${one}.`, schema: term }, ...errors(...WRITE_ERRORS, 404) },
+      responses: {
+        200: { description: `The deleted ${one}.`, schema: term },
+        ...errors(...WRITE_ERRORS, 404),
+      },
     },
   } as const satisfies Record<string, Operation>;
 }

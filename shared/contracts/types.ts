@@ -1,13 +1,13 @@
-
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Roles in ascending order of power (decisions §3). */
 export const ROLES = ['subscriber', 'contributor', 'author', 'editor', 'administrator'] as const;
 export type Role = (typeof ROLES)[number];
 
-export type ObjectSchema = { readonly type: 'object'; readonly properties: Readonly<Record<string, unknown>> } & Readonly<
-  Record<string, unknown>
->;
+export type ObjectSchema = {
+  readonly type: 'object';
+  readonly properties: Readonly<Record<string, unknown>>;
+} & Readonly<Record<string, unknown>>;
 
 export interface ResponseSpec {
   description: string;

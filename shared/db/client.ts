@@ -7,7 +7,10 @@ export const ddb = DynamoDBDocumentClient.from(
   new DynamoDBClient({
     endpoint: config.dynamoEndpoint,
     ...(config.dynamoEndpoint
-      ? { region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      ? {
+          region: process.env.AWS_REGION ?? 'local',
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        }
       : {}),
     maxAttempts: 4,
   }),

@@ -44,7 +44,10 @@ export const keys = {
 
   slugGuard: (type: PostType | Taxonomy, slug: string) => ({ pk: `SLUG#${type}#${slug}`, sk: 'GUARD' }),
 
-  link: (eventId: number, kind: LinkKind, targetId: number) => ({ pk: `POST#${eventId}`, sk: `LINK#${kind}#${targetId}` }),
+  link: (eventId: number, kind: LinkKind, targetId: number) => ({
+    pk: `POST#${eventId}`,
+    sk: `LINK#${kind}#${targetId}`,
+  }),
   linkPrefix: (kind?: LinkKind) => (kind ? `LINK#${kind}#` : 'LINK#'),
   linkIndex: (kind: LinkKind, targetId: number, utcStart: string, eventId: number) => ({
     gsi4pk: `${kind}#${targetId}`,

@@ -5,10 +5,14 @@ import type { IndexName } from './table';
 export type Item = Record<string, unknown>;
 
 /** Pages through a query lazily, so callers stop reading as soon as they have what they need. */
-export async function* queryItems(input: Omit<QueryCommandInput, 'TableName'> & { IndexName?: IndexName }): AsyncGenerator<Item> {
+export async function* queryItems(
+  input: Omit<QueryCommandInput, 'TableName'> & { IndexName?: IndexName },
+): AsyncGenerator<Item> {
   let start: Item | undefined;
   do {
-    const page = await ddb.send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }));
+    const page = await ddb.send(
+      new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }),
+    );
     for (const item of page.Items ?? []) yield item;
     start = page.LastEvaluatedKey;
   } while (start);
@@ -34,7 +38,8 @@ export async function batchGet(keyList: Array<{ pk: string; sk: string }>): Prom
       for (const item of out.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item);
       pending = (out.UnprocessedKeys?.[tableName()]?.Keys as Array<Record<string, unknown>>) ?? [];
     }
-    if (pending.length > 0) throw Object.assign(new Error('BatchGet left keys unprocessed'), { name: 'ThrottlingException' });
+    if (pending.length > 0)
+      throw Object.assign(new Error('BatchGet left keys unprocessed'), { name: 'ThrottlingException' });
   }
   return found;
 }

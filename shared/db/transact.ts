@@ -70,4 +70,3 @@ export async function commitWithUniqueSlug(
   }
   throw new Error(`could not find a free slug for "${base}"`);
 }
-

@@ -41,7 +41,9 @@ export async function authenticate(header: string | undefined): Promise<User | n
     const key = verificationKey();
     const options = { issuer: process.env.AUTH_ISSUER ?? LOCAL_ISSUER };
     payload = (
-      key instanceof Uint8Array ? await jwtVerify(match[1]!, key, options) : await jwtVerify(match[1]!, key, options)
+      key instanceof Uint8Array
+        ? await jwtVerify(match[1]!, key, options)
+        : await jwtVerify(match[1]!, key, options)
     ).payload;
   } catch (e) {
     const code = (e as { code?: string }).code;

@@ -46,11 +46,18 @@ export const noRoute = () =>
   new ApiError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
 
 export const methodNotAllowed = (allow: string[]) =>
-  new ApiError(405, 'rest_no_route', 'No route was found matching the URL and request method.', {}, {
-    Allow: allow.join(', '),
-  });
+  new ApiError(
+    405,
+    'rest_no_route',
+    'No route was found matching the URL and request method.',
+    {},
+    {
+      Allow: allow.join(', '),
+    },
+  );
 
-export const unauthenticated = () => new ApiError(401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+export const unauthenticated = () =>
+  new ApiError(401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
 export const forbidden = () => new ApiError(403, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
 export const invalidToken = (why: string) =>
   new ApiError(401, 'rest_invalid_token', `The bearer token is not valid: ${why}.`);
@@ -83,7 +90,13 @@ export const termExists = (termId: number) =>
   });
 
 export const serviceUnavailable = () =>
-  new ApiError(503, 'rest_service_unavailable', 'The data store is busy; retry shortly.', {}, { 'Retry-After': '1' });
+  new ApiError(
+    503,
+    'rest_service_unavailable',
+    'The data store is busy; retry shortly.',
+    {},
+    { 'Retry-After': '1' },
+  );
 
 export const conflict = (what: string) =>
   new ApiError(409, 'rest_conflict', `The ${what} was changed by another request at the same time; retry.`);

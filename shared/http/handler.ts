@@ -25,7 +25,14 @@ export interface Request<O extends Operation> {
   requestId: string;
 }
 
-type State = { user: User | null; urls: ApiUrls; params: unknown; query: unknown; body: unknown; sent: Set<string> };
+type State = {
+  user: User | null;
+  urls: ApiUrls;
+  params: unknown;
+  query: unknown;
+  body: unknown;
+  sent: Set<string>;
+};
 type MiddyRequest = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>;
 
 /**

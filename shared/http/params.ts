@@ -29,7 +29,12 @@ const typesOf = (schema: SchemaLike): readonly string[] =>
 
 function coerceScalar(value: unknown, types: readonly string[]): unknown {
   if (typeof value !== 'string') {
-    if (typeof value === 'number' && types.includes('boolean') && !types.includes('number') && (value === 0 || value === 1))
+    if (
+      typeof value === 'number' &&
+      types.includes('boolean') &&
+      !types.includes('number') &&
+      (value === 0 || value === 1)
+    )
       return value === 1;
     return value;
   }
@@ -49,16 +54,24 @@ export function coerce(anySchema: unknown, value: unknown): unknown {
   const schema = anySchema as SchemaLike | undefined;
   if (!schema || value === undefined || value === null) return value;
   const types = typesOf(schema);
-  if (types.includes('array') && !Array.isArray(value) && !(types.includes('object') && typeof value === 'object')) {
+  if (
+    types.includes('array') &&
+    !Array.isArray(value) &&
+    !(types.includes('object') && typeof value === 'object')
+  ) {
     if (typeof value === 'string') {
       if (types.includes('string')) return value;
-      const parts = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+      const parts = value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
       return parts.map((p) => coerce(schema.items, p));
     }
     if (typeof value === 'number') return [coerce(schema.items, value)];
   }
   if (Array.isArray(value)) return schema.items ? value.map((v) => coerce(schema.items, v)) : value;
-  if (typeof value === 'object' && schema.properties) return coerceObject(schema, value as Record<string, unknown>);
+  if (typeof value === 'object' && schema.properties)
+    return coerceObject(schema, value as Record<string, unknown>);
   return coerceScalar(value, types);
 }
 

@@ -65,7 +65,9 @@ export function errorResponse(
     api = serviceUnavailable();
   } else {
     logger.error('unexpected failure', { error: error as Error });
-    api = new ApiError(500, 'rest_internal_error', 'An unexpected error occurred.', { request_id: requestId });
+    api = new ApiError(500, 'rest_internal_error', 'An unexpected error occurred.', {
+      request_id: requestId,
+    });
   }
   return {
     statusCode: api.status,

@@ -49,7 +49,10 @@ function describe(err: ErrorObject, name: string): ParamProblem {
 
 /** Human label of the offending value: `venue`, `organizer[1].email`. */
 function labelOf(path: string[]): string {
-  return path.reduce((acc, seg, i) => (i === 0 ? seg : /^\d+$/.test(seg) ? `${acc}[${seg}]` : `${acc}.${seg}`), '');
+  return path.reduce(
+    (acc, seg, i) => (i === 0 ? seg : /^\d+$/.test(seg) ? `${acc}[${seg}]` : `${acc}.${seg}`),
+    '',
+  );
 }
 
 export type Validator = (data: unknown) => void;
@@ -67,7 +70,10 @@ export function toApiError(errors: ErrorObject[]): ApiError {
   const missing: string[] = [];
   const problems: Record<string, ParamProblem> = {};
   for (const err of errors) {
-    const path = err.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const path = err.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     if (err.keyword === 'required' && path.length === 0) {
       missing.push(String((err.params as { missingProperty: string }).missingProperty));
       continue;

@@ -3,7 +3,6 @@ import { tableName } from '../db/client';
 import type { Write } from '../db/transact';
 import { countsForEditors, countsPublic, type EventRecord, listable, rowOf } from './event-record';
 
-
 function linksOf(e: EventRecord | undefined): Array<[LinkKind, number]> {
   if (!e) return [];
   return [
@@ -20,7 +19,8 @@ const targetKey = (kind: LinkKind, id: number) => (kind === 'TERM' ? keys.term(i
  * whole-day windows need no event reads. A time of exactly 23:59:59 gets its own key (`day~`), because
  * inclusive bounds are `< day 23:59:59` or `<= day 23:59:59` and must tell it apart.
  */
-export const dayKey = (wallTime: string) => wallTime.slice(0, 10) + (wallTime.endsWith('23:59:59') ? '~' : '');
+export const dayKey = (wallTime: string) =>
+  wallTime.slice(0, 10) + (wallTime.endsWith('23:59:59') ? '~' : '');
 
 export const tallyKey = (scope: string, startDay: string) => ({ pk: `TALLY#${scope}`, sk: startDay });
 export const tallyAttr = (who: 'p' | 'a', endDay: string) => `${who}|${endDay}`;
@@ -83,7 +83,13 @@ export function deltaWrites(deltas: Deltas): Write[] {
 }
 
 /** Adjusts a linked record's counts; the condition doubles as the check that it still exists. */
-const countUpdate = (kind: LinkKind, target: number, p: number, a: number, linkedGone: () => Error): Write => ({
+const countUpdate = (
+  kind: LinkKind,
+  target: number,
+  p: number,
+  a: number,
+  linkedGone: () => Error,
+): Write => ({
   item: {
     Update: {
       TableName: tableName(),
@@ -144,4 +150,3 @@ export function eventWrites(
   }
   return [...writes, ...tallyWrites(before, after)];
 }
-

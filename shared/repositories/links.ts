@@ -31,14 +31,25 @@ export async function upcomingLinkedIds(
   const field = kind === 'VENUE' ? 'venues' : 'organizers';
   const wallUtc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
   // Accepts a Date or a UTC wall time / ISO string.
-  const now = typeof nowInput === 'string' ? new Date(`${nowInput.replace(' ', 'T').replace(/Z?$/, 'Z')}`) : nowInput;
+  const now =
+    typeof nowInput === 'string' ? new Date(`${nowInput.replace(' ', 'T').replace(/Z?$/, 'Z')}`) : nowInput;
   const nowUtc = wallUtc(now);
   const ids = new Set<number>();
   for await (const item of queryItems({
     IndexName: ix.name,
     KeyConditionExpression: '#pk = :pk AND #sk >= :low',
-    ExpressionAttributeNames: { '#pk': ix.partitionKey, '#sk': ix.sortKey, '#s': 'status', '#d': 'data', '#f': field, '#e': 'utcEnd' },
-    ExpressionAttributeValues: { ':pk': 'TYPE#event', ':low': wallUtc(new Date(now.getTime() - 14 * 3600_000)) },
+    ExpressionAttributeNames: {
+      '#pk': ix.partitionKey,
+      '#sk': ix.sortKey,
+      '#s': 'status',
+      '#d': 'data',
+      '#f': field,
+      '#e': 'utcEnd',
+    },
+    ExpressionAttributeValues: {
+      ':pk': 'TYPE#event',
+      ':low': wallUtc(new Date(now.getTime() - 14 * 3600_000)),
+    },
     ProjectionExpression: '#s, author, #d.#f, #d.#e',
   })) {
     const data = item.data as { utcEnd?: string } & Record<string, number[]>;

@@ -34,7 +34,26 @@ export interface PostRecord<D extends object = Record<string, unknown>> {
   data: D;
 }
 
-const OWN = ['id', 'type', 'status', 'author', 'slug', 'title', 'description', 'excerpt', 'date', 'date_utc', 'modified', 'modified_utc', 'version', 'sortDate', 'sortEnd', 'countPublic', 'countAll', 'data'] as const;
+const OWN = [
+  'id',
+  'type',
+  'status',
+  'author',
+  'slug',
+  'title',
+  'description',
+  'excerpt',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'version',
+  'sortDate',
+  'sortEnd',
+  'countPublic',
+  'countAll',
+  'data',
+] as const;
 
 export function fromPostItem<D extends object>(item: Item): PostRecord<D> {
   const out: Record<string, unknown> = {};
@@ -51,7 +70,9 @@ function indexKeys(p: PostRecord<object>) {
 }
 
 export async function getPost<D extends object>(id: number): Promise<PostRecord<D> | undefined> {
-  const out = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.post(id), ConsistentRead: true }));
+  const out = await ddb.send(
+    new GetCommand({ TableName: tableName(), Key: keys.post(id), ConsistentRead: true }),
+  );
   return out.Item ? fromPostItem<D>(out.Item) : undefined;
 }
 
@@ -71,8 +92,13 @@ export async function getPostHead(id: number): Promise<PostHead | undefined> {
 }
 
 /** Slug look-up through the slug guard: a strongly consistent read, unlike the slug index. */
-export async function getPostBySlug<D extends object>(type: PostType, slug: string): Promise<PostRecord<D> | undefined> {
-  const guard = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.slugGuard(type, slug), ConsistentRead: true }));
+export async function getPostBySlug<D extends object>(
+  type: PostType,
+  slug: string,
+): Promise<PostRecord<D> | undefined> {
+  const guard = await ddb.send(
+    new GetCommand({ TableName: tableName(), Key: keys.slugGuard(type, slug), ConsistentRead: true }),
+  );
   if (!guard.Item) return undefined;
   const post = await getPost<D>(Number(guard.Item.id));
   return post?.type === type ? post : undefined;
@@ -118,7 +144,11 @@ export function statusCount(type: PostType, from: string | undefined, to: string
 
 export async function statusCounts(type: PostType): Promise<Record<string, number>> {
   const out = await ddb.send(
-    new GetCommand({ TableName: tableName(), Key: { pk: `COUNT#${type}`, sk: 'STATUS' }, ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName(),
+      Key: { pk: `COUNT#${type}`, sk: 'STATUS' },
+      ConsistentRead: true,
+    }),
   );
   const counts: Record<string, number> = {};
   for (const [k, v] of Object.entries(out.Item ?? {})) if (typeof v === 'number') counts[k] = v;
@@ -127,12 +157,19 @@ export async function statusCounts(type: PostType): Promise<Record<string, numbe
 
 const guard = (type: PostType, slug: string, id: number): Write => ({
   item: {
-    Put: { TableName: tableName(), Item: { ...keys.slugGuard(type, slug), id }, ConditionExpression: 'attribute_not_exists(pk)' },
+    Put: {
+      TableName: tableName(),
+      Item: { ...keys.slugGuard(type, slug), id },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
   },
   onConflict: 'slug',
 });
 
-export type NewPost<D extends object> = Omit<PostRecord<D>, 'id' | 'slug' | 'version' | 'countPublic' | 'countAll'>;
+export type NewPost<D extends object> = Omit<
+  PostRecord<D>,
+  'id' | 'slug' | 'version' | 'countPublic' | 'countAll'
+>;
 
 /**
  * Creates a post with the next ID of the shared post sequence and a unique slug; `extra` adds the
@@ -217,7 +254,9 @@ export async function updatePost<D extends object>(
       ...extra(record),
     ];
     if (slug !== current.slug) {
-      writes.push({ item: { Delete: { TableName: tableName(), Key: keys.slugGuard(current.type, current.slug) } } });
+      writes.push({
+        item: { Delete: { TableName: tableName(), Key: keys.slugGuard(current.type, current.slug) } },
+      });
       writes.push(guard(current.type, slug, current.id));
     }
     return writes;
@@ -231,7 +270,11 @@ export async function updatePost<D extends object>(
 }
 
 /** Deletes a post for good, freeing its slug; `extra` removes what points at it. */
-export async function deletePost(current: PostRecord<object>, stale: () => Error, extra: Write[] = []): Promise<void> {
+export async function deletePost(
+  current: PostRecord<object>,
+  stale: () => Error,
+  extra: Write[] = [],
+): Promise<void> {
   await commit([
     {
       item: {

@@ -24,7 +24,19 @@ export interface TermRecord {
   version: number;
 }
 
-const STORED = ['id', 'taxonomy', 'name', 'slug', 'description', 'parent', 'countPublic', 'countAll', 'created', 'modified', 'version'] as const;
+const STORED = [
+  'id',
+  'taxonomy',
+  'name',
+  'slug',
+  'description',
+  'parent',
+  'countPublic',
+  'countAll',
+  'created',
+  'modified',
+  'version',
+] as const;
 
 function fromItem(item: Record<string, unknown>): TermRecord {
   const out: Record<string, unknown> = {};
@@ -37,7 +49,9 @@ function toItem(t: TermRecord) {
 }
 
 export async function getTerm(id: number): Promise<TermRecord | undefined> {
-  const out = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.term(id), ConsistentRead: true }));
+  const out = await ddb.send(
+    new GetCommand({ TableName: tableName(), Key: keys.term(id), ConsistentRead: true }),
+  );
   return out.Item ? fromItem(out.Item) : undefined;
 }
 
@@ -58,17 +72,31 @@ export async function listTerms(taxonomy: Taxonomy): Promise<TermRecord[]> {
 const putGuard = (key: { pk: string; sk: string }, id: number): Write['item'] => ({
   Put: { TableName: tableName(), Item: { ...key, id }, ConditionExpression: 'attribute_not_exists(pk)' },
 });
-const deleteGuard = (key: { pk: string; sk: string }): Write['item'] => ({ Delete: { TableName: tableName(), Key: key } });
+const deleteGuard = (key: { pk: string; sk: string }): Write['item'] => ({
+  Delete: { TableName: tableName(), Key: key },
+});
 
 async function nameTaken(taxonomy: Taxonomy, name: string): Promise<Error> {
-  const out = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.termNameGuard(taxonomy, name) }));
+  const out = await ddb.send(
+    new GetCommand({ TableName: tableName(), Key: keys.termNameGuard(taxonomy, name) }),
+  );
   return termExists(Number(out.Item?.id ?? 0));
 }
 
 /** Conditions shared by create and update: the parent must still exist when the write lands. */
 const parentCheck = (parent: number): Write[] =>
   parent > 0
-    ? [{ item: { ConditionCheck: { TableName: tableName(), Key: keys.term(parent), ConditionExpression: 'attribute_exists(pk)' } } }]
+    ? [
+        {
+          item: {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: keys.term(parent),
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+        },
+      ]
     : [];
 
 export interface TermInput {
@@ -80,7 +108,11 @@ export interface TermInput {
 }
 
 /** Creates a term with a unique slug; a duplicate name in the taxonomy is a 400 `term_exists`. */
-export async function createTerm(input: TermInput, now: string, parentGone: () => Error): Promise<TermRecord> {
+export async function createTerm(
+  input: TermInput,
+  now: string,
+  parentGone: () => Error,
+): Promise<TermRecord> {
   const id = await nextId('term');
   const base: Omit<TermRecord, 'slug'> = {
     id,
@@ -94,16 +126,33 @@ export async function createTerm(input: TermInput, now: string, parentGone: () =
     modified: now,
     version: 1,
   };
-  const slug = await commitWithUniqueSlug(keys.taxonomyPartition(input.taxonomy), input.slugBase || String(id), (s) => [
-    { item: { Put: { TableName: tableName(), Item: toItem({ ...base, slug: s }), ConditionExpression: 'attribute_not_exists(pk)' } } },
-    { item: putGuard(keys.termNameGuard(input.taxonomy, input.name), id), onConflict: () => nameTaken(input.taxonomy, input.name) },
-    { item: putGuard(keys.slugGuard(input.taxonomy, s), id), onConflict: 'slug' },
-    ...parentCheck(input.parent).map((w) => ({ ...w, onConflict: parentGone })),
-  ]);
+  const slug = await commitWithUniqueSlug(
+    keys.taxonomyPartition(input.taxonomy),
+    input.slugBase || String(id),
+    (s) => [
+      {
+        item: {
+          Put: {
+            TableName: tableName(),
+            Item: toItem({ ...base, slug: s }),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      },
+      {
+        item: putGuard(keys.termNameGuard(input.taxonomy, input.name), id),
+        onConflict: () => nameTaken(input.taxonomy, input.name),
+      },
+      { item: putGuard(keys.slugGuard(input.taxonomy, s), id), onConflict: 'slug' },
+      ...parentCheck(input.parent).map((w) => ({ ...w, onConflict: parentGone })),
+    ],
+  );
   return { ...base, slug };
 }
 
-export type TermChanges = Partial<Pick<TermRecord, 'name' | 'description' | 'parent'>> & { slugBase?: string };
+export type TermChanges = Partial<Pick<TermRecord, 'name' | 'description' | 'parent'>> & {
+  slugBase?: string;
+};
 
 /** Applies a partial update; the version condition makes concurrent updates fail instead of interleave. */
 export async function updateTerm(
@@ -112,7 +161,12 @@ export async function updateTerm(
   now: string,
   errorsFor: { stale: () => Error; parentGone: () => Error },
 ): Promise<TermRecord> {
-  const next: TermRecord = { ...current, ...stripUndefined(changes), modified: now, version: current.version + 1 } as TermRecord;
+  const next: TermRecord = {
+    ...current,
+    ...stripUndefined(changes),
+    modified: now,
+    version: current.version + 1,
+  } as TermRecord;
   delete (next as Partial<TermChanges>).slugBase;
   const renamed = changes.name !== undefined && changes.name.toLowerCase() !== current.name.toLowerCase();
   const build = (slug: string): Write[] => {
@@ -144,7 +198,10 @@ export async function updateTerm(
     ];
     if (renamed) {
       writes.push({ item: deleteGuard(keys.termNameGuard(current.taxonomy, current.name)) });
-      writes.push({ item: putGuard(keys.termNameGuard(current.taxonomy, next.name), current.id), onConflict: () => nameTaken(current.taxonomy, next.name) });
+      writes.push({
+        item: putGuard(keys.termNameGuard(current.taxonomy, next.name), current.id),
+        onConflict: () => nameTaken(current.taxonomy, next.name),
+      });
     }
     if (slug !== current.slug) {
       writes.push({ item: deleteGuard(keys.slugGuard(current.taxonomy, current.slug)) });

@@ -29,13 +29,24 @@ export async function unlinkWrites(kind: LinkKind, targetId: number, stale: () =
     eventIds.push(Number(item.eventId));
   if (eventIds.length === 0) return [];
   if (eventIds.length > MAX_EVENTS)
-    throw new ApiError(409, 'rest_too_many_links', `The record is linked to ${eventIds.length} events; unlink them first (at most ${MAX_EVENTS} at once).`);
+    throw new ApiError(
+      409,
+      'rest_too_many_links',
+      `The record is linked to ${eventIds.length} events; unlink them first (at most ${MAX_EVENTS} at once).`,
+    );
   const events = await getPosts<EventData>(eventIds);
   const writes: Write[] = [];
   const tallies: Deltas = new Map();
   for (const e of events.values()) {
     const event = e as EventRecord;
-    const field = kind === 'VENUE' ? 'venues' : kind === 'ORGANIZER' ? 'organizers' : event.data.categories.includes(targetId) ? 'categories' : 'tags';
+    const field =
+      kind === 'VENUE'
+        ? 'venues'
+        : kind === 'ORGANIZER'
+          ? 'organizers'
+          : event.data.categories.includes(targetId)
+            ? 'categories'
+            : 'tags';
     addTallies(tallies, event, -1, `${kind}#${targetId}`);
     writes.push({ item: { Delete: { TableName: tableName(), Key: keys.link(event.id, kind, targetId) } } });
     writes.push({

@@ -1,6 +1,12 @@
 /** Schemas shared by every resource: path ids, paging, limits and the error envelope. */
 
-export const LIMITS = { name: 1000, description: 100_000, excerpt: 10_000, string: 2000, arrayItems: 100 } as const;
+export const LIMITS = {
+  name: 1000,
+  description: 100_000,
+  excerpt: 10_000,
+  string: 2000,
+  arrayItems: 100,
+} as const;
 
 export const idPath = {
   type: 'object',

@@ -17,7 +17,11 @@ const linkRef = (name: 'venue' | 'organizer') =>
       { type: 'integer', minimum: 1 },
       { type: 'string', maxLength: LIMITS.string },
       { type: 'object' },
-      { type: 'array', maxItems: LIMITS.arrayItems, items: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }, { type: 'object' }] } },
+      {
+        type: 'array',
+        maxItems: LIMITS.arrayItems,
+        items: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }, { type: 'object' }] },
+      },
       { type: 'null' },
     ],
   }) as const;
@@ -32,18 +36,41 @@ const termRefs = (what: string) =>
 
 const eventFields = {
   title: nonEmptyText('The event title (plain text).', LIMITS.name),
-  start_date: dateInput('Start: Y-m-d H:i:s, Y-m-d H:i, Y-m-d, ISO 8601 or a Unix timestamp, in the event time zone.'),
+  start_date: dateInput(
+    'Start: Y-m-d H:i:s, Y-m-d H:i, Y-m-d, ISO 8601 or a Unix timestamp, in the event time zone.',
+  ),
   end_date: dateInput('End, in the same formats; must not be before the start.'),
-  author: { type: ['string', 'integer'], minLength: 1, maxLength: 200, description: 'Author user (editors only).' },
+  author: {
+    type: ['string', 'integer'],
+    minLength: 1,
+    maxLength: 200,
+    description: 'Author user (editors only).',
+  },
   date: text('Publication date, in the event time zone.', 100),
   date_utc: text('Publication date in UTC.', 100),
-  description: { type: ['string', 'null'], maxLength: LIMITS.description, description: 'Description (safe HTML); null or "" clears it.' },
+  description: {
+    type: ['string', 'null'],
+    maxLength: LIMITS.description,
+    description: 'Description (safe HTML); null or "" clears it.',
+  },
   slug: text('Slug; generated from the title when absent.', 200),
-  excerpt: { type: ['string', 'null'], maxLength: LIMITS.excerpt, description: 'Excerpt (safe HTML); null or "" clears it.' },
+  excerpt: {
+    type: ['string', 'null'],
+    maxLength: LIMITS.excerpt,
+    description: 'Excerpt (safe HTML); null or "" clears it.',
+  },
   status: { type: 'string', enum: STATUSES, description: 'Post status.' },
-  timezone: { type: ['string', 'null'], maxLength: 64, description: 'IANA time zone name or UTC±N; default (and null or "") the site time zone.' },
+  timezone: {
+    type: ['string', 'null'],
+    maxLength: 64,
+    description: 'IANA time zone name or UTC±N; default (and null or "") the site time zone.',
+  },
   all_day: bool('The event lasts whole days.'),
-  image: { type: ['string', 'integer', 'null'], maxLength: LIMITS.string, description: 'Featured image URL (http or https).' },
+  image: {
+    type: ['string', 'integer', 'null'],
+    maxLength: LIMITS.string,
+    description: 'Featured image URL (http or https).',
+  },
   cost: {
     description: 'Cost: a string such as "$10 - $25" or "Free", a number, or an array of them.',
     anyOf: [
@@ -53,7 +80,11 @@ const eventFields = {
       { type: 'null' },
     ],
   },
-  website: { type: ['string', 'null'], maxLength: LIMITS.string, description: 'Event website (http or https URL).' },
+  website: {
+    type: ['string', 'null'],
+    maxLength: LIMITS.string,
+    description: 'Event website (http or https URL).',
+  },
   show_map: bool('Show a map.'),
   show_map_link: bool('Show a map link.'),
   hide_from_listings: bool('Hide from event lists.'),
@@ -82,23 +113,48 @@ export const eventListQuery = {
   properties: {
     ...paging,
     start_date: dateInput('Events that start on or after this date (default: the beginning of yesterday).'),
-    end_date: dateInput('Events that end on or before this date (default: the end of the day 24 months from now).'),
+    end_date: dateInput(
+      'Events that end on or before this date (default: the end of the day 24 months from now).',
+    ),
     starts_before: dateInput('Events that start before this date.'),
     starts_after: dateInput('Events that start after this date.'),
     ends_before: dateInput('Events that end before this date.'),
     ends_after: dateInput('Events that end after this date.'),
-    strict_dates: { type: 'boolean', default: false, description: 'Use the given times exactly instead of whole days.' },
+    strict_dates: {
+      type: 'boolean',
+      default: false,
+      description: 'Use the given times exactly instead of whole days.',
+    },
     search: nonEmptyText('Events whose title, excerpt or description contain every word.', 200),
     categories: termFilter('Events in any of these categories (ID or slug), child categories included.'),
     tags: termFilter('Events with any of these tags (ID or slug).'),
     venue: ids('Events at any of these venues.'),
     organizer: ids('Events by any of these organizers.'),
     featured: bool('Only featured (true) or only not featured (false) events.'),
-    status: list({ type: 'string', enum: STATUSES }, 'Post statuses to list (editing roles only, besides publish).'),
+    status: list(
+      { type: 'string', enum: STATUSES },
+      'Post statuses to list (editing roles only, besides publish).',
+    ),
     geoloc: bool('Only events whose venue has (true) or lacks (false) coordinates.'),
-    geoloc_lat: { type: 'number', minimum: -90, maximum: 90, description: 'Latitude of the search point (with geoloc_lng).' },
-    geoloc_lng: { type: 'number', minimum: -180, maximum: 180, description: 'Longitude of the search point (with geoloc_lat).' },
-    geoloc_radius: { type: 'number', exclusiveMinimum: 0, maximum: 20_000, default: 25, description: 'Search radius in km.' },
+    geoloc_lat: {
+      type: 'number',
+      minimum: -90,
+      maximum: 90,
+      description: 'Latitude of the search point (with geoloc_lng).',
+    },
+    geoloc_lng: {
+      type: 'number',
+      minimum: -180,
+      maximum: 180,
+      description: 'Longitude of the search point (with geoloc_lat).',
+    },
+    geoloc_radius: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 20_000,
+      default: 25,
+      description: 'Search radius in km.',
+    },
     include: ids('Only these event IDs; date filters are then ignored.'),
     post_parent: { type: 'integer', minimum: 1, description: 'Events whose parent is this event.' },
     ticketed: bool('true is refused: this service sells no tickets; false filters nothing.'),
@@ -107,7 +163,9 @@ export const eventListQuery = {
 
 const dateDetails = {
   type: 'object',
-  properties: Object.fromEntries(['year', 'month', 'day', 'hour', 'minutes', 'seconds'].map((k) => [k, { type: 'string' }])),
+  properties: Object.fromEntries(
+    ['year', 'month', 'day', 'hour', 'minutes', 'seconds'].map((k) => [k, { type: 'string' }]),
+  ),
   required: ['year', 'month', 'day', 'hour', 'minutes', 'seconds'],
 } as const;
 
@@ -180,6 +238,19 @@ export const eventSchema = {
     organizer: { type: 'array', items: linked },
     json_ld: { type: 'object' },
   },
-  required: ['id', 'global_id', 'author', 'status', 'url', 'rest_url', 'title', 'slug', 'start_date', 'end_date', 'venue', 'organizer'],
+  required: [
+    'id',
+    'global_id',
+    'author',
+    'status',
+    'url',
+    'rest_url',
+    'title',
+    'slug',
+    'start_date',
+    'end_date',
+    'venue',
+    'organizer',
+  ],
   additionalProperties: false,
 } as const;

@@ -81,7 +81,11 @@ const listParams = {
     enum: ['id', 'name', 'slug', 'count', 'description', 'parent', 'include', 'term_group'],
     description: 'Term attribute to sort by (default name).',
   },
-  hide_empty: { type: 'boolean', default: true, description: 'Hide terms not assigned to any visible event.' },
+  hide_empty: {
+    type: 'boolean',
+    default: true,
+    description: 'Hide terms not assigned to any visible event.',
+  },
   post: { type: 'integer', minimum: 1, description: 'Only terms assigned to this event.' },
   event: { type: 'integer', minimum: 1, description: 'Alias of post; wins over it.' },
   slug: nonEmptyText('Only terms with this slug.', 200),

@@ -18,7 +18,10 @@ function normalise(n: string): string {
   const hasComma = n.includes(',');
   if (hasDot && hasComma) {
     const decimal = n.lastIndexOf('.') > n.lastIndexOf(',') ? '.' : ',';
-    return n.split(decimal === '.' ? ',' : '.').join('').replace(decimal, '.');
+    return n
+      .split(decimal === '.' ? ',' : '.')
+      .join('')
+      .replace(decimal, '.');
   }
   if (!hasComma) return n;
   const parts = n.split(',');

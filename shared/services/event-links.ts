@@ -11,7 +11,11 @@ import { plainText } from './text';
  * `categories` / `tags` by ID, slug or name. Unknown numeric IDs are a 400; an unknown name creates
  * the term when the caller may manage terms (editors), else it is a 400 too.
  */
-export async function resolveTerms(param: 'categories' | 'tags', refs: Array<number | string> | null, user: User): Promise<number[]> {
+export async function resolveTerms(
+  param: 'categories' | 'tags',
+  refs: Array<number | string> | null,
+  user: User,
+): Promise<number[]> {
   if (!refs || refs.length === 0) return [];
   const taxonomy: Taxonomy = param === 'categories' ? 'tribe_events_cat' : 'post_tag';
   const terms = await listTerms(taxonomy);
@@ -31,7 +35,11 @@ export async function resolveTerms(param: 'categories' | 'tags', refs: Array<num
       continue;
     }
     if (!atLeast(user, 'editor'))
-      throw invalidParam(param, `${param}: "${ref}" is not an existing term, and only editors may create terms.`, 'rest_unknown_term');
+      throw invalidParam(
+        param,
+        `${param}: "${ref}" is not an existing term, and only editors may create terms.`,
+        'rest_unknown_term',
+      );
     const created = await createTerm(
       { taxonomy, name, slugBase: slugify(name), description: '', parent: 0 },
       new Date().toISOString(),
@@ -40,7 +48,12 @@ export async function resolveTerms(param: 'categories' | 'tags', refs: Array<num
     terms.push(created);
     out.push(created.id);
   }
-  if (unknownIds.length > 0) throw invalidParam(param, `${param} contains unknown IDs: ${unknownIds.join(', ')}.`, 'rest_unknown_term');
+  if (unknownIds.length > 0)
+    throw invalidParam(
+      param,
+      `${param} contains unknown IDs: ${unknownIds.join(', ')}.`,
+      'rest_unknown_term',
+    );
   return [...new Set(out)];
 }
 
@@ -50,7 +63,11 @@ type Ref = number | string | Record<string, unknown>;
 function refsOf(input: unknown): Ref[] {
   if (input === null || input === undefined || input === '') return [];
   if (Array.isArray(input)) return input.flatMap(refsOf);
-  if (typeof input === 'string') return input.split(',').map((s) => s.trim()).filter(Boolean);
+  if (typeof input === 'string')
+    return input
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return [input as Ref];
 }
 
@@ -58,23 +75,45 @@ function refsOf(input: unknown): Ref[] {
  * `venue` / `organizer` links: existing IDs (400 when unknown or trashed) and inline objects, which
  * reuse an equal record or create one.
  */
-export async function resolveLinkedPosts(type: 'venue' | 'organizer', input: unknown, user: User): Promise<number[]> {
+export async function resolveLinkedPosts(
+  type: 'venue' | 'organizer',
+  input: unknown,
+  user: User,
+): Promise<number[]> {
   const refs = refsOf(input);
   const ids: number[] = [];
   for (const [i, ref] of refs.entries()) {
     if (typeof ref === 'number' || (typeof ref === 'string' && /^\d+$/.test(ref))) ids.push(Number(ref));
     else if (typeof ref === 'string')
-      throw invalidParam(type, `${type} must be IDs, {"id": N} objects or inline ${type} objects; got "${ref}".`, 'rest_invalid_link');
+      throw invalidParam(
+        type,
+        `${type} must be IDs, {"id": N} objects or inline ${type} objects; got "${ref}".`,
+        'rest_invalid_link',
+      );
     else if (typeof ref === 'object' && ref !== null && 'id' in ref && Object.keys(ref).length === 1) {
       const id = Number(ref.id);
-      if (!Number.isInteger(id) || id < 1) throw invalidParam(type, `${type}[${i}].id must be a positive integer.`, 'rest_invalid_link');
+      if (!Number.isInteger(id) || id < 1)
+        throw invalidParam(type, `${type}[${i}].id must be a positive integer.`, 'rest_invalid_link');
       ids.push(id);
-    } else ids.push(await findOrCreateInline(type, ref as Record<string, unknown>, user, `${type}${refs.length > 1 ? `[${i}]` : ''}`));
+    } else
+      ids.push(
+        await findOrCreateInline(
+          type,
+          ref as Record<string, unknown>,
+          user,
+          `${type}${refs.length > 1 ? `[${i}]` : ''}`,
+        ),
+      );
   }
   const unique = [...new Set(ids)];
   const posts = await getPosts(unique);
   const unknown = unique.filter((id) => posts.get(id)?.type !== type || posts.get(id)?.status === 'trash');
-  if (unknown.length > 0) throw invalidParam(type, `${type} contains unknown ${type} IDs: ${unknown.join(', ')}.`, `rest_unknown_${type}`);
+  if (unknown.length > 0)
+    throw invalidParam(
+      type,
+      `${type} contains unknown ${type} IDs: ${unknown.join(', ')}.`,
+      `rest_unknown_${type}`,
+    );
   return unique;
 }
 
@@ -84,7 +123,11 @@ export async function resolveLinkedPosts(type: 'venue' | 'organizer', input: unk
  * name. Run for every link parameter before any of them creates a term or an inline record, so a
  * refused request changes nothing.
  */
-export async function checkLinks(body: { categories?: unknown; tags?: unknown; venue?: unknown; organizer?: unknown }, sent: Set<string>, user: User): Promise<void> {
+export async function checkLinks(
+  body: { categories?: unknown; tags?: unknown; venue?: unknown; organizer?: unknown },
+  sent: Set<string>,
+  user: User,
+): Promise<void> {
   for (const param of ['categories', 'tags'] as const) {
     const refs = sent.has(param) ? (body[param] as Array<number | string> | null | undefined) : undefined;
     if (!refs || refs.length === 0) continue;
@@ -97,8 +140,17 @@ export async function checkLinks(body: { categories?: unknown; tags?: unknown; v
       return !terms.some((t) => t.slug === ref || t.name.toLowerCase() === name);
     });
     if (newName !== undefined && !atLeast(user, 'editor'))
-      throw invalidParam(param, `${param}: "${newName}" is not an existing term, and only editors may create terms.`, 'rest_unknown_term');
-    if (unknownIds.length > 0) throw invalidParam(param, `${param} contains unknown IDs: ${unknownIds.join(', ')}.`, 'rest_unknown_term');
+      throw invalidParam(
+        param,
+        `${param}: "${newName}" is not an existing term, and only editors may create terms.`,
+        'rest_unknown_term',
+      );
+    if (unknownIds.length > 0)
+      throw invalidParam(
+        param,
+        `${param} contains unknown IDs: ${unknownIds.join(', ')}.`,
+        'rest_unknown_term',
+      );
   }
   for (const type of ['venue', 'organizer'] as const) {
     if (!sent.has(type)) continue;
@@ -109,10 +161,21 @@ export async function checkLinks(body: { categories?: unknown; tags?: unknown; v
       else if (typeof ref === 'object' && ref !== null && 'id' in ref && Object.keys(ref).length === 1) {
         if (Number.isInteger(Number(ref.id)) && Number(ref.id) > 0) ids.push(Number(ref.id));
       } else if (typeof ref === 'object' && ref !== null && !(type in ref))
-        throw invalidParam(type, `${type}${refs.length > 1 ? `[${i}]` : ''}.${type} is required.`, 'rest_missing_property');
+        throw invalidParam(
+          type,
+          `${type}${refs.length > 1 ? `[${i}]` : ''}.${type} is required.`,
+          'rest_missing_property',
+        );
     }
     const posts = await getPosts([...new Set(ids)]);
-    const unknown = [...new Set(ids)].filter((id) => posts.get(id)?.type !== type || posts.get(id)?.status === 'trash');
-    if (unknown.length > 0) throw invalidParam(type, `${type} contains unknown ${type} IDs: ${unknown.join(', ')}.`, `rest_unknown_${type}`);
+    const unknown = [...new Set(ids)].filter(
+      (id) => posts.get(id)?.type !== type || posts.get(id)?.status === 'trash',
+    );
+    if (unknown.length > 0)
+      throw invalidParam(
+        type,
+        `${type} contains unknown ${type} IDs: ${unknown.join(', ')}.`,
+        `rest_unknown_${type}`,
+      );
   }
 }

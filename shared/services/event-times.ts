@@ -25,15 +25,26 @@ function zoneFrom(input: TimesInput, current?: EventTimes): { zone: Zone; name: 
     const name = current?.timezone ?? siteZone().name;
     return { zone: resolveZone(name) ?? siteZone(), name };
   }
-  if (input.timezone === null || input.timezone.trim() === '') return { zone: siteZone(), name: siteZone().name };
+  if (input.timezone === null || input.timezone.trim() === '')
+    return { zone: siteZone(), name: siteZone().name };
   const zone = resolveZone(input.timezone);
-  if (!zone) throw invalidParam('timezone', `timezone "${input.timezone}" is not an IANA time zone or UTC±N.`, 'rest_invalid_timezone');
+  if (!zone)
+    throw invalidParam(
+      'timezone',
+      `timezone "${input.timezone}" is not an IANA time zone or UTC±N.`,
+      'rest_invalid_timezone',
+    );
   return { zone, name: /^utc$/i.test(input.timezone.trim()) ? 'UTC' : input.timezone.trim() };
 }
 
 function read(param: 'start_date' | 'end_date', value: unknown, zone: Zone): DateTime {
   const dt = parseDate(value, zone);
-  if (!dt) throw invalidParam(param, `${param} is not a date: use Y-m-d H:i:s, ISO 8601 or a Unix timestamp.`, 'rest_invalid_date');
+  if (!dt)
+    throw invalidParam(
+      param,
+      `${param} is not a date: use Y-m-d H:i:s, ISO 8601 or a Unix timestamp.`,
+      'rest_invalid_date',
+    );
   return dt;
 }
 
@@ -50,7 +61,8 @@ export function resolveEventTimes(input: TimesInput, current?: EventTimes): Even
     start = start.startOf('day');
     end = end.endOf('day').set({ millisecond: 0 });
   }
-  if (end < start) throw invalidParam('end_date', 'end_date must not be before start_date.', 'rest_end_before_start');
+  if (end < start)
+    throw invalidParam('end_date', 'end_date must not be before start_date.', 'rest_end_before_start');
   return {
     start: wall(start),
     end: wall(end),

@@ -28,7 +28,10 @@ async function loadLinked(events: EventRecord[]) {
     for (const id of [...e.data.categories, ...e.data.tags]) termIds.add(id);
     for (const id of [...e.data.venues, ...e.data.organizers]) postIds.add(id);
   }
-  const items = await batchGet([...[...termIds].map((id) => keys.term(id)), ...[...postIds].map((id) => keys.post(id))]);
+  const items = await batchGet([
+    ...[...termIds].map((id) => keys.term(id)),
+    ...[...postIds].map((id) => keys.post(id)),
+  ]);
   const terms = new Map<number, TermRecord>();
   const posts = new Map<number, PostRecord>();
   for (const item of items.values()) {
@@ -53,7 +56,9 @@ export async function presentEvents(events: EventRecord[], ctx: ViewCtx) {
     const d = e.data;
     const url = publicUrl('event', e.slug);
     const visiblePosts = (ids: number[], type: 'venue' | 'organizer') =>
-      ids.map((id) => posts.get(id)).filter((p): p is PostRecord => !!p && p.type === type && canSee(p, ctx.user));
+      ids
+        .map((id) => posts.get(id))
+        .filter((p): p is PostRecord => !!p && p.type === type && canSee(p, ctx.user));
     const venues = visiblePosts(d.venues, 'venue');
     const organizers = visiblePosts(d.organizers, 'organizer');
     const termList = (ids: number[]) =>

@@ -4,7 +4,7 @@ import { parseDate, siteZone, wall } from './dates';
 
 /** Bounds on events' wall-clock start and end, compared as `Y-m-d H:i:s` strings (reference §4.3). */
 export interface DateBounds {
-  startMin?: string; // start >= 
+  startMin?: string; // start >=
   startBefore?: string; // start <
   startAfter?: string; // start >
   endMax?: string; // end <=
@@ -37,7 +37,12 @@ export function dateBounds(q: WindowQuery, now: DateTime = DateTime.now()): Date
     const value = q[param];
     if (value === undefined) return undefined;
     const dt = parseDate(value, zone);
-    if (!dt) throw invalidParam(param, `${param} is not a date: use Y-m-d H:i:s, ISO 8601 or a Unix timestamp.`, 'rest_invalid_date');
+    if (!dt)
+      throw invalidParam(
+        param,
+        `${param} is not a date: use Y-m-d H:i:s, ISO 8601 or a Unix timestamp.`,
+        'rest_invalid_date',
+      );
     return dt.setZone(zone);
   };
   const dayStart = (dt: DateTime) => `${dt.toFormat('yyyy-MM-dd')} 00:00:00`;
@@ -45,7 +50,9 @@ export function dateBounds(q: WindowQuery, now: DateTime = DateTime.now()): Date
   const at = (dt: DateTime | undefined, inclusive: (d: DateTime) => string) =>
     dt === undefined ? undefined : strict ? wall(dt) : inclusive(dt);
 
-  const relative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some((k) => q[k as keyof WindowQuery] !== undefined);
+  const relative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some(
+    (k) => q[k as keyof WindowQuery] !== undefined,
+  );
   const local = now.setZone(zone);
   const start = read('start_date') ?? (relative ? undefined : local.minus({ days: 1 }).startOf('day'));
   const end = read('end_date') ?? (relative ? undefined : local.plus({ months: 24 }));

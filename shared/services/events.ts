@@ -12,7 +12,14 @@ import { resolveZone, siteZone, utcWall, wall } from './dates';
 import { checkLinks, resolveLinkedPosts, resolveTerms } from './event-links';
 import { resolveEventTimes } from './event-times';
 import { presentEvents } from './event-view';
-import { assertCanDelete, assertCanEdit, assertReadable, publicationDates, statusOnWrite, trashed } from './post-rules';
+import {
+  assertCanDelete,
+  assertCanEdit,
+  assertReadable,
+  publicationDates,
+  statusOnWrite,
+  trashed,
+} from './post-rules';
 import { slugify } from './slugs';
 import { plainText, safeHtml } from './text';
 import { httpUrl, imageUrl } from './web-input';
@@ -49,7 +56,12 @@ type Writer = Ctx & { user: User };
 type Ref = { id: number } | { slug: string };
 
 const MAX_TRANSACTION = 100;
-const linkedGone = () => invalidParam('venue', 'A linked record was deleted while the event was being saved; retry.', 'rest_linked_gone');
+const linkedGone = () =>
+  invalidParam(
+    'venue',
+    'A linked record was deleted while the event was being saved; retry.',
+    'rest_linked_gone',
+  );
 const stale = () => conflict('event');
 
 function imageOf(value: string | number | null | undefined): string | undefined {
@@ -57,8 +69,10 @@ function imageOf(value: string | number | null | undefined): string | undefined 
 }
 
 async function load(ref: Ref): Promise<EventRecord> {
-  const event = 'id' in ref ? await getPost<EventData>(ref.id) : await getPostBySlug<EventData>('event', ref.slug);
-  if (!event || event.type !== 'event') throw 'id' in ref ? notFound('event', ref.id) : slugNotFound('event', ref.slug);
+  const event =
+    'id' in ref ? await getPost<EventData>(ref.id) : await getPostBySlug<EventData>('event', ref.slug);
+  if (!event || event.type !== 'event')
+    throw 'id' in ref ? notFound('event', ref.id) : slugNotFound('event', ref.slug);
   return event as EventRecord;
 }
 
@@ -73,36 +87,61 @@ async function nextState(
 ): Promise<{ record: EventRecord; slugBase?: string }> {
   const has = (k: keyof EventBody) => sent.has(k) && body[k] !== undefined;
   const now = DateTime.now();
-  if (has('author') && !atLeast(user, 'editor')) throw invalidParam('author', 'Only editors and administrators may set author.', 'rest_cannot_set_author');
+  if (has('author') && !atLeast(user, 'editor'))
+    throw invalidParam('author', 'Only editors and administrators may set author.', 'rest_cannot_set_author');
   let title = current?.title ?? '';
   if (has('title') || !current) {
     title = plainText(String(body.title ?? ''));
-    if (!title) throw invalidParam('title', 'title must contain text once HTML is removed.', 'rest_too_short');
+    if (!title)
+      throw invalidParam('title', 'title must contain text once HTML is removed.', 'rest_too_short');
   }
   const times = resolveEventTimes(
-    { start_date: body.start_date, end_date: body.end_date, timezone: sent.has('timezone') ? (body.timezone ?? null) : undefined, all_day: body.all_day },
+    {
+      start_date: body.start_date,
+      end_date: body.end_date,
+      timezone: sent.has('timezone') ? (body.timezone ?? null) : undefined,
+      all_day: body.all_day,
+    },
     current?.data,
   );
   const zone = resolveZone(times.timezone) ?? siteZone();
-  const dates = has('date') || has('date_utc') || !current ? publicationDates(body, zone, now) : { date: current.date, date_utc: current.date_utc };
+  const dates =
+    has('date') || has('date_utc') || !current
+      ? publicationDates(body, zone, now)
+      : { date: current.date, date_utc: current.date_utc };
   const prev = current?.data;
-  const flag = (k: 'show_map' | 'show_map_link' | 'hide_from_listings' | 'sticky' | 'featured', old: boolean | undefined) =>
-    sent.has(k) ? body[k] === true : (old ?? false);
+  const flag = (
+    k: 'show_map' | 'show_map_link' | 'hide_from_listings' | 'sticky' | 'featured',
+    old: boolean | undefined,
+  ) => (sent.has(k) ? body[k] === true : (old ?? false));
   await checkLinks(body, sent, user); // every reference's 400 before any term or inline record is created
   const data: EventData = {
     ...times,
     cost: sent.has('cost') ? parseCostInput(body.cost) : (prev?.cost ?? parseCostInput(undefined)),
-    website: sent.has('website') ? (body.website === null ? undefined : body.website === '' ? '' : httpUrl('website', body.website!)) : prev?.website,
+    website: sent.has('website')
+      ? body.website === null
+        ? undefined
+        : body.website === ''
+          ? ''
+          : httpUrl('website', body.website!)
+      : prev?.website,
     showMap: flag('show_map', prev?.showMap),
     showMapLink: flag('show_map_link', prev?.showMapLink),
     hideFromListings: flag('hide_from_listings', prev?.hideFromListings),
     sticky: flag('sticky', prev?.sticky),
     featured: flag('featured', prev?.featured),
     image: sent.has('image') ? imageOf(body.image) : prev?.image,
-    categories: sent.has('categories') && !dry ? await resolveTerms('categories', body.categories ?? null, user) : (prev?.categories ?? []),
+    categories:
+      sent.has('categories') && !dry
+        ? await resolveTerms('categories', body.categories ?? null, user)
+        : (prev?.categories ?? []),
     tags: sent.has('tags') && !dry ? await resolveTerms('tags', body.tags ?? null, user) : (prev?.tags ?? []),
-    venues: sent.has('venue') && !dry ? await resolveLinkedPosts('venue', body.venue, user) : (prev?.venues ?? []),
-    organizers: sent.has('organizer') && !dry ? await resolveLinkedPosts('organizer', body.organizer, user) : (prev?.organizers ?? []),
+    venues:
+      sent.has('venue') && !dry ? await resolveLinkedPosts('venue', body.venue, user) : (prev?.venues ?? []),
+    organizers:
+      sent.has('organizer') && !dry
+        ? await resolveLinkedPosts('organizer', body.organizer, user)
+        : (prev?.organizers ?? []),
     ...(prev?.parent ? { parent: prev.parent } : {}),
   };
   if (data.image === undefined) delete data.image;
@@ -130,7 +169,11 @@ async function nextState(
 function checkSize(before: EventRecord | undefined, after: EventRecord | undefined): void {
   const n = eventWrites(before, after, linkedGone).length + 4;
   if (n > MAX_TRANSACTION)
-    throw invalidParam('categories', `The event links too many records to save atomically (${n} writes; at most ${MAX_TRANSACTION}).`, 'rest_too_many_links');
+    throw invalidParam(
+      'categories',
+      `The event links too many records to save atomically (${n} writes; at most ${MAX_TRANSACTION}).`,
+      'rest_too_many_links',
+    );
 }
 
 const present = async (e: EventRecord, ctx: Ctx, single = false) =>
@@ -147,7 +190,9 @@ export const events = {
     const { record, slugBase } = await nextState(body, sent, ctx.user);
     checkSize(undefined, record);
     const { id: _id, slug: _slug, version: _v, countPublic: _p, countAll: _a, ...fresh } = record;
-    const created = await createPost<EventData>(fresh, slugBase ?? '', (rec) => eventWrites(undefined, rec as EventRecord, linkedGone));
+    const created = await createPost<EventData>(fresh, slugBase ?? '', (rec) =>
+      eventWrites(undefined, rec as EventRecord, linkedGone),
+    );
     const view = await present(created as EventRecord, ctx);
     return { status: 201, body: view, headers: { Location: String(view.rest_url) } };
   },
@@ -160,7 +205,13 @@ export const events = {
     assertCanEdit(current, ctx.user);
     const { record, slugBase } = await nextState(body, sent, ctx.user, current);
     checkSize(current, record);
-    const saved = await updatePost<EventData>(current, record, stale, (rec) => eventWrites(current, rec as EventRecord, linkedGone), slugBase);
+    const saved = await updatePost<EventData>(
+      current,
+      record,
+      stale,
+      (rec) => eventWrites(current, rec as EventRecord, linkedGone),
+      slugBase,
+    );
     return { body: await present(saved as EventRecord, ctx) };
   },
 
@@ -174,9 +225,15 @@ export const events = {
       return { body: view };
     }
     if (current.status === 'trash') throw trashed('event');
-    const next: EventRecord = { ...current, status: 'trash', modified: wall(DateTime.now().setZone(siteZone())), modified_utc: utcWall(DateTime.now()) };
-    const saved = await updatePost<EventData>(current, next, stale, (rec) => eventWrites(current, rec as EventRecord, linkedGone));
+    const next: EventRecord = {
+      ...current,
+      status: 'trash',
+      modified: wall(DateTime.now().setZone(siteZone())),
+      modified_utc: utcWall(DateTime.now()),
+    };
+    const saved = await updatePost<EventData>(current, next, stale, (rec) =>
+      eventWrites(current, rec as EventRecord, linkedGone),
+    );
     return { body: await present(saved as EventRecord, ctx) };
   },
 };
-

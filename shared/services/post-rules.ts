@@ -37,7 +37,11 @@ export function assertCanDelete(post: { author: string; status: string }, user: 
 }
 
 /** 403s of a single read: trashed records and records the caller may not see. */
-export function assertReadable(type: PostType, post: { author: string; status: string }, user: User | null): void {
+export function assertReadable(
+  type: PostType,
+  post: { author: string; status: string },
+  user: User | null,
+): void {
   if (post.status === 'trash' && !seesAll(user))
     throw new ApiError(403, `${type}-no-longer-available`, `This ${type} is no longer available`);
   if (post.status === 'trash') return;
@@ -46,7 +50,8 @@ export function assertReadable(type: PostType, post: { author: string; status: s
   throw new ApiError(403, `${type}-not-accessible`, `The requested ${type} is not accessible`);
 }
 
-export const trashed = (type: PostType) => new ApiError(410, `${type}-is-in-trash`, `The ${type} is already trashed`);
+export const trashed = (type: PostType) =>
+  new ApiError(410, `${type}-is-in-trash`, `The ${type} is already trashed`);
 
 export interface StatusFilter {
   statuses: string[];
@@ -63,9 +68,18 @@ export function listStatuses(param: string[] | undefined, user: User | null): St
   const canEditAny = atLeast(user, 'contributor');
   if (param !== undefined) {
     const unknown = param.filter((s) => !(STATUSES as readonly string[]).includes(s));
-    if (unknown.length > 0) throw invalidParam('status', `status must be one or more of ${STATUSES.join(', ')}.`, 'rest_invalid_status');
+    if (unknown.length > 0)
+      throw invalidParam(
+        'status',
+        `status must be one or more of ${STATUSES.join(', ')}.`,
+        'rest_invalid_status',
+      );
     if (!canEditAny && param.some((s) => s !== 'publish'))
-      throw invalidParam('status', 'Only published records can be listed without an editing role.', 'rest_forbidden_status');
+      throw invalidParam(
+        'status',
+        'Only published records can be listed without an editing role.',
+        'rest_forbidden_status',
+      );
   }
   const statuses = param ?? (canEditAny ? STATUSES.filter((s) => s !== 'trash') : ['publish']);
   if (!canEditAny || seesAll(user)) return { statuses };

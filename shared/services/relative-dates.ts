@@ -1,8 +1,16 @@
 import { DateTime, type Zone } from 'luxon';
 
 const UNITS: Record<string, 'seconds' | 'minutes' | 'hours' | 'days' | 'weeks' | 'months' | 'years'> = {
-  sec: 'seconds', second: 'seconds', min: 'minutes', minute: 'minutes', hour: 'hours', day: 'days',
-  week: 'weeks', fortnight: 'weeks', month: 'months', year: 'years',
+  sec: 'seconds',
+  second: 'seconds',
+  min: 'minutes',
+  minute: 'minutes',
+  hour: 'hours',
+  day: 'days',
+  week: 'weeks',
+  fortnight: 'weeks',
+  month: 'months',
+  year: 'years',
 };
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
@@ -23,15 +31,29 @@ function applyTime(dt: DateTime, time: string | undefined): DateTime | undefined
  * The relative phrases WordPress clients send (PHP strtotime's common forms): `now`, `today`,
  * `tomorrow 9am`, `yesterday`, `+1 week`, `2 days ago`, `next monday 10am`, `last friday`, `noon`.
  */
-export function parseRelative(input: string, zone: Zone, now: DateTime = DateTime.now()): DateTime | undefined {
+export function parseRelative(
+  input: string,
+  zone: Zone,
+  now: DateTime = DateTime.now(),
+): DateTime | undefined {
   const s = input.trim().toLowerCase().replace(/\s+/g, ' ');
   const base = now.setZone(zone).set({ millisecond: 0 });
   let m = /^(now|today|midnight|noon|tomorrow|yesterday)(?: (?:at )?(.+))?$/.exec(s);
   if (m) {
-    const day = { now: base, today: base.startOf('day'), midnight: base.startOf('day'), noon: base.set({ hour: 12, minute: 0, second: 0 }), tomorrow: base.plus({ days: 1 }).startOf('day'), yesterday: base.minus({ days: 1 }).startOf('day') }[m[1]!]!;
+    const day = {
+      now: base,
+      today: base.startOf('day'),
+      midnight: base.startOf('day'),
+      noon: base.set({ hour: 12, minute: 0, second: 0 }),
+      tomorrow: base.plus({ days: 1 }).startOf('day'),
+      yesterday: base.minus({ days: 1 }).startOf('day'),
+    }[m[1]!]!;
     return applyTime(day, m[2]);
   }
-  m = /^(next|last|this)? ?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?: (?:at )?(.+))?$/.exec(s);
+  m =
+    /^(next|last|this)? ?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?: (?:at )?(.+))?$/.exec(
+      s,
+    );
   if (m) {
     const target = WEEKDAYS.indexOf(m[2]!) + 1;
     let diff = target - base.weekday;

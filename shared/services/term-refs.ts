@@ -11,6 +11,10 @@ export function termIdsOf(param: string, refs: Array<number | string>, terms: Te
     else unknown.push(String(ref));
   }
   if (unknown.length > 0)
-    throw invalidParam(param, `${param} contains unknown IDs or slugs: ${unknown.join(', ')}.`, 'rest_unknown_term');
+    throw invalidParam(
+      param,
+      `${param} contains unknown IDs or slugs: ${unknown.join(', ')}.`,
+      'rest_unknown_term',
+    );
   return ids;
 }

@@ -2,7 +2,10 @@ import { config } from '../config';
 import type { Taxonomy } from '../db/keys';
 import type { TermRecord } from '../repositories/terms';
 
-export const COLLECTION: Record<Taxonomy, 'categories' | 'tags'> = { tribe_events_cat: 'categories', post_tag: 'tags' };
+export const COLLECTION: Record<Taxonomy, 'categories' | 'tags'> = {
+  tribe_events_cat: 'categories',
+  post_tag: 'tags',
+};
 
 /** The count a caller sees: editors count every non-draft event, everyone else published ones only. */
 export const visibleCount = (t: TermRecord, seesAll: boolean) => (seesAll ? t.countAll : t.countPublic);
@@ -21,11 +24,18 @@ export function archiveUrl(t: TermRecord, byId: Map<number, TermRecord>): string
 
 export function termUrls(t: TermRecord, root: string) {
   const collection = `${root}/${COLLECTION[t.taxonomy]}`;
-  return { self: `${collection}/${t.id}`, collection, ...(t.parent > 0 ? { up: `${collection}/${t.parent}` } : {}) };
+  return {
+    self: `${collection}/${t.id}`,
+    collection,
+    ...(t.parent > 0 ? { up: `${collection}/${t.parent}` } : {}),
+  };
 }
 
 /** Shape (b)/(c) of reference §3.4: term lists, single reads and writes. */
-export function termView(t: TermRecord, o: { root: string; seesAll: boolean; byId: Map<number, TermRecord> }) {
+export function termView(
+  t: TermRecord,
+  o: { root: string; seesAll: boolean; byId: Map<number, TermRecord> },
+) {
   return {
     id: t.id,
     count: visibleCount(t, o.seesAll),

@@ -6,7 +6,15 @@ import type { User } from '../http/auth';
 import type { ApiUrls } from '../http/urls';
 import { linkedIds } from '../repositories/links';
 import { getPostHead } from '../repositories/posts';
-import { createTerm, deleteTerm, getTerm, listTerms, type TermChanges, type TermRecord, updateTerm } from '../repositories/terms';
+import {
+  createTerm,
+  deleteTerm,
+  getTerm,
+  listTerms,
+  type TermChanges,
+  type TermRecord,
+  updateTerm,
+} from '../repositories/terms';
 import { unlinkWrites } from '../repositories/unlink';
 import { slugify } from './slugs';
 import { termIdsOf } from './term-refs';
@@ -61,9 +69,11 @@ export function termService(taxonomy: Taxonomy) {
 
   function checkParent(parent: number | undefined, terms: Map<number, TermRecord>, self?: number): void {
     if (parent === undefined || parent === 0) return;
-    if (!terms.has(parent)) throw invalidParam('parent', `parent must be the ID of an existing ${type}.`, 'rest_unknown_parent');
+    if (!terms.has(parent))
+      throw invalidParam('parent', `parent must be the ID of an existing ${type}.`, 'rest_unknown_parent');
     for (let p: number | undefined = parent; p; p = terms.get(p)?.parent) {
-      if (p === self) throw invalidParam('parent', 'parent would make the category its own ancestor.', 'rest_parent_cycle');
+      if (p === self)
+        throw invalidParam('parent', 'parent would make the category its own ancestor.', 'rest_parent_cycle');
     }
   }
 
@@ -75,12 +85,14 @@ export function termService(taxonomy: Taxonomy) {
 
   function cleanSlug(slug: string): string {
     const clean = slugify(slug);
-    if (!clean) throw invalidParam('slug', 'slug must contain at least one letter or digit.', 'rest_invalid_slug');
+    if (!clean)
+      throw invalidParam('slug', 'slug must contain at least one letter or digit.', 'rest_invalid_slug');
     return clean;
   }
 
   const staleError = () => conflict(type);
-  const parentGone = () => invalidParam('parent', `parent must be the ID of an existing ${type}.`, 'rest_unknown_parent');
+  const parentGone = () =>
+    invalidParam('parent', `parent must be the ID of an existing ${type}.`, 'rest_unknown_parent');
 
   return {
     async list(q: TermListQuery, { user, urls }: Ctx): Promise<Reply> {
@@ -97,7 +109,11 @@ export function termService(taxonomy: Taxonomy) {
       }
       if (q.parent !== undefined) {
         if (q.parent !== 0 && !all.some((t) => t.id === q.parent))
-          throw invalidParam('parent', `parent must be the ID of an existing ${type}.`, 'rest_unknown_parent');
+          throw invalidParam(
+            'parent',
+            `parent must be the ID of an existing ${type}.`,
+            'rest_unknown_parent',
+          );
         terms = terms.filter((t) => t.parent === q.parent);
       }
       const eventId = q.event ?? q.post;
@@ -127,12 +143,15 @@ export function termService(taxonomy: Taxonomy) {
 
     async get(id: number, { user, urls }: Ctx): Promise<Reply> {
       const term = await load(id);
-      return { body: termView(term, { root: urls.root, seesAll: seesAll(user), byId: await ancestors(term) }) };
+      return {
+        body: termView(term, { root: urls.root, seesAll: seesAll(user), byId: await ancestors(term) }),
+      };
     },
 
     async create(body: TermBody, { user, urls }: Ctx): Promise<Reply> {
       const name = cleanName(body.name ?? '');
-      const all = taxonomy === 'tribe_events_cat' ? byIdMap(await listTerms(taxonomy)) : new Map<number, TermRecord>();
+      const all =
+        taxonomy === 'tribe_events_cat' ? byIdMap(await listTerms(taxonomy)) : new Map<number, TermRecord>();
       // Only categories have a parent: the tags' body schema has none, so a stray `parent` is ignored.
       const parent = taxonomy === 'tribe_events_cat' ? body.parent : undefined;
       checkParent(parent, all);
@@ -155,7 +174,8 @@ export function termService(taxonomy: Taxonomy) {
       const current = await load(id);
       const changes: TermChanges = {};
       if (sent.has('name') && body.name !== undefined) changes.name = cleanName(body.name);
-      if (sent.has('description') && body.description !== undefined) changes.description = safeHtml(body.description);
+      if (sent.has('description') && body.description !== undefined)
+        changes.description = safeHtml(body.description);
       if (sent.has('slug') && body.slug !== undefined) changes.slugBase = cleanSlug(body.slug);
       let all = new Map<number, TermRecord>();
       if (taxonomy === 'tribe_events_cat') {
@@ -175,7 +195,13 @@ export function termService(taxonomy: Taxonomy) {
       const all = taxonomy === 'tribe_events_cat' ? await listTerms(taxonomy) : [];
       const view = termView(term, { root: urls.root, seesAll: seesAll(user), byId: byIdMap(all) });
       const unlink = await unlinkWrites('TERM', id, staleError);
-      await deleteTerm(term, all.filter((t) => t.parent === id), now(), staleError, unlink);
+      await deleteTerm(
+        term,
+        all.filter((t) => t.parent === id),
+        now(),
+        staleError,
+        unlink,
+      );
       return { body: view };
     },
   };
@@ -184,7 +210,7 @@ export function termService(taxonomy: Taxonomy) {
 /** The term with its ancestors, enough to build a category's archive URL. */
 async function ancestors(term: TermRecord): Promise<Map<number, TermRecord>> {
   const map = new Map([[term.id, term]]);
-  for (let p = term.parent; p > 0 && !map.has(p); ) {
+  for (let p = term.parent; p > 0 && !map.has(p);) {
     const parent = await getTerm(p);
     if (!parent) break;
     map.set(parent.id, parent);
@@ -222,7 +248,8 @@ function sortTerms(terms: TermRecord[], q: TermListQuery, editor: boolean): Term
   return [...terms].sort((a, b) => {
     const ka = key(a);
     const kb = key(b);
-    const c = typeof ka === 'number' && typeof kb === 'number' ? ka - kb : collator.compare(String(ka), String(kb));
+    const c =
+      typeof ka === 'number' && typeof kb === 'number' ? ka - kb : collator.compare(String(ka), String(kb));
     return (c !== 0 ? c : a.id - b.id) * dir;
   });
 }

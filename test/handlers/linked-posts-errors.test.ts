@@ -32,8 +32,18 @@ beforeEach(() => {
 });
 afterAll(() => ddb.restore());
 
-const call = (fn: unknown, method: string, path: string, o: { body?: unknown; params?: Record<string, string> } = {}) =>
-  invoke(fn, method, path, { body: o.body, token, pathParameters: o.params, context: { awsRequestId: 'req-1' } });
+const call = (
+  fn: unknown,
+  method: string,
+  path: string,
+  o: { body?: unknown; params?: Record<string, string> } = {},
+) =>
+  invoke(fn, method, path, {
+    body: o.body,
+    token,
+    pathParameters: o.params,
+    context: { awsRequestId: 'req-1' },
+  });
 
 const venueItem = {
   pk: 'POST#5',

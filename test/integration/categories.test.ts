@@ -18,13 +18,38 @@ const create = async (body: Record<string, unknown>) => {
 
 describe('POST /categories', () => {
   it('creates a category with the reference shape, a Location header and count 0', async () => {
-    const res = await api.post('/categories', { name: 'Music', description: 'All things music' }, { token: editor });
+    const res = await api.post(
+      '/categories',
+      { name: 'Music', description: 'All things music' },
+      { token: editor },
+    );
 
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body)).toEqual(['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls']);
-    expect(res.body).toMatchObject({ count: 0, name: 'Music', slug: 'music', taxonomy: 'tribe_events_cat', parent: 0, meta: [] });
+    expect(Object.keys(res.body)).toEqual([
+      'id',
+      'count',
+      'description',
+      'name',
+      'slug',
+      'taxonomy',
+      'parent',
+      'meta',
+      'url',
+      'urls',
+    ]);
+    expect(res.body).toMatchObject({
+      count: 0,
+      name: 'Music',
+      slug: 'music',
+      taxonomy: 'tribe_events_cat',
+      parent: 0,
+      meta: [],
+    });
     expect(res.body.url).toBe('http://calendar.test/events/category/music/');
-    expect(res.body.urls).toEqual({ self: `${api.base}/categories/${res.body.id}`, collection: `${api.base}/categories` });
+    expect(res.body.urls).toEqual({
+      self: `${api.base}/categories/${res.body.id}`,
+      collection: `${api.base}/categories`,
+    });
     expect(res.headers.get('location')).toBe(`${api.base}/categories/${res.body.id}`);
     expect(res.headers.get('x-cal-api-version')).toBe('v1');
     expect(res.headers.get('x-cal-api-root')).toBe(`${api.base}/`);
@@ -41,14 +66,20 @@ describe('POST /categories', () => {
   });
 
   it('accepts a form-encoded body', async () => {
-    const res = await api.call('POST', '/categories', { form: { name: 'Form Sent', description: 'via form' }, token: editor });
+    const res = await api.call('POST', '/categories', {
+      form: { name: 'Form Sent', description: 'via form' },
+      token: editor,
+    });
 
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: 'Form Sent', slug: 'form-sent', description: 'via form' });
   });
 
   it('strips HTML from the name and unsafe HTML from the description', async () => {
-    const term = await create({ name: '<b>Bold</b> Name', description: '<p onclick="x()">Hi<script>alert(1)</script></p>' });
+    const term = await create({
+      name: '<b>Bold</b> Name',
+      description: '<p onclick="x()">Hi<script>alert(1)</script></p>',
+    });
 
     expect(term.name).toBe('Bold Name');
     expect(term.description).toBe('<p>Hi</p>');
@@ -67,7 +98,9 @@ describe('POST /categories', () => {
   it('keeps slugs unique under concurrent creates', async () => {
     const names = Array.from({ length: 6 }, (_, i) => `Race ${i}`);
 
-    const results = await Promise.all(names.map((name) => api.post('/categories', { name, slug: 'race' }, { token: editor })));
+    const results = await Promise.all(
+      names.map((name) => api.post('/categories', { name, slug: 'race' }, { token: editor })),
+    );
 
     expect(results.map((r) => r.status)).toEqual(names.map(() => 201));
     const slugs = results.map((r) => r.body.slug).sort();
@@ -115,7 +148,10 @@ describe('POST /categories', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('rest_invalid_param');
     expect(res.body.data.params).toHaveProperty(param);
-    expect(res.body.data.details[param]).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    expect(res.body.data.details[param]).toMatchObject({
+      code: expect.any(String),
+      message: expect.any(String),
+    });
     const after = await api.get('/categories?hide_empty=false&per_page=50');
     expect(after.body.total).toBe(before.body.total);
   });
