@@ -12,25 +12,13 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, NAMESPACE_PATH, NO_ROUTE_HANDLER } from '../shared/config';
 import type { Operation } from '../shared/contracts/types';
 import { ApiFunction } from './function-defaults';
 
-export const NAMESPACE_PATH = '/cal/events/v1';
-/** Answers 404/405 `rest_no_route`, and redirects a trailing-slash path (no route key carries one). */
-export const NO_ROUTE_HANDLER = 'functions/system/no-route';
+export { NAMESPACE_PATH };
 
 const pascal = (s: string) => s[0]!.toUpperCase() + s.slice(1);
-
-export const CORS_EXPOSE_HEADERS = [
-  'X-Cal-Total',
-  'X-Cal-TotalPages',
-  'X-Cal-API-Version',
-  'X-Cal-API-Root',
-  'Link',
-  'Location',
-  'Allow',
-  'Retry-After',
-];
 
 export interface EventsApiProps {
   repoRoot: string;
@@ -74,9 +62,9 @@ export class EventsApi extends Construct {
       defaultIntegration: new HttpLambdaIntegration('NoRoute', noRoute),
       corsPreflight: {
         allowOrigins: props.corsAllowOrigins,
-        allowHeaders: ['Authorization', 'Content-Type'],
+        allowHeaders: [...CORS_ALLOW_HEADERS],
         allowMethods: [CorsHttpMethod.ANY],
-        exposeHeaders: CORS_EXPOSE_HEADERS,
+        exposeHeaders: [...CORS_EXPOSE_HEADERS],
       },
     });
 

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AccountRecovery, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { ROLES } from '../shared/contracts/types';
+import { ROLES } from '../shared/domain/roles';
 import type { OidcSettings } from './settings';
 
 export interface AuthProps {

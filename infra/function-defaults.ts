@@ -4,11 +4,11 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { SERVICE_NAME } from '../shared/config';
 
 /** Lambda's CPU share grows with memory; 512 MB keeps cold starts (module init, validators) short. */
 export const FUNCTION_MEMORY_MB = 512;
 export const FUNCTION_TIMEOUT = Duration.seconds(10);
-export const SERVICE_NAME = 'cal-events';
 
 export interface ApiFunctionProps {
   /** Repository root: entries, package-lock.json and tsconfig.json live there. */

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { matchRoute } from '../shared/contracts';
-import { NAMESPACE } from '../shared/config';
+import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, NAMESPACE_PATH, NO_ROUTE_HANDLER } from '../shared/config';
 
 type Handler = (
   event: APIGatewayProxyEventV2,
@@ -12,7 +12,6 @@ type Handler = (
 ) => Promise<APIGatewayProxyStructuredResultV2>;
 
 const ROOT = resolve(import.meta.dirname, '..');
-const NO_ROUTE = 'functions/system/no-route';
 const modules = new Map<string, Promise<Handler>>();
 
 /** Loads an operation's module and returns its exported `handler`: the same code Lambda runs. */
@@ -27,8 +26,7 @@ function load(handlerPath: string): Promise<Handler> {
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers':
-    'X-Cal-Total, X-Cal-TotalPages, X-Cal-API-Version, X-Cal-API-Root, Link, Location, Allow, Retry-After',
+  'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(', '),
 };
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -96,17 +94,17 @@ async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void
     res.writeHead(204, {
       ...CORS,
       'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-      'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+      'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS.join(', '),
     });
     res.end();
     return;
   }
   const body = await readBody(req);
   const pathname = new URL(req.url ?? '/', 'http://local').pathname;
-  const prefix = `/${NAMESPACE}`;
+  const prefix = NAMESPACE_PATH;
   const below = pathname.startsWith(prefix) ? pathname.slice(prefix.length) : null;
   const found = below === null ? undefined : matchRoute(req.method ?? 'GET', below).match;
-  const handlerPath = found?.operation.handler ?? NO_ROUTE;
+  const handlerPath = found?.operation.handler ?? NO_ROUTE_HANDLER;
   const routeKey = found ? `${req.method} ${prefix}${found.operation.path}` : '$default';
   const event = toEvent(req, body, routeKey, found?.pathParameters);
   const result = await (

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
-import { ROLES, type Role } from '../shared/contracts/types';
+import { ROLES, type Role } from '../shared/domain/roles';
 import { LOCAL_ISSUER } from '../shared/http/auth';
 import { localSecret } from './secret';
 

@@ -1,13 +1,58 @@
-/** Deployment settings, read once from the environment (set by the CDK stack or the local stack). */
+/**
+ * Constants every layer shares, and the deployment's settings read once from the environment.
+ * The CDK stack sets every setting of a deployed function; the local stack (`npm start`, the tests)
+ * sets its own. A deployed function that lacks one fails at cold start with a message naming it,
+ * instead of serving with a silent default.
+ */
+export const NAMESPACE = 'cal/events/v1';
+export const NAMESPACE_PATH = `/${NAMESPACE}`;
+export const SERVICE_NAME = 'cal-events';
+
+/** Headers browsers may read from cross-origin responses (the gateway and the local stack send them). */
+export const CORS_EXPOSE_HEADERS = [
+  'X-Cal-Total',
+  'X-Cal-TotalPages',
+  'X-Cal-API-Version',
+  'X-Cal-API-Root',
+  'Link',
+  'Location',
+  'Allow',
+  'Retry-After',
+] as const;
+export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type'] as const;
+
+/** The `$default` route's module: 404 / 405 for paths and methods no operation takes. */
+export const NO_ROUTE_HANDLER = 'functions/system/no-route';
+
+const inLambda = () => process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
+
+/**
+ * A setting from the environment. In Lambda a missing one is a configuration error and throws at
+ * cold start; elsewhere `localDefault` applies (without one, it throws there too).
+ */
+export function requireEnv(name: string, localDefault?: string): string {
+  const value = process.env[name];
+  if (value !== undefined && value !== '') return value;
+  if (inLambda() || localDefault === undefined)
+    throw new Error(`Missing setting ${name}: the deployment must set it (see infra/stack.ts).`);
+  return localDefault;
+}
+
+const optionalEnv = (name: string) => process.env[name] || undefined;
+
+function positive(name: string, localDefault: string): number {
+  const n = Number(requireEnv(name, localDefault));
+  if (!Number.isInteger(n) || n < 1) throw new Error(`Setting ${name} must be a positive integer.`);
+  return n;
+}
+
 export const config = {
-  tableName: process.env.TABLE_NAME ?? 'cal-events',
-  dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
-  siteUrl: (process.env.SITE_URL ?? 'http://localhost:3000').replace(/\/+$/, ''),
-  siteTimezone: process.env.SITE_TIMEZONE ?? 'UTC',
-  maxPerPage: Number(process.env.MAX_PER_PAGE ?? 50),
+  tableName: requireEnv('TABLE_NAME', 'cal-events'),
+  dynamoEndpoint: optionalEnv('DYNAMODB_ENDPOINT'),
+  siteUrl: requireEnv('SITE_URL', 'http://localhost:3000').replace(/\/+$/, ''),
+  siteTimezone: requireEnv('SITE_TIMEZONE', 'UTC'),
+  maxPerPage: positive('MAX_PER_PAGE', '50'),
   maxBodyBytes: 1024 * 1024,
   /** Public base of the API (scheme + host + stage prefix) when it cannot be read from the request. */
-  apiBaseUrl: process.env.API_BASE_URL?.replace(/\/+$/, ''),
+  apiBaseUrl: optionalEnv('API_BASE_URL')?.replace(/\/+$/, ''),
 };
-
-export const NAMESPACE = 'cal/events/v1';

@@ -1,5 +1,11 @@
 import { categoryOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
-import { categories } from '../../shared/services/terms';
+import { created } from '../../shared/http/replies';
+import { termWrites } from '../../shared/services/term-write';
 
-export const handler = createHandler(categoryOps.create, (req) => categories.create(req.body, req));
+const categories = termWrites('tribe_events_cat');
+
+export const handler = createHandler(categoryOps.create, async (req) => {
+  const term = await categories.create(req.body, req);
+  return created(term, term.urls.self);
+});

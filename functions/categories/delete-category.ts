@@ -1,5 +1,10 @@
 import { categoryOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
-import { categories } from '../../shared/services/terms';
+import { ok } from '../../shared/http/replies';
+import { termWrites } from '../../shared/services/term-write';
 
-export const handler = createHandler(categoryOps.delete, (req) => categories.remove(req.params.id, req));
+const categories = termWrites('tribe_events_cat');
+
+export const handler = createHandler(categoryOps.delete, async (req) =>
+  ok(await categories.remove(req.params.id, req)),
+);

@@ -1,5 +1,10 @@
 import { categoryOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
-import { categories } from '../../shared/services/terms';
+import { ok } from '../../shared/http/replies';
+import { termReads } from '../../shared/services/term-read';
 
-export const handler = createHandler(categoryOps.get, (req) => categories.get(req.params.id, req));
+const categories = termReads('tribe_events_cat');
+
+export const handler = createHandler(categoryOps.get, async (req) =>
+  ok(await categories.get(req.params.id, req)),
+);

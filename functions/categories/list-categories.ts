@@ -1,5 +1,10 @@
 import { categoryOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
-import { categories } from '../../shared/services/terms';
+import { LISTS, listReply } from '../../shared/http/replies';
+import { termReads } from '../../shared/services/term-read';
 
-export const handler = createHandler(categoryOps.list, (req) => categories.list(req.query, req));
+const categories = termReads('tribe_events_cat');
+
+export const handler = createHandler(categoryOps.list, async (req) =>
+  listReply(await categories.list(req.query, req), LISTS.categories, req.urls),
+);

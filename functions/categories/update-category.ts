@@ -1,7 +1,10 @@
 import { categoryOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
-import { categories } from '../../shared/services/terms';
+import { ok } from '../../shared/http/replies';
+import { termWrites } from '../../shared/services/term-write';
 
-export const handler = createHandler(categoryOps.update, (req) =>
-  categories.update(req.params.id, req.body, req.sent, req),
+const categories = termWrites('tribe_events_cat');
+
+export const handler = createHandler(categoryOps.update, async (req) =>
+  ok(await categories.update(req.params.id, req.body, req.sent, req)),
 );

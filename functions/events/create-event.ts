@@ -1,5 +1,9 @@
 import { eventOps } from '../../shared/contracts/events';
 import { createHandler } from '../../shared/http/handler';
-import { events } from '../../shared/services/events';
+import { created } from '../../shared/http/replies';
+import { createEvent } from '../../shared/services/event-write';
 
-export const handler = createHandler(eventOps.create, (req) => events.create(req.body, req.sent, req));
+export const handler = createHandler(eventOps.create, async (req) => {
+  const event = await createEvent(req.body, req.sent, req);
+  return created(event, String(event.rest_url));
+});

@@ -1,7 +1,8 @@
 import { eventOps } from '../../shared/contracts/events';
 import { createHandler } from '../../shared/http/handler';
-import { events } from '../../shared/services/events';
+import { ok } from '../../shared/http/replies';
+import { removeEvent } from '../../shared/services/event-write';
 
-export const handler = createHandler(eventOps.deleteBySlug, (req) =>
-  events.remove({ slug: req.params.slug }, req.query.force ?? false, req),
+export const handler = createHandler(eventOps.deleteBySlug, async (req) =>
+  ok(await removeEvent({ slug: req.params.slug }, req.query.force ?? false, req)),
 );

@@ -1,7 +1,8 @@
 import { eventOps } from '../../shared/contracts/events';
 import { createHandler } from '../../shared/http/handler';
-import { events } from '../../shared/services/events';
+import { ok } from '../../shared/http/replies';
+import { removeEvent } from '../../shared/services/event-write';
 
-export const handler = createHandler(eventOps.delete, (req) =>
-  events.remove({ id: req.params.id }, req.query.force ?? false, req),
+export const handler = createHandler(eventOps.delete, async (req) =>
+  ok(await removeEvent({ id: req.params.id }, req.query.force ?? false, req)),
 );

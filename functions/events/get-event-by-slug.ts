@@ -1,5 +1,8 @@
 import { eventOps } from '../../shared/contracts/events';
 import { createHandler } from '../../shared/http/handler';
-import { events } from '../../shared/services/events';
+import { ok } from '../../shared/http/replies';
+import { getEvent } from '../../shared/services/event-read';
 
-export const handler = createHandler(eventOps.getBySlug, (req) => events.get({ slug: req.params.slug }, req));
+export const handler = createHandler(eventOps.getBySlug, async (req) =>
+  ok(await getEvent({ slug: req.params.slug }, req)),
+);

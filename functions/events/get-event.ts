@@ -1,5 +1,8 @@
 import { eventOps } from '../../shared/contracts/events';
 import { createHandler } from '../../shared/http/handler';
-import { events } from '../../shared/services/events';
+import { ok } from '../../shared/http/replies';
+import { getEvent } from '../../shared/services/event-read';
 
-export const handler = createHandler(eventOps.get, (req) => events.get({ id: req.params.id }, req));
+export const handler = createHandler(eventOps.get, async (req) =>
+  ok(await getEvent({ id: req.params.id }, req)),
+);

@@ -1,7 +1,12 @@
 import { organizerOps } from '../../shared/contracts/organizers';
 import { createHandler } from '../../shared/http/handler';
-import { organizers } from '../../shared/services/organizers';
+import { created } from '../../shared/http/replies';
+import { linkedPostWrites } from '../../shared/services/linked-write';
+import { organizerType } from '../../shared/services/organizer-type';
 
-export const handler = createHandler(organizerOps.create, (req) =>
-  organizers.create(req.body, req.sent, req),
-);
+const organizers = linkedPostWrites(organizerType);
+
+export const handler = createHandler(organizerOps.create, async (req) => {
+  const record = await organizers.create(req.body, req.sent, req);
+  return created(record, `${req.root}/organizers/${record.id}`);
+});

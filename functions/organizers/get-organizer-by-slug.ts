@@ -1,7 +1,11 @@
 import { organizerOps } from '../../shared/contracts/organizers';
 import { createHandler } from '../../shared/http/handler';
-import { organizers } from '../../shared/services/organizers';
+import { ok } from '../../shared/http/replies';
+import { linkedPostReads } from '../../shared/services/linked-read';
+import { organizerType } from '../../shared/services/organizer-type';
 
-export const handler = createHandler(organizerOps.getBySlug, (req) =>
-  organizers.get({ slug: req.params.slug }, req),
+const organizers = linkedPostReads(organizerType);
+
+export const handler = createHandler(organizerOps.getBySlug, async (req) =>
+  ok(await organizers.get({ slug: req.params.slug }, req)),
 );

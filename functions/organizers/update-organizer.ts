@@ -1,7 +1,11 @@
 import { organizerOps } from '../../shared/contracts/organizers';
 import { createHandler } from '../../shared/http/handler';
-import { organizers } from '../../shared/services/organizers';
+import { ok } from '../../shared/http/replies';
+import { linkedPostWrites } from '../../shared/services/linked-write';
+import { organizerType } from '../../shared/services/organizer-type';
 
-export const handler = createHandler(organizerOps.update, (req) =>
-  organizers.update({ id: req.params.id }, req.body, req.sent, req),
+const organizers = linkedPostWrites(organizerType);
+
+export const handler = createHandler(organizerOps.update, async (req) =>
+  ok(await organizers.update({ id: req.params.id }, req.body, req.sent, req)),
 );

@@ -1,6 +1,6 @@
 import { matchRoute } from '../../shared/contracts';
 import { systemOps } from '../../shared/contracts/system';
-import { NAMESPACE } from '../../shared/config';
+import { NAMESPACE_PATH } from '../../shared/config';
 import { createHandler } from '../../shared/http/handler';
 import { ApiError, methodNotAllowed, noRoute } from '../../shared/http/errors';
 
@@ -12,7 +12,7 @@ export const handler = createHandler(
   { ...systemOps.doc, operationId: 'noRoute', path: '/{proxy+}' },
   async ({ urls }) => {
     const { method, rawPath } = urls;
-    const prefix = `/${NAMESPACE}`;
+    const prefix = NAMESPACE_PATH;
     if (!rawPath.startsWith(prefix) || (rawPath.length > prefix.length && rawPath[prefix.length] !== '/'))
       throw noRoute();
     const { match, allow } = matchRoute(method, urls.path);

@@ -1,5 +1,11 @@
 import { tagOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
-import { tags } from '../../shared/services/terms';
+import { created } from '../../shared/http/replies';
+import { termWrites } from '../../shared/services/term-write';
 
-export const handler = createHandler(tagOps.create, (req) => tags.create(req.body, req));
+const tags = termWrites('post_tag');
+
+export const handler = createHandler(tagOps.create, async (req) => {
+  const term = await tags.create(req.body, req);
+  return created(term, term.urls.self);
+});

@@ -1,5 +1,8 @@
 import { tagOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
-import { tags } from '../../shared/services/terms';
+import { ok } from '../../shared/http/replies';
+import { termWrites } from '../../shared/services/term-write';
 
-export const handler = createHandler(tagOps.delete, (req) => tags.remove(req.params.id, req));
+const tags = termWrites('post_tag');
+
+export const handler = createHandler(tagOps.delete, async (req) => ok(await tags.remove(req.params.id, req)));

@@ -1,5 +1,8 @@
 import { tagOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
-import { tags } from '../../shared/services/terms';
+import { ok } from '../../shared/http/replies';
+import { termReads } from '../../shared/services/term-read';
 
-export const handler = createHandler(tagOps.get, (req) => tags.get(req.params.id, req));
+const tags = termReads('post_tag');
+
+export const handler = createHandler(tagOps.get, async (req) => ok(await tags.get(req.params.id, req)));

@@ -1,5 +1,10 @@
 import { tagOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
-import { tags } from '../../shared/services/terms';
+import { LISTS, listReply } from '../../shared/http/replies';
+import { termReads } from '../../shared/services/term-read';
 
-export const handler = createHandler(tagOps.list, (req) => tags.list(req.query, req));
+const tags = termReads('post_tag');
+
+export const handler = createHandler(tagOps.list, async (req) =>
+  listReply(await tags.list(req.query, req), LISTS.tags, req.urls),
+);

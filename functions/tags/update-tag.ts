@@ -1,7 +1,10 @@
 import { tagOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
-import { tags } from '../../shared/services/terms';
+import { ok } from '../../shared/http/replies';
+import { termWrites } from '../../shared/services/term-write';
 
-export const handler = createHandler(tagOps.update, (req) =>
-  tags.update(req.params.id, req.body, req.sent, req),
+const tags = termWrites('post_tag');
+
+export const handler = createHandler(tagOps.update, async (req) =>
+  ok(await tags.update(req.params.id, req.body, req.sent, req)),
 );

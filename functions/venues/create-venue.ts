@@ -1,5 +1,12 @@
 import { venueOps } from '../../shared/contracts/venues';
 import { createHandler } from '../../shared/http/handler';
-import { venues } from '../../shared/services/venues';
+import { created } from '../../shared/http/replies';
+import { linkedPostWrites } from '../../shared/services/linked-write';
+import { venueType } from '../../shared/services/venue-type';
 
-export const handler = createHandler(venueOps.create, (req) => venues.create(req.body, req.sent, req));
+const venues = linkedPostWrites(venueType);
+
+export const handler = createHandler(venueOps.create, async (req) => {
+  const record = await venues.create(req.body, req.sent, req);
+  return created(record, `${req.root}/venues/${record.id}`);
+});

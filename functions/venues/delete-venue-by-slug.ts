@@ -1,7 +1,11 @@
 import { venueOps } from '../../shared/contracts/venues';
 import { createHandler } from '../../shared/http/handler';
-import { venues } from '../../shared/services/venues';
+import { ok } from '../../shared/http/replies';
+import { linkedPostWrites } from '../../shared/services/linked-write';
+import { venueType } from '../../shared/services/venue-type';
 
-export const handler = createHandler(venueOps.deleteBySlug, (req) =>
-  venues.remove({ slug: req.params.slug }, req.query.force ?? false, req),
+const venues = linkedPostWrites(venueType);
+
+export const handler = createHandler(venueOps.deleteBySlug, async (req) =>
+  ok(await venues.remove({ slug: req.params.slug }, req.query.force ?? false, req)),
 );

@@ -1,5 +1,11 @@
 import { venueOps } from '../../shared/contracts/venues';
 import { createHandler } from '../../shared/http/handler';
-import { venues } from '../../shared/services/venues';
+import { ok } from '../../shared/http/replies';
+import { linkedPostReads } from '../../shared/services/linked-read';
+import { venueType } from '../../shared/services/venue-type';
 
-export const handler = createHandler(venueOps.get, (req) => venues.get({ id: req.params.id }, req));
+const venues = linkedPostReads(venueType);
+
+export const handler = createHandler(venueOps.get, async (req) =>
+  ok(await venues.get({ id: req.params.id }, req)),
+);

@@ -1,5 +1,11 @@
 import { venueOps } from '../../shared/contracts/venues';
 import { createHandler } from '../../shared/http/handler';
-import { venues } from '../../shared/services/venues';
+import { LISTS, listReply } from '../../shared/http/replies';
+import { linkedPostReads } from '../../shared/services/linked-read';
+import { venueType } from '../../shared/services/venue-type';
 
-export const handler = createHandler(venueOps.list, (req) => venues.list(req.query, req));
+const venues = linkedPostReads(venueType);
+
+export const handler = createHandler(venueOps.list, async (req) =>
+  listReply(await venues.list(req.query, req), LISTS.venues, req.urls),
+);

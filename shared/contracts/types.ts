@@ -1,8 +1,8 @@
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+import type { Role } from '../domain/roles';
 
-/** Roles in ascending order of power (decisions §3). */
-export const ROLES = ['subscriber', 'contributor', 'author', 'editor', 'administrator'] as const;
-export type Role = (typeof ROLES)[number];
+export type { Role };
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type ObjectSchema = {
   readonly type: 'object';

@@ -17,4 +17,4 @@ export const ddb = DynamoDBDocumentClient.from(
   { marshallOptions: { removeUndefinedValues: true } },
 );
 
-export const tableName = () => process.env.TABLE_NAME ?? config.tableName;
+export const tableName = () => config.tableName;

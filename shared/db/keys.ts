@@ -1,57 +1,70 @@
-/**
- * Every key format of the single table lives here.
- *
- * Entities (pk / sk):
- *   counter          COUNTER / post|term             atomic ID sequences (posts share one, terms another)
- *   term             TERM#<id> / TERM                 category or tag; gsi1 = TAXONOMY#<taxonomy> / <slug>
- *   post             POST#<id> / POST                 event, venue or organizer; gsi1 = TYPE#<type> / <slug>,
- *                                                     gsi2 = TYPE#<type> / <sort date>#<id>, events: gsi3 by end
- *   link             POST#<eventId> / LINK#<kind>#<id> an event's term / venue / organizer assignment;
- *                                                     gsi4 = <KIND>#<id> / <utc start>#<eventId>
- *   slug guard       SLUG#<type>#<slug> / GUARD        unique slug per type, written in the record's transaction
- *   term name guard  TERMNAME#<taxonomy>#<name> / GUARD unique term name per taxonomy
- *
- * Access patterns: term by id (GetItem); terms of a taxonomy (gsi1 partition); taken slugs with a prefix
- * (gsi1 begins_with); post by id; post by slug (gsi1); events by start or end range (gsi2 / gsi3);
- * events of a term, venue or organizer by start (gsi4); an event's links (pk query, LINK# prefix).
- */
+import type { LinkKind, PostType, Taxonomy } from '../domain/records';
 
-export type Taxonomy = 'tribe_events_cat' | 'post_tag';
-export type PostType = 'event' | 'venue' | 'organizer';
-export type LinkKind = 'TERM' | 'VENUE' | 'ORGANIZER';
+/**
+ * Every key format of the single table lives here; the README's data-model table explains them.
+ *
+ * Items (pk / sk):
+ *   counter          COUNTER / post|term               atomic ID sequences (posts share one, terms another)
+ *   term             TERM#<id> / TERM                   bySlug = TAXONOMY#<taxonomy> / <slug>
+ *   post             POST#<id> / POST                   bySlug = TYPE#<type> / <slug>;
+ *                                                       byStart = TYPE#<type> / <sort date>#<id>, where the
+ *                                                       sort date is the event-local start wall time for
+ *                                                       events and the UTC publication date otherwise;
+ *                                                       events: byEnd = TYPE#event / <event-local end>#<id>
+ *   link             POST#<eventId> / LINK#<kind>#<id>  an event's term / venue / organizer assignment;
+ *                                                       byAssignment = <KIND>#<id> / <event-local start>#<eventId>
+ *   slug guard       SLUG#<type>#<slug> / GUARD          unique slug per type, written in the record's transaction
+ *   term name guard  TERMNAME#<taxonomy>#<name> / GUARD  unique term name per taxonomy
+ *   status totals    COUNT#<type> / STATUS               posts of a type per status
+ *   day tally        TALLY#<scope> / <start day>          listable events of a scope starting that day, by end day
+ *
+ * Index sort keys hold event-local wall times (`Y-m-d H:i:s` in the event's own zone), because list
+ * windows compare wall times (reference §4.3); only the `utcEnd` attribute is UTC.
+ */
 
 const pad = (n: number) => String(n).padStart(12, '0');
 
-export const keys = {
-  counter: (sequence: 'post' | 'term') => ({ pk: 'COUNTER', sk: sequence }),
+export type Key = { pk: string; sk: string };
 
-  term: (id: number) => ({ pk: `TERM#${id}`, sk: 'TERM' }),
+export const keys = {
+  counter: (sequence: 'post' | 'term'): Key => ({ pk: 'COUNTER', sk: sequence }),
+
+  term: (id: number): Key => ({ pk: `TERM#${id}`, sk: 'TERM' }),
   termIndex: (taxonomy: Taxonomy, slug: string) => ({ gsi1pk: `TAXONOMY#${taxonomy}`, gsi1sk: slug }),
   taxonomyPartition: (taxonomy: Taxonomy) => `TAXONOMY#${taxonomy}`,
-  termNameGuard: (taxonomy: Taxonomy, name: string) => ({
+  termNameGuard: (taxonomy: Taxonomy, name: string): Key => ({
     pk: `TERMNAME#${taxonomy}#${name.trim().toLowerCase()}`,
     sk: 'GUARD',
   }),
 
-  post: (id: number) => ({ pk: `POST#${id}`, sk: 'POST' }),
+  post: (id: number): Key => ({ pk: `POST#${id}`, sk: 'POST' }),
   typePartition: (type: PostType) => `TYPE#${type}`,
   postSlugIndex: (type: PostType, slug: string) => ({ gsi1pk: `TYPE#${type}`, gsi1sk: slug }),
   postDateIndex: (type: PostType, sortDate: string, id: number) => ({
     gsi2pk: `TYPE#${type}`,
     gsi2sk: `${sortDate}#${pad(id)}`,
   }),
-  eventEndIndex: (utcEnd: string, id: number) => ({ gsi3pk: 'TYPE#event', gsi3sk: `${utcEnd}#${pad(id)}` }),
+  eventEndIndex: (localEnd: string, id: number) => ({
+    gsi3pk: 'TYPE#event',
+    gsi3sk: `${localEnd}#${pad(id)}`,
+  }),
 
-  slugGuard: (type: PostType | Taxonomy, slug: string) => ({ pk: `SLUG#${type}#${slug}`, sk: 'GUARD' }),
+  slugGuard: (type: PostType | Taxonomy, slug: string): Key => ({ pk: `SLUG#${type}#${slug}`, sk: 'GUARD' }),
 
-  link: (eventId: number, kind: LinkKind, targetId: number) => ({
+  link: (eventId: number, kind: LinkKind, targetId: number): Key => ({
     pk: `POST#${eventId}`,
     sk: `LINK#${kind}#${targetId}`,
   }),
   linkPrefix: (kind?: LinkKind) => (kind ? `LINK#${kind}#` : 'LINK#'),
-  linkIndex: (kind: LinkKind, targetId: number, utcStart: string, eventId: number) => ({
+  linkIndex: (kind: LinkKind, targetId: number, localStart: string, eventId: number) => ({
     gsi4pk: `${kind}#${targetId}`,
-    gsi4sk: `${utcStart}#${pad(eventId)}`,
+    gsi4sk: `${localStart}#${pad(eventId)}`,
   }),
   assignmentPartition: (kind: LinkKind, targetId: number) => `${kind}#${targetId}`,
+  /** The record an event links to: a term or a post. */
+  linkTarget: (kind: LinkKind, id: number): Key => (kind === 'TERM' ? keys.term(id) : keys.post(id)),
+
+  statusTotals: (type: PostType): Key => ({ pk: `COUNT#${type}`, sk: 'STATUS' }),
+  tallyPartition: (scope: string) => `TALLY#${scope}`,
+  tally: (scope: string, startDay: string): Key => ({ pk: `TALLY#${scope}`, sk: startDay }),
 };

@@ -1,18 +1,80 @@
 import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
-import type { IndexName } from './table';
+import type { Key } from './keys';
+import { TABLE } from './table';
 
 export type Item = Record<string, unknown>;
 
-/** Pages through a query lazily, so callers stop reading as soon as they have what they need. */
-export async function* queryItems(
-  input: Omit<QueryCommandInput, 'TableName'> & { IndexName?: IndexName },
-): AsyncGenerator<Item> {
+type IndexKey = keyof typeof TABLE.indexes;
+
+export interface IndexQuery {
+  /** A global secondary index, or the table itself when absent. */
+  index?: IndexKey;
+  partition: string;
+  /** Sort-key condition: a prefix, or an inclusive range (either end open), or at least / at most. */
+  sort?: { prefix: string } | { between: [string, string] } | { from: string };
+  descending?: boolean;
+  /** Items per round trip; without it DynamoDB returns pages of up to 1 MB. */
+  pageSize?: number;
+  /** Attributes to read (names are escaped); all when absent. */
+  attributes?: string[];
+  consistent?: boolean;
+}
+
+/**
+ * The one query helper: reads a partition of the table or of an index, lazily, page by page, so
+ * callers stop reading (and paying) as soon as they have what they need.
+ */
+export async function* queryIndex(q: IndexQuery): AsyncGenerator<Item> {
+  const ix = q.index ? TABLE.indexes[q.index] : undefined;
+  const pkName = ix?.partitionKey ?? TABLE.partitionKey;
+  const skName = ix?.sortKey ?? TABLE.sortKey;
+  const names: Record<string, string> = { '#pk': pkName };
+  const values: Record<string, unknown> = { ':pk': q.partition };
+  let condition = '#pk = :pk';
+  if (q.sort) {
+    names['#sk'] = skName;
+    if ('prefix' in q.sort) {
+      condition += ' AND begins_with(#sk, :a)';
+      values[':a'] = q.sort.prefix;
+    } else if ('between' in q.sort) {
+      condition += ' AND #sk BETWEEN :a AND :b';
+      values[':a'] = q.sort.between[0];
+      values[':b'] = q.sort.between[1];
+    } else {
+      condition += ' AND #sk >= :a';
+      values[':a'] = q.sort.from;
+    }
+  }
+  let projection: string | undefined;
+  if (q.attributes) {
+    projection = q.attributes
+      .map((path) =>
+        path
+          .split('.')
+          .map((part) => {
+            const alias = `#p_${part.replace(/\W/g, '_')}`;
+            names[alias] = part;
+            return alias;
+          })
+          .join('.'),
+      )
+      .join(', ');
+  }
+  const input: QueryCommandInput = {
+    TableName: tableName(),
+    IndexName: ix?.name,
+    KeyConditionExpression: condition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: !q.descending,
+    Limit: q.pageSize,
+    ProjectionExpression: projection,
+    ConsistentRead: q.consistent,
+  };
   let start: Item | undefined;
   do {
-    const page = await ddb.send(
-      new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }),
-    );
+    const page = await ddb.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
     for (const item of page.Items ?? []) yield item;
     start = page.LastEvaluatedKey;
   } while (start);
@@ -20,6 +82,7 @@ export async function* queryItems(
 
 export async function collect<T>(items: AsyncIterable<T>, limit = Number.POSITIVE_INFINITY): Promise<T[]> {
   const out: T[] = [];
+  if (limit <= 0) return out;
   for await (const item of items) {
     out.push(item);
     if (out.length >= limit) break;
@@ -27,8 +90,8 @@ export async function collect<T>(items: AsyncIterable<T>, limit = Number.POSITIV
   return out;
 }
 
-/** Reads many items by key in rounds of 100, retrying unprocessed keys; result in key order. */
-export async function batchGet(keyList: Array<{ pk: string; sk: string }>): Promise<Map<string, Item>> {
+/** Reads many items by key in rounds of 100, retrying unprocessed keys. */
+export async function batchGet(keyList: Key[]): Promise<Map<string, Item>> {
   const found = new Map<string, Item>();
   const unique = [...new Map(keyList.map((k) => [`${k.pk}|${k.sk}`, k])).values()];
   for (let i = 0; i < unique.length; i += 100) {
@@ -43,3 +106,5 @@ export async function batchGet(keyList: Array<{ pk: string; sk: string }>): Prom
   }
   return found;
 }
+
+export const itemKey = (k: Key) => `${k.pk}|${k.sk}`;

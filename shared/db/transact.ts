@@ -1,9 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { nextFreeSlug } from '../services/slugs';
-import { ddb, tableName } from './client';
-import { queryItems } from './query';
-import { TABLE } from './table';
+import { ddb } from './client';
 
 export type WriteItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -14,7 +11,11 @@ export interface Write {
   onConflict?: 'slug' | (() => Error | Promise<Error>);
 }
 
-class SlugTaken extends Error {}
+/** A slug guard of the transaction was taken by another record. */
+export class SlugTaken extends Error {}
+
+/** DynamoDB's limit of items in one transaction. */
+export const MAX_TRANSACTION_ITEMS = 100;
 
 /** Writes all items or none; a failed condition becomes the error its item names. */
 export async function commit(writes: Write[]): Promise<void> {
@@ -31,42 +32,4 @@ export async function commit(writes: Write[]): Promise<void> {
     }
     throw e;
   }
-}
-
-/** Slugs of one GSI partition that start with `base` (records keep their slug until deleted). */
-async function takenSlugs(partition: string, base: string): Promise<string[]> {
-  const ix = TABLE.indexes.bySlug;
-  const out: string[] = [];
-  for await (const item of queryItems({
-    IndexName: ix.name,
-    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :base)',
-    ExpressionAttributeNames: { '#pk': ix.partitionKey, '#sk': ix.sortKey },
-    ExpressionAttributeValues: { ':pk': partition, ':base': base },
-    ProjectionExpression: '#sk',
-  }))
-    out.push(String(item[ix.sortKey]));
-  return out;
-}
-
-/**
- * Commits `build(slug)` with the first free slug. The slug guard in the transaction is what makes the
- * slug unique; the index read only picks a likely-free candidate, and a lost race moves on to the next.
- */
-export async function commitWithUniqueSlug(
-  partition: string,
-  base: string,
-  build: (slug: string) => Write[],
-): Promise<string> {
-  const taken = new Set(await takenSlugs(partition, base));
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const slug = nextFreeSlug(base, taken);
-    try {
-      await commit(build(slug));
-      return slug;
-    } catch (e) {
-      if (!(e instanceof SlugTaken)) throw e;
-      taken.add(slug);
-    }
-  }
-  throw new Error(`could not find a free slug for "${base}"`);
 }

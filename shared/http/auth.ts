@@ -1,11 +1,8 @@
 import { createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
-import { ROLES, type Role } from '../contracts/types';
+import { ROLES, type Role, type User } from '../domain/roles';
 import { invalidToken } from './errors';
 
-export interface User {
-  sub: string;
-  role: Role;
-}
+export type { User };
 
 /**
  * Token verification. In AWS the stack sets AUTH_JWKS_URL + AUTH_ISSUER (Cognito or any OIDC issuer);
@@ -57,6 +54,3 @@ export async function authenticate(header: string | undefined): Promise<User | n
   if (!payload.sub) throw invalidToken('it names no subject');
   return { sub: payload.sub, role: roleOf(payload) };
 }
-
-export const rank = (role: Role) => ROLES.indexOf(role);
-export const atLeast = (user: User | null, role: Role) => user !== null && rank(user.role) >= rank(role);

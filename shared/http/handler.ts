@@ -1,15 +1,18 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { Infer as InferSchema } from '../contracts/infer';
+import type { Infer as InferSchema } from '../schemas/infer';
 import type { Operation } from '../contracts/types';
-import { type User, atLeast, authenticate } from './auth';
+import { atLeast, type User } from '../domain/roles';
+import { forbidden } from '../domain/errors';
+import { coerceObject } from '../schemas/coerce';
+import { compileValidator, validateAll } from '../schemas/validate';
+import { authenticate } from './auth';
 import { parseBody } from './body';
-import { forbidden, unauthenticated } from './errors';
+import { unauthenticated } from './errors';
 import { logger } from './logger';
-import { coerceObject, parseQueryString } from './params';
+import { parseQueryString } from './params';
 import { errorResponse, jsonResponse, type Reply } from './respond';
 import { type ApiUrls, urlsOf } from './urls';
-import { compileValidator, validateAll } from './validate';
 
 type Infer<S> = S extends object ? InferSchema<S> : Record<string, never>;
 
@@ -22,6 +25,8 @@ export interface Request<O extends Operation> {
   /** Operations that need a role always have a caller; public ones may not. */
   user: O['access'] extends 'public' ? User | null : User;
   urls: ApiUrls;
+  /** The API root the caller used (`urls.root`): what services build URLs from. */
+  root: string;
   requestId: string;
 }
 
@@ -104,6 +109,7 @@ export function createHandler<O extends Operation>(op: O, fn: (req: Request<O>) 
         sent: state.sent,
         user: state.user,
         urls: state.urls,
+        root: state.urls.root,
         requestId: context?.awsRequestId ?? event.requestContext?.requestId ?? '',
       } as Request<O>);
       return jsonResponse(reply, state.urls);

@@ -1,8 +1,5 @@
-/**
- * Turns query strings and form bodies into plain objects, then coerces string values to the types a
- * JSON Schema declares. WordPress clients send arrays as CSV, repeated keys or `name[]`, and booleans
- * as "1"/"0"/"true"/"false"; this is the one place that understands those spellings.
- */
+/** Splits query strings and form bodies into plain objects: WordPress clients send arrays as CSV,
+ * repeated keys or `name[]`; `schemas/coerce.ts` then types the values. */
 type Raw = Record<string, string | string[]>;
 
 export function parseQueryString(raw: string | undefined): Raw {
@@ -15,69 +12,5 @@ export function parseQueryString(raw: string | undefined): Raw {
     if (prev === undefined) out[key] = isArray ? [value] : value;
     else out[key] = Array.isArray(prev) ? [...prev, value] : [prev, value];
   }
-  return out;
-}
-
-interface SchemaLike {
-  type?: string | readonly string[];
-  items?: SchemaLike;
-  properties?: Record<string, SchemaLike>;
-}
-
-const typesOf = (schema: SchemaLike): readonly string[] =>
-  schema.type === undefined ? [] : typeof schema.type === 'string' ? [schema.type] : schema.type;
-
-function coerceScalar(value: unknown, types: readonly string[]): unknown {
-  if (typeof value !== 'string') {
-    if (
-      typeof value === 'number' &&
-      types.includes('boolean') &&
-      !types.includes('number') &&
-      (value === 0 || value === 1)
-    )
-      return value === 1;
-    return value;
-  }
-  const v = value.trim();
-  if ((types.includes('integer') || types.includes('number')) && /^-?\d+$/.test(v)) return Number(v);
-  if (types.includes('number') && /^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(v)) return Number(v);
-  if (types.includes('boolean')) {
-    if (v === 'true' || v === '1') return true;
-    if (v === 'false' || v === '0') return false;
-  }
-  if (types.includes('null') && v === '' && !types.includes('string')) return null;
-  return value;
-}
-
-/** Coerces `value` towards `schema` without ever rejecting: ajv does the rejecting afterwards. */
-export function coerce(anySchema: unknown, value: unknown): unknown {
-  const schema = anySchema as SchemaLike | undefined;
-  if (!schema || value === undefined || value === null) return value;
-  const types = typesOf(schema);
-  if (
-    types.includes('array') &&
-    !Array.isArray(value) &&
-    !(types.includes('object') && typeof value === 'object')
-  ) {
-    if (typeof value === 'string') {
-      if (types.includes('string')) return value;
-      const parts = value
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== '');
-      return parts.map((p) => coerce(schema.items, p));
-    }
-    if (typeof value === 'number') return [coerce(schema.items, value)];
-  }
-  if (Array.isArray(value)) return schema.items ? value.map((v) => coerce(schema.items, v)) : value;
-  if (typeof value === 'object' && schema.properties)
-    return coerceObject(schema, value as Record<string, unknown>);
-  return coerceScalar(value, types);
-}
-
-export function coerceObject(anySchema: unknown, obj: Record<string, unknown>): Record<string, unknown> {
-  const schema = anySchema as SchemaLike;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(obj)) out[key] = coerce(schema.properties?.[key], value);
   return out;
 }

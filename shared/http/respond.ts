@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ApiError, serviceUnavailable } from './errors';
+import { ApiError, asApiError, serviceUnavailable } from './errors';
 import { logger } from './logger';
 import { type ApiUrls, urlsOf } from './urls';
 
@@ -58,12 +58,11 @@ export function errorResponse(
   event: APIGatewayProxyEventV2,
   requestId = event.requestContext?.requestId ?? '',
 ): APIGatewayProxyStructuredResultV2 {
-  let api: ApiError;
-  if (error instanceof ApiError) api = error;
-  else if (isRetryable(error)) {
+  let api = asApiError(error);
+  if (!api && isRetryable(error)) {
     logger.warn('data store unavailable', { error: error as Error });
     api = serviceUnavailable();
-  } else {
+  } else if (!api) {
     logger.error('unexpected failure', { error: error as Error });
     api = new ApiError(500, 'rest_internal_error', 'An unexpected error occurred.', {
       request_id: requestId,

@@ -1,7 +1,9 @@
-import { keys, type LinkKind } from '../db/keys';
+import { countsForEditors, countsPublic, type EventRecord, listable, rowOf } from '../domain/event-record';
+import type { LinkKind } from '../domain/records';
+import { dayKey, tallyAttr } from '../domain/tallies';
 import { tableName } from '../db/client';
+import { keys } from '../db/keys';
 import type { Write } from '../db/transact';
-import { countsForEditors, countsPublic, type EventRecord, listable, rowOf } from './event-record';
 
 function linksOf(e: EventRecord | undefined): Array<[LinkKind, number]> {
   if (!e) return [];
@@ -11,19 +13,6 @@ function linksOf(e: EventRecord | undefined): Array<[LinkKind, number]> {
     ...e.data.organizers.map((id) => ['ORGANIZER', id] as [LinkKind, number]),
   ];
 }
-
-const targetKey = (kind: LinkKind, id: number) => (kind === 'TERM' ? keys.term(id) : keys.post(id));
-
-/**
- * Day-granular tallies: listable events counted by scope, start day and end day, so list totals over
- * whole-day windows need no event reads. A time of exactly 23:59:59 gets its own key (`day~`), because
- * inclusive bounds are `< day 23:59:59` or `<= day 23:59:59` and must tell it apart.
- */
-export const dayKey = (wallTime: string) =>
-  wallTime.slice(0, 10) + (wallTime.endsWith('23:59:59') ? '~' : '');
-
-export const tallyKey = (scope: string, startDay: string) => ({ pk: `TALLY#${scope}`, sk: startDay });
-export const tallyAttr = (who: 'p' | 'a', endDay: string) => `${who}|${endDay}`;
 
 function tallyScopes(e: EventRecord): string[] {
   return ['ALL', ...(e.data.featured ? ['FEATURED'] : []), ...linksOf(e).map(([k, id]) => `${k}#${id}`)];
@@ -38,7 +27,7 @@ export function addTallies(deltas: Deltas, e: EventRecord | undefined, sign: 1 |
   const who: Array<'p' | 'a'> = e.status === 'publish' ? ['p', 'a'] : ['a'];
   for (const scope of tallyScopes(e)) {
     if (only !== undefined && scope !== only) continue;
-    const key = tallyKey(scope, startDay);
+    const key = keys.tally(scope, startDay);
     const id = `${key.pk}|${key.sk}`;
     const entry = deltas.get(id) ?? { key, adds: new Map<string, number>() };
     for (const w of who) {
@@ -93,7 +82,7 @@ const countUpdate = (
   item: {
     Update: {
       TableName: tableName(),
-      Key: targetKey(kind, target),
+      Key: keys.linkTarget(kind, target),
       UpdateExpression: 'ADD countPublic :p, countAll :a',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':p': p, ':a': a },

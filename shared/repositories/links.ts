@@ -1,20 +1,49 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../db/client';
-import { keys, type LinkKind } from '../db/keys';
-import { queryItems } from '../db/query';
-import { TABLE } from '../db/table';
+import type { EventRow } from '../domain/event-record';
+import type { LinkKind } from '../domain/records';
+import { keys } from '../db/keys';
+import { collect, queryIndex } from '../db/query';
 
-/** IDs an event links to (terms, venues or organizers), in link order. */
+/** IDs an event links to (terms, venues or organizers), in link order; a strongly consistent read. */
 export async function linkedIds(eventId: number, kind: LinkKind): Promise<number[]> {
-  const out = await ddb.send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.post(eventId).pk, ':prefix': keys.linkPrefix(kind) },
-      ConsistentRead: true,
+  const items = await collect(
+    queryIndex({
+      partition: keys.post(eventId).pk,
+      sort: { prefix: keys.linkPrefix(kind) },
+      consistent: true,
     }),
   );
-  return (out.Items ?? []).map((i) => Number(i.targetId));
+  return items.map((i) => Number(i.targetId));
+}
+
+/**
+ * Filter rows of the events linked to one term, venue or organizer whose event-local start lies in
+ * [low, high], in start order (byAssignment index).
+ */
+export async function* eventsLinkedTo(
+  kind: LinkKind,
+  target: number,
+  range: { low: string; high: string },
+  pageSize?: number,
+): AsyncGenerator<EventRow> {
+  for await (const item of queryIndex({
+    index: 'byAssignment',
+    partition: keys.assignmentPartition(kind, target),
+    sort: { between: [range.low, range.high] },
+    pageSize,
+  }))
+    yield item.row as EventRow;
+}
+
+/** IDs of every event linked to one term, venue or organizer. */
+export async function eventIdsLinkedTo(kind: LinkKind, target: number): Promise<number[]> {
+  const items = await collect(
+    queryIndex({
+      index: 'byAssignment',
+      partition: keys.assignmentPartition(kind, target),
+      attributes: ['eventId'],
+    }),
+  );
+  return items.map((i) => Number(i.eventId));
 }
 
 /**
@@ -24,33 +53,18 @@ export async function linkedIds(eventId: number, kind: LinkKind): Promise<number
  */
 export async function upcomingLinkedIds(
   kind: 'VENUE' | 'ORGANIZER',
-  nowInput: Date | string,
+  now: Date,
   visible: (event: { status: string; author: string }) => boolean,
 ): Promise<Set<number>> {
-  const ix = TABLE.indexes.byEnd;
   const field = kind === 'VENUE' ? 'venues' : 'organizers';
   const wallUtc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
-  // Accepts a Date or a UTC wall time / ISO string.
-  const now =
-    typeof nowInput === 'string' ? new Date(`${nowInput.replace(' ', 'T').replace(/Z?$/, 'Z')}`) : nowInput;
   const nowUtc = wallUtc(now);
   const ids = new Set<number>();
-  for await (const item of queryItems({
-    IndexName: ix.name,
-    KeyConditionExpression: '#pk = :pk AND #sk >= :low',
-    ExpressionAttributeNames: {
-      '#pk': ix.partitionKey,
-      '#sk': ix.sortKey,
-      '#s': 'status',
-      '#d': 'data',
-      '#f': field,
-      '#e': 'utcEnd',
-    },
-    ExpressionAttributeValues: {
-      ':pk': 'TYPE#event',
-      ':low': wallUtc(new Date(now.getTime() - 14 * 3600_000)),
-    },
-    ProjectionExpression: '#s, author, #d.#f, #d.#e',
+  for await (const item of queryIndex({
+    index: 'byEnd',
+    partition: keys.typePartition('event'),
+    sort: { from: wallUtc(new Date(now.getTime() - 14 * 3600_000)) },
+    attributes: ['status', 'author', `data.${field}`, 'data.utcEnd'],
   })) {
     const data = item.data as { utcEnd?: string } & Record<string, number[]>;
     if (!data?.utcEnd || data.utcEnd < nowUtc || item.status === 'trash') continue;

@@ -1,38 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { PostHead, PostRecord, PostType } from '../domain/records';
 import { ddb, tableName } from '../db/client';
 import { nextId } from '../db/ids';
-import { keys, type PostType } from '../db/keys';
-import { batchGet, type Item } from '../db/query';
-import { commit, commitWithUniqueSlug, type Write } from '../db/transact';
+import { keys } from '../db/keys';
+import { batchGet, type Item, queryIndex } from '../db/query';
+import { commit, type Write } from '../db/transact';
+import { commitWithUniqueSlug, recordsWithSlugPrefix } from './slug-claims';
 
-/**
- * An event, venue or organizer as stored. Fields every post has live at the top level; the
- * type's own fields live in `data`, which only that type's service writes.
- */
-export interface PostRecord<D extends object = Record<string, unknown>> {
-  id: number;
-  type: PostType;
-  status: string;
-  author: string;
-  slug: string;
-  title: string;
-  description: string;
-  excerpt: string;
-  /** Publication date in the site's wall time and in UTC, `Y-m-d H:i:s`. */
-  date: string;
-  date_utc: string;
-  modified: string;
-  modified_utc: string;
-  version: number;
-  /** Sort key of the type's date index: publication date, or the UTC start for events. */
-  sortDate: string;
-  /** Events only: UTC end, key of the end-date index. */
-  sortEnd?: string;
-  /** Linked events counted like term counts (venues and organizers). */
-  countPublic: number;
-  countAll: number;
-  data: D;
-}
+export type { PostHead, PostRecord };
 
 const OWN = [
   'id',
@@ -75,9 +50,6 @@ export async function getPost<D extends object>(id: number): Promise<PostRecord<
   );
   return out.Item ? fromPostItem<D>(out.Item) : undefined;
 }
-
-/** The fields every post has, whatever its type. */
-export type PostHead = Pick<PostRecord, 'id' | 'type' | 'status' | 'author'>;
 
 export async function getPostHead(id: number): Promise<PostHead | undefined> {
   const out = await ddb.send(
@@ -132,7 +104,7 @@ export function statusCount(type: PostType, from: string | undefined, to: string
       item: {
         Update: {
           TableName: tableName(),
-          Key: { pk: `COUNT#${type}`, sk: 'STATUS' },
+          Key: keys.statusTotals(type),
           UpdateExpression: `ADD ${adds.join(', ')}`,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
@@ -146,7 +118,7 @@ export async function statusCounts(type: PostType): Promise<Record<string, numbe
   const out = await ddb.send(
     new GetCommand({
       TableName: tableName(),
-      Key: { pk: `COUNT#${type}`, sk: 'STATUS' },
+      Key: keys.statusTotals(type),
       ConsistentRead: true,
     }),
   );
@@ -183,7 +155,7 @@ export async function createPost<D extends object>(
   const id = await nextId('post');
   const base = { ...post, id, version: 1, countPublic: 0, countAll: 0 };
   let record = { ...base, slug: '' } as PostRecord<D>;
-  await commitWithUniqueSlug(keys.typePartition(post.type), slugBase || String(id), (slug) => {
+  await commitWithUniqueSlug({ type: post.type }, slugBase || String(id), (slug) => {
     record = { ...base, slug } as PostRecord<D>;
     return [
       {
@@ -265,7 +237,7 @@ export async function updatePost<D extends object>(
     await commit(build(current.slug));
     return { ...next, slug: current.slug, version: current.version + 1 };
   }
-  const slug = await commitWithUniqueSlug(keys.typePartition(current.type), slugBase, build);
+  const slug = await commitWithUniqueSlug({ type: current.type }, slugBase, build);
   return { ...next, slug, version: current.version + 1 };
 }
 
@@ -291,4 +263,22 @@ export async function deletePost(
     ...statusCount(current.type, current.status, undefined),
     ...extra,
   ]);
+}
+
+/** Posts of a type, newest publication first (byStart index, descending), read lazily. */
+export async function* postsNewestFirst<D extends object>(type: PostType): AsyncGenerator<PostRecord<D>> {
+  for await (const item of queryIndex({
+    index: 'byStart',
+    partition: keys.typePartition(type),
+    descending: true,
+  }))
+    yield fromPostItem<D>(item);
+}
+
+/** Posts of a type whose slug starts with `base`: records named like a new one. */
+export async function* postsWithSlugPrefix<D extends object>(
+  type: PostType,
+  base: string,
+): AsyncGenerator<PostRecord<D>> {
+  for await (const item of recordsWithSlugPrefix({ type }, base)) yield fromPostItem<D>(item);
 }

@@ -1,28 +1,14 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { termExists } from '../domain/errors';
+import type { Taxonomy, TermRecord } from '../domain/records';
 import { ddb, tableName } from '../db/client';
 import { nextId } from '../db/ids';
-import { keys, type Taxonomy } from '../db/keys';
-import { queryItems } from '../db/query';
-import { TABLE } from '../db/table';
-import { commit, commitWithUniqueSlug, type Write } from '../db/transact';
-import { termExists } from '../http/errors';
+import { keys } from '../db/keys';
+import { queryIndex } from '../db/query';
+import { commit, type Write } from '../db/transact';
+import { commitWithUniqueSlug } from './slug-claims';
 
-/** A category or tag as stored. Counts are kept by event writes, in the event's own transaction. */
-export interface TermRecord {
-  id: number;
-  taxonomy: Taxonomy;
-  name: string;
-  slug: string;
-  description: string;
-  parent: number;
-  /** Published events carrying the term (what anonymous callers count). */
-  countPublic: number;
-  /** Events neither draft, pending nor trash (what editors count). */
-  countAll: number;
-  created: string;
-  modified: string;
-  version: number;
-}
+export type { TermRecord };
 
 const STORED = [
   'id',
@@ -38,7 +24,7 @@ const STORED = [
   'version',
 ] as const;
 
-function fromItem(item: Record<string, unknown>): TermRecord {
+export function fromTermItem(item: Record<string, unknown>): TermRecord {
   const out: Record<string, unknown> = {};
   for (const k of STORED) out[k] = item[k];
   return out as unknown as TermRecord;
@@ -52,20 +38,14 @@ export async function getTerm(id: number): Promise<TermRecord | undefined> {
   const out = await ddb.send(
     new GetCommand({ TableName: tableName(), Key: keys.term(id), ConsistentRead: true }),
   );
-  return out.Item ? fromItem(out.Item) : undefined;
+  return out.Item ? fromTermItem(out.Item) : undefined;
 }
 
 /** Every term of a taxonomy, in slug order: taxonomies are small, and lists sort and count in memory. */
 export async function listTerms(taxonomy: Taxonomy): Promise<TermRecord[]> {
-  const ix = TABLE.indexes.bySlug;
   const out: TermRecord[] = [];
-  for await (const item of queryItems({
-    IndexName: ix.name,
-    KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': ix.partitionKey },
-    ExpressionAttributeValues: { ':pk': keys.taxonomyPartition(taxonomy) },
-  }))
-    out.push(fromItem(item));
+  for await (const item of queryIndex({ index: 'bySlug', partition: keys.taxonomyPartition(taxonomy) }))
+    out.push(fromTermItem(item));
   return out;
 }
 
@@ -126,27 +106,23 @@ export async function createTerm(
     modified: now,
     version: 1,
   };
-  const slug = await commitWithUniqueSlug(
-    keys.taxonomyPartition(input.taxonomy),
-    input.slugBase || String(id),
-    (s) => [
-      {
-        item: {
-          Put: {
-            TableName: tableName(),
-            Item: toItem({ ...base, slug: s }),
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
+  const slug = await commitWithUniqueSlug({ taxonomy: input.taxonomy }, input.slugBase || String(id), (s) => [
+    {
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: toItem({ ...base, slug: s }),
+          ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      {
-        item: putGuard(keys.termNameGuard(input.taxonomy, input.name), id),
-        onConflict: () => nameTaken(input.taxonomy, input.name),
-      },
-      { item: putGuard(keys.slugGuard(input.taxonomy, s), id), onConflict: 'slug' },
-      ...parentCheck(input.parent).map((w) => ({ ...w, onConflict: parentGone })),
-    ],
-  );
+    },
+    {
+      item: putGuard(keys.termNameGuard(input.taxonomy, input.name), id),
+      onConflict: () => nameTaken(input.taxonomy, input.name),
+    },
+    { item: putGuard(keys.slugGuard(input.taxonomy, s), id), onConflict: 'slug' },
+    ...parentCheck(input.parent).map((w) => ({ ...w, onConflict: parentGone })),
+  ]);
   return { ...base, slug };
 }
 
@@ -215,7 +191,7 @@ export async function updateTerm(
     await commit(build(current.slug));
     return next;
   }
-  const slug = await commitWithUniqueSlug(keys.taxonomyPartition(current.taxonomy), changes.slugBase, build);
+  const slug = await commitWithUniqueSlug({ taxonomy: current.taxonomy }, changes.slugBase, build);
   return { ...next, slug };
 }
 

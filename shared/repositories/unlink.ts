@@ -1,11 +1,11 @@
-import { keys, type LinkKind } from '../db/keys';
+import { DomainError } from '../domain/errors';
+import type { EventData, EventRecord } from '../domain/event-record';
+import type { LinkKind } from '../domain/records';
 import { tableName } from '../db/client';
-import { queryItems } from '../db/query';
-import { TABLE } from '../db/table';
+import { keys } from '../db/keys';
 import type { Write } from '../db/transact';
-import { ApiError } from '../http/errors';
-import type { EventData, EventRecord } from './event-record';
 import { addTallies, type Deltas, deltaWrites } from './event-writes';
+import { eventIdsLinkedTo } from './links';
 import { getPosts } from './posts';
 
 /** Most events one record can be unlinked from in a single transaction (two writes each, plus tallies). */
@@ -17,20 +17,11 @@ const MAX_EVENTS = 30;
  * go, and the record's own tallies drop those events.
  */
 export async function unlinkWrites(kind: LinkKind, targetId: number, stale: () => Error): Promise<Write[]> {
-  const ix = TABLE.indexes.byAssignment;
-  const eventIds: number[] = [];
-  for await (const item of queryItems({
-    IndexName: ix.name,
-    KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': ix.partitionKey },
-    ExpressionAttributeValues: { ':pk': keys.assignmentPartition(kind, targetId) },
-    ProjectionExpression: 'eventId',
-  }))
-    eventIds.push(Number(item.eventId));
+  const eventIds = await eventIdsLinkedTo(kind, targetId);
   if (eventIds.length === 0) return [];
   if (eventIds.length > MAX_EVENTS)
-    throw new ApiError(
-      409,
+    throw new DomainError(
+      'conflict',
       'rest_too_many_links',
       `The record is linked to ${eventIds.length} events; unlink them first (at most ${MAX_EVENTS} at once).`,
     );

@@ -1,4 +1,4 @@
-import { STATUSES } from '../services/post-rules';
+import { STATUSES } from '../domain/statuses';
 import { LIMITS, list, nonEmptyText, paging, text } from './common';
 
 /**

@@ -58,17 +58,19 @@ const parentField = {
   parent: { type: 'integer', minimum: 0, description: 'The parent category ID; 0 for a top-level category.' },
 } as const;
 
-// Each factory returns a union of two literal schemas (not a schema with a conditional inside), so the
-// request types inferred from it keep `parent` typed.
-export const termCreateBody = (hierarchical: boolean) =>
-  hierarchical
-    ? ({ type: 'object', properties: { ...termFields, ...parentField }, required: ['name'] } as const)
-    : ({ type: 'object', properties: termFields, required: ['name'] } as const);
+// Each factory returns one of two literal schemas (not a schema with a conditional inside), so the
+// request types inferred from them keep `parent` typed.
+export const categoryCreateBody = {
+  type: 'object',
+  properties: { ...termFields, ...parentField },
+  required: ['name'],
+} as const;
+const tagCreateBody = { type: 'object', properties: termFields, required: ['name'] } as const;
+export const categoryUpdateBody = { type: 'object', properties: { ...termFields, ...parentField } } as const;
+const tagUpdateBody = { type: 'object', properties: termFields } as const;
 
-export const termUpdateBody = (hierarchical: boolean) =>
-  hierarchical
-    ? ({ type: 'object', properties: { ...termFields, ...parentField } } as const)
-    : ({ type: 'object', properties: termFields } as const);
+export const termCreateBody = (hierarchical: boolean) => (hierarchical ? categoryCreateBody : tagCreateBody);
+export const termUpdateBody = (hierarchical: boolean) => (hierarchical ? categoryUpdateBody : tagUpdateBody);
 
 const listParams = {
   ...paging,
@@ -95,7 +97,7 @@ const parentFilter = {
   parent: { type: 'integer', minimum: 0, description: 'Only children of this category (0: top level).' },
 } as const;
 
-export const termListQuery = (hierarchical: boolean) =>
-  hierarchical
-    ? ({ type: 'object', properties: { ...listParams, ...parentFilter } } as const)
-    : ({ type: 'object', properties: listParams } as const);
+export const categoryListQuery = { type: 'object', properties: { ...listParams, ...parentFilter } } as const;
+const tagListQuery = { type: 'object', properties: listParams } as const;
+
+export const termListQuery = (hierarchical: boolean) => (hierarchical ? categoryListQuery : tagListQuery);

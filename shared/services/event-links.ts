@@ -1,11 +1,11 @@
-import type { Taxonomy } from '../db/keys';
-import { atLeast, type User } from '../http/auth';
-import { invalidParam } from '../http/errors';
+import { invalidParam } from '../domain/errors';
+import type { Taxonomy } from '../domain/records';
+import { atLeast, type User } from '../domain/roles';
+import { slugify } from '../domain/slugs';
+import { plainText } from '../domain/text';
 import { getPosts } from '../repositories/posts';
 import { createTerm, listTerms } from '../repositories/terms';
-import { findOrCreateInline } from './linked-view';
-import { slugify } from './slugs';
-import { plainText } from './text';
+import { findOrCreateInline } from './linked-inline';
 
 /**
  * `categories` / `tags` by ID, slug or name. Unknown numeric IDs are a 400; an unknown name creates

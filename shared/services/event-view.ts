@@ -1,44 +1,22 @@
 import { DateTime } from 'luxon';
-import { keys } from '../db/keys';
-import { batchGet } from '../db/query';
-import type { User } from '../http/auth';
-import type { EventRecord } from '../repositories/event-record';
-import { fromPostItem, type PostRecord } from '../repositories/posts';
-import type { TermRecord } from '../repositories/terms';
-import { costDisplay, costValues } from './cost';
-import { details, resolveZone } from './dates';
-import { globalId, publicUrl } from './post-rules';
+import { costDisplay, costValues } from '../domain/cost';
+import { details, resolveZone } from '../domain/dates';
+import type { EventRecord } from '../domain/event-record';
+import { globalId, publicUrl } from '../domain/post-rules';
+import type { PostRecord, TermRecord } from '../domain/records';
+import { canSee, seesAll } from '../domain/visibility';
+import { imageView } from '../domain/web-input';
+import { linkedRecordsOf } from '../repositories/events';
+import type { Caller } from './context';
+import { linkedPostJsonLd, linkedPostView } from './linked-embed';
 import { embeddedTermView } from './term-view';
-import { canSee, seesAll } from './visibility';
-import { linkedPostJsonLd, linkedPostView } from './linked-view';
-import { imageView } from './web-input';
 
-interface ViewCtx {
-  user: User | null;
-  root: string;
+/** An event as the API shows it (reference §3.1). */
+export type EventView = Record<string, unknown>;
+
+interface ViewCtx extends Caller {
   /** Single GETs add json_ld, to the event and to its embedded venue and organizers. */
   single: boolean;
-}
-
-/** Reads every term, venue and organizer the events link to, in one batched round. */
-async function loadLinked(events: EventRecord[]) {
-  const termIds = new Set<number>();
-  const postIds = new Set<number>();
-  for (const e of events) {
-    for (const id of [...e.data.categories, ...e.data.tags]) termIds.add(id);
-    for (const id of [...e.data.venues, ...e.data.organizers]) postIds.add(id);
-  }
-  const items = await batchGet([
-    ...[...termIds].map((id) => keys.term(id)),
-    ...[...postIds].map((id) => keys.post(id)),
-  ]);
-  const terms = new Map<number, TermRecord>();
-  const posts = new Map<number, PostRecord>();
-  for (const item of items.values()) {
-    if (item.type === 'term') terms.set(Number(item.id), item as unknown as TermRecord);
-    else posts.set(Number(item.id), fromPostItem(item));
-  }
-  return { terms, posts };
 }
 
 const image = (url: string | undefined) => (url ? imageView(url) : false);
@@ -49,8 +27,8 @@ function isoWithOffset(wallTime: string, zone: string): string {
 }
 
 /** Events as every event route returns them (reference §3.1, key order included). */
-export async function presentEvents(events: EventRecord[], ctx: ViewCtx) {
-  const { terms, posts } = await loadLinked(events);
+export async function presentEvents(events: EventRecord[], ctx: ViewCtx): Promise<EventView[]> {
+  const { terms, posts } = await linkedRecordsOf(events);
   const editor = seesAll(ctx.user);
   return events.map((e) => {
     const d = e.data;
@@ -151,4 +129,9 @@ export async function presentEvents(events: EventRecord[], ctx: ViewCtx) {
     }
     return view;
   });
+}
+
+/** One event, as every event route shows it; `single` adds json_ld (single GETs). */
+export async function presentEvent(e: EventRecord, ctx: Caller, single = false): Promise<EventView> {
+  return (await presentEvents([e], { user: ctx.user, root: ctx.root, single }))[0]!;
 }

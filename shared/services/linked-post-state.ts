@@ -1,14 +1,14 @@
 import { DateTime } from 'luxon';
-import { atLeast, type User } from '../http/auth';
-import { ApiError, invalidParam, type ParamProblem } from '../http/errors';
-import type { PostRecord } from '../repositories/posts';
-import { siteZone, utcWall, wall } from './dates';
+import { siteZone, utcWall, wall } from '../domain/dates';
+import { invalidParam } from '../domain/errors';
+import { publicationDates, statusOnWrite } from '../domain/post-rules';
+import type { PostRecord } from '../domain/records';
+import { atLeast, type User } from '../domain/roles';
+import { slugify } from '../domain/slugs';
+import { plainText, safeHtml } from '../domain/text';
+import { imageUrl } from '../domain/web-input';
 import type { Body, LinkedData, LinkedPostType } from './linked-post-type';
 import { nextOptional } from './linked-post-type';
-import { publicationDates, statusOnWrite } from './post-rules';
-import { slugify } from './slugs';
-import { plainText, safeHtml } from './text';
-import { imageUrl } from './web-input';
 
 export interface NextState<D extends LinkedData> {
   record: PostRecord<D>;
@@ -21,13 +21,14 @@ export interface NextState<D extends LinkedData> {
  * the sent fields change, `null` / `""` clear optional ones, and every 400 is thrown before anything
  * is written.
  */
-export function nextState<D extends LinkedData>(
-  def: LinkedPostType<D>,
-  body: Body,
+export function nextState<D extends LinkedData, B extends object>(
+  def: LinkedPostType<D, B>,
+  typed: B,
   sent: Set<string>,
   user: User,
   current?: PostRecord<D>,
 ): NextState<D> {
+  const body = typed as Body;
   const has = (k: string) => sent.has(k) && body[k] !== undefined && body[k] !== null;
   if (has('author') && !atLeast(user, 'editor'))
     throw invalidParam(
@@ -50,7 +51,7 @@ export function nextState<D extends LinkedData>(
   const image = nextOptional(body, sent, 'image', current?.data.image, (v) =>
     imageUrl('image', v as string | number),
   );
-  const data = { ...def.data(body, sent, current?.data), ...(image ? { image } : {}) } as D;
+  const data = { ...def.data(typed, sent, current?.data), ...(image ? { image } : {}) } as D;
   if (!image) delete data.image;
   const record: PostRecord<D> = {
     ...(current ?? { id: 0, slug: '', version: 0, countPublic: 0, countAll: 0, excerpt: '' }),
@@ -73,31 +74,4 @@ export function nextState<D extends LinkedData>(
       throw invalidParam('slug', 'slug must contain at least one letter or digit.', 'rest_invalid_slug');
   }
   return { record, slugBase };
-}
-
-/**
- * Runs `fn` for a record given inline in another body (`venue[1]` of an event) and re-labels its
- * 400s as problems of that parameter: `venue[1].website must be an http or https URL.`
- */
-export function nested<T>(prefix: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    if (!(e instanceof ApiError) || e.status !== 400) throw e;
-    const param = prefix.replace(/\[\d+\]$/, '');
-    if (e.code === 'rest_missing_callback_param') {
-      const names = (e.extra.params as string[]).map((n) => `${prefix}.${n}`);
-      throw invalidParam(
-        param,
-        `${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} required.`,
-        'rest_missing_property',
-      );
-    }
-    const [field, problem] = Object.entries((e.extra.details ?? {}) as Record<string, ParamProblem>)[0] ?? [];
-    if (!field || !problem) throw e;
-    const message = problem.message.startsWith(field)
-      ? `${prefix}.${problem.message}`
-      : `${prefix}.${field}: ${problem.message}`;
-    throw invalidParam(param, message, problem.code);
-  }
 }

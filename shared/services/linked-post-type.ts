@@ -1,4 +1,4 @@
-import type { PostRecord } from '../repositories/posts';
+import type { PostRecord } from '../domain/records';
 
 /**
  * What a venue or an organizer adds to the post mechanics they share (linked-posts.ts): its own
@@ -11,9 +11,14 @@ export interface LinkedData {
   image?: string;
 }
 
+/** A body read field by field where the field's name is data (the type's name field, `dataKeys`). */
 export type Body = Record<string, unknown>;
 
-export interface LinkedPostType<D extends LinkedData> {
+/**
+ * `D`: the type's `data`; `B`: its request bodies as the contract's schema types them (every field
+ * optional: creates require the name, updates by slug the slug).
+ */
+export interface LinkedPostType<D extends LinkedData, B extends object = object> {
   type: LinkedType;
   kind: 'VENUE' | 'ORGANIZER';
   collection: 'venues' | 'organizers';
@@ -22,7 +27,7 @@ export interface LinkedPostType<D extends LinkedData> {
   /** Body keys stored under the same name in `data`; an inline record reuses one equal on these. */
   dataKeys: readonly string[];
   /** The type's `data` after a create (`prev` undefined) or a partial update; throws the 400s. */
-  data(body: Body, sent: Set<string>, prev: D | undefined): D;
+  data(body: B, sent: Set<string>, prev: D | undefined): D;
   /** The type's keys of the representation, in reference order; empty ones are dropped afterwards. */
   fields(p: PostRecord<D>): Record<string, unknown>;
   /** Keys appended after the empty ones are dropped (venues: `show_map`, `show_map_link`). */
@@ -34,14 +39,14 @@ export interface LinkedPostType<D extends LinkedData> {
 
 /** An optional field after a create or partial update: absent keeps it, `null` or `""` clears it. */
 export function nextOptional<T>(
-  body: Body,
+  body: object,
   sent: Set<string>,
   key: string,
   prev: T | undefined,
   read: (value: unknown) => T | undefined,
 ): T | undefined {
   if (!sent.has(key)) return prev;
-  const v = body[key];
+  const v = (body as Body)[key];
   return v === null || v === undefined || v === '' ? undefined : read(v);
 }
 

@@ -1,7 +1,7 @@
-import type { PostRecord } from '../repositories/posts';
+import { globalId, publicUrl } from '../domain/post-rules';
+import type { PostRecord } from '../domain/records';
+import { imageView } from '../domain/web-input';
 import type { LinkedData, LinkedPostType } from './linked-post-type';
-import { globalId, publicUrl } from './post-rules';
-import { imageView } from './web-input';
 
 /**
  * PHP `array_filter` emptiness (reference §3.2): "", "0", false, null and [] go. Numbers stay: the
@@ -15,12 +15,19 @@ const isEmpty = (v: unknown) =>
   v === false ||
   (Array.isArray(v) && v.length === 0);
 
+/** A venue or organizer as the API shows it. */
+export type LinkedView = { id: number } & Record<string, unknown>;
+
 /**
  * A venue or organizer as every route returns it (reference §3.2 / §3.3): the common head, the type's
  * own fields and, on single GETs, `json_ld`, with empty values dropped; then the keys that are always
  * there. The name is kept even when it reads "0".
  */
-export function linkedView<D extends LinkedData>(def: LinkedPostType<D>, p: PostRecord<D>, single: boolean) {
+export function linkedView<D extends LinkedData, B extends object>(
+  def: LinkedPostType<D, B>,
+  p: PostRecord<D>,
+  single: boolean,
+): LinkedView {
   const url = publicUrl(def.type, p.slug);
   const head: Record<string, unknown> = {
     id: p.id,
@@ -41,7 +48,7 @@ export function linkedView<D extends LinkedData>(def: LinkedPostType<D>, p: Post
   };
   const kept = Object.entries(head).filter(([k, v]) => k === def.type || !isEmpty(v));
   return {
-    ...Object.fromEntries(kept),
+    ...(Object.fromEntries(kept) as LinkedView),
     ...def.always(p),
     global_id: globalId(p.id),
     global_id_lineage: [globalId(p.id)],

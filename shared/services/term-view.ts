@@ -1,6 +1,5 @@
 import { config } from '../config';
-import type { Taxonomy } from '../db/keys';
-import type { TermRecord } from '../repositories/terms';
+import type { Taxonomy, TermRecord } from '../domain/records';
 
 export const COLLECTION: Record<Taxonomy, 'categories' | 'tags'> = {
   tribe_events_cat: 'categories',
@@ -30,6 +29,9 @@ export function termUrls(t: TermRecord, root: string) {
     ...(t.parent > 0 ? { up: `${collection}/${t.parent}` } : {}),
   };
 }
+
+/** A category or tag as the term routes show it. */
+export type TermView = ReturnType<typeof termView>;
 
 /** Shape (b)/(c) of reference §3.4: term lists, single reads and writes. */
 export function termView(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costDisplay, costValues, parseCostInput } from '../../shared/services/cost';
+import { costDisplay, costValues, parseCostInput } from '../../shared/domain/cost';
 
 /** Cost parsing and display of reference §3.6 (and the reference's samples 021–027, 168). */
 const parse = (input: unknown) => {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../shared/http/errors';
-import { type EventTimes, resolveEventTimes } from '../../shared/services/event-times';
+import { asApiError } from '../../shared/http/errors';
+import { type EventTimes, resolveEventTimes } from '../../shared/domain/event-times';
 
 /** Start, end, UTC and zone of an event from a create or a partial update (site time zone UTC). */
 const problem = (fn: () => unknown) => {
   try {
     fn();
   } catch (e) {
-    if (e instanceof ApiError)
-      return { status: e.status, params: Object.keys(e.toBody().data.params as object) };
+    const api = asApiError(e);
+    if (api) return { status: api.status, params: Object.keys(api.toBody().data.params as object) };
     throw e;
   }
   throw new Error('expected a 400');

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../shared/http/errors';
-import { dateBounds, inBounds, startRange, type WindowQuery } from '../../shared/services/event-window';
+import { asApiError } from '../../shared/http/errors';
+import { dateBounds, inBounds, startRange, type WindowQuery } from '../../shared/domain/event-window';
 
 /** The date window of GET /events (reference §4.3, decisions §5), site time zone UTC. */
 const NOW = DateTime.fromISO('2026-11-22T11:49:00Z', { zone: 'UTC' }); // the reference capture clock
@@ -11,7 +11,8 @@ const problemParam = (q: WindowQuery) => {
   try {
     bounds(q);
   } catch (e) {
-    if (e instanceof ApiError) return Object.keys(e.toBody().data.params as object);
+    const api = asApiError(e);
+    if (api) return Object.keys(api.toBody().data.params as object);
     throw e;
   }
   throw new Error('expected a 400');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coerce, coerceObject, parseQueryString } from '../../shared/http/params';
+import { parseQueryString } from '../../shared/http/params';
+import { coerce, coerceObject } from '../../shared/schemas/coerce';
 
 /** Query strings and form bodies as WordPress clients send them, and coercion towards a schema. */
 describe('parseQueryString', () => {

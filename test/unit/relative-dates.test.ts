@@ -1,7 +1,7 @@
 import { DateTime, Info } from 'luxon';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseDate, WALL } from '../../shared/services/dates';
-import { parseRelative } from '../../shared/services/relative-dates';
+import { parseDate, WALL } from '../../shared/domain/dates';
+import { parseRelative } from '../../shared/domain/relative-dates';
 
 /** strtotime-style phrases (reference §6.1, samples 061 and 169) and the other accepted date inputs. */
 const UTC = Info.normalizeZone('UTC')!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextFreeSlug, slugify } from '../../shared/services/slugs';
+import { nextFreeSlug, slugify } from '../../shared/domain/slugs';
 
 describe('slugify', () => {
   it.each([

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../shared/http/errors';
-import { compileValidator, type Validator, validateAll } from '../../shared/http/validate';
+import { ApiError, asApiError } from '../../shared/http/errors';
+import { compileValidator, type Validator, validateAll } from '../../shared/schemas/validate';
 
 /** How ajv's errors become the contract's 400s (decisions §2). */
 function failure(validate: Validator, data: unknown): ApiError {
   try {
     validate(data);
   } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
+    // Validators throw domain errors; the HTTP layer's form is what clients see.
+    const api = asApiError(e);
+    expect(api).toBeInstanceOf(ApiError);
+    return api!;
   }
   throw new Error('expected the validator to throw');
 }
@@ -17,7 +19,7 @@ function failureOfAll(checks: Array<[Validator | undefined, unknown]>): ApiError
   try {
     validateAll(checks);
   } catch (e) {
-    return e as ApiError;
+    return asApiError(e)!;
   }
   throw new Error('expected validateAll to throw');
 }

@@ -1,6 +1,6 @@
-import type { StoredCost } from '../services/cost';
-import type { EventTimes } from '../services/event-times';
-import type { PostRecord } from './posts';
+import type { StoredCost } from './cost';
+import type { EventTimes } from './event-times';
+import type { PostRecord } from './records';
 
 /** The event's own fields, kept in the post's `data` map. */
 export interface EventData extends EventTimes {

@@ -1,5 +1,5 @@
 import { fullFormats } from 'ajv-formats/dist/formats';
-import { invalidParam } from '../http/errors';
+import { invalidParam } from './errors';
 
 /**
  * Checks of web-shaped inputs that a JSON Schema `format` cannot express because `""` must also pass

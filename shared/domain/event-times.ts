@@ -1,5 +1,5 @@
 import type { DateTime, Zone } from 'luxon';
-import { invalidParam } from '../http/errors';
+import { invalidParam } from './errors';
 import { parseDate, resolveZone, siteZone, utcWall, wall, zoneAbbr } from './dates';
 
 /** An event's times as stored: wall times in its zone, the same instants in UTC, and the zone. */

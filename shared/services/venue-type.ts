@@ -1,10 +1,10 @@
-import { invalidParam } from '../http/errors';
-import type { PostRecord } from '../repositories/posts';
-import { venueCreateBody } from '../schemas/venue';
+import { invalidParam } from '../domain/errors';
+import type { PostRecord } from '../domain/records';
+import type { Infer } from '../schemas/infer';
+import { venueCreateBody, type venueUpdateBySlugBody } from '../schemas/venue';
 import { compact, type LinkedData, type LinkedPostType, nextOptional } from './linked-post-type';
-import { linkedPostService } from './linked-posts';
-import { plainText } from './text';
-import { httpUrl } from './web-input';
+import { plainText } from '../domain/text';
+import { httpUrl } from '../domain/web-input';
 
 const TEXT = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince'] as const;
 type TextKey = (typeof TEXT)[number];
@@ -20,6 +20,9 @@ export interface VenueData extends LinkedData, Partial<Record<TextKey, string>> 
 
 type Venue = PostRecord<VenueData>;
 
+/** Any venue body: create, update or update by slug. */
+export type VenueBody = Partial<Infer<typeof venueUpdateBySlugBody>>;
+
 /**
  * `stateprovince` as shown: the one sent, else the state for US addresses (or no country) and the
  * province elsewhere (reference §7.2). Derived on read, so it follows later edits of those fields.
@@ -32,7 +35,7 @@ export function stateProvince(d: VenueData): string | undefined {
 
 const text = (v: unknown) => plainText(String(v)) || undefined;
 
-export const venueType: LinkedPostType<VenueData> = {
+export const venueType: LinkedPostType<VenueData, VenueBody> = {
   type: 'venue',
   kind: 'VENUE',
   collection: 'venues',
@@ -111,5 +114,3 @@ export const venueType: LinkedPostType<VenueData> = {
     v.data.phone,
   ],
 };
-
-export const venues = linkedPostService(venueType);

@@ -1,4 +1,4 @@
-import { atLeast, type User } from '../http/auth';
+import { atLeast, type User } from './roles';
 
 /** Anonymous callers see published records only; editors see everything; others also their own. */
 export function canSee(post: { status: string; author: string }, user: User | null): boolean {

@@ -1,14 +1,11 @@
 import type { DateTime, Zone } from 'luxon';
 import { config } from '../config';
-import type { PostType } from '../db/keys';
-import { atLeast, type User } from '../http/auth';
-import { ApiError, forbidden, invalidParam } from '../http/errors';
+import type { PostType } from './records';
+import { atLeast, type User } from './roles';
+import { forbidden, invalidParam, noLongerAvailable, notAccessible } from './errors';
+import { STATUSES } from './statuses';
 import { parseDate, utcWall, wall } from './dates';
 import { seesAll } from './visibility';
-
-/** Post statuses this service knows (WordPress's registered ones, minus auto-draft and inherit). */
-export const STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
-export type Status = (typeof STATUSES)[number];
 
 const PUBLISHED = new Set(['publish', 'future', 'private']);
 
@@ -42,16 +39,12 @@ export function assertReadable(
   post: { author: string; status: string },
   user: User | null,
 ): void {
-  if (post.status === 'trash' && !seesAll(user))
-    throw new ApiError(403, `${type}-no-longer-available`, `This ${type} is no longer available`);
+  if (post.status === 'trash' && !seesAll(user)) throw noLongerAvailable(type);
   if (post.status === 'trash') return;
   if (post.status === 'publish' || seesAll(user)) return;
   if (user && atLeast(user, 'contributor') && post.author === user.sub) return;
-  throw new ApiError(403, `${type}-not-accessible`, `The requested ${type} is not accessible`);
+  throw notAccessible(type);
 }
-
-export const trashed = (type: PostType) =>
-  new ApiError(410, `${type}-is-in-trash`, `The ${type} is already trashed`);
 
 export interface StatusFilter {
   statuses: string[];

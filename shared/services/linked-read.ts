@@ -1,47 +1,31 @@
-import { keys } from '../db/keys';
-import { collect, queryItems } from '../db/query';
-import { TABLE } from '../db/table';
-import type { User } from '../http/auth';
-import { invalidParam } from '../http/errors';
-import { listReply, type PageRequest, pageOf, sliceOf } from '../http/paging';
-import type { Reply } from '../http/respond';
-import type { ApiUrls } from '../http/urls';
+import { invalidParam, notFound, slugNotFound } from '../domain/errors';
+import { type Page, type PageRequest, pageOf, sliceOf } from '../domain/paging';
+import { assertReadable, listStatuses, passesStatus } from '../domain/post-rules';
+import type { PostRecord } from '../domain/records';
+import type { User } from '../domain/roles';
+import { plainText } from '../domain/text';
+import { canSee, seesAll } from '../domain/visibility';
+import { collect } from '../db/query';
 import { linkedIds, upcomingLinkedIds } from '../repositories/links';
-import { fromPostItem, getPostHead, getPosts, type PostRecord, statusCounts } from '../repositories/posts';
+import {
+  getPost,
+  getPostBySlug,
+  getPostHead,
+  getPosts,
+  postsNewestFirst,
+  statusCounts,
+} from '../repositories/posts';
+import type { Infer } from '../schemas/infer';
+import type { venueListQuery } from '../schemas/venue';
+import type { Caller, Ref } from './context';
 import type { LinkedData, LinkedPostType } from './linked-post-type';
 import { linkedView } from './linked-post-view';
-import { listStatuses, passesStatus } from './post-rules';
-import { plainText } from './text';
-import { canSee, seesAll } from './visibility';
 
-type Flag = boolean | 'true' | 'false' | '1' | '0';
-
-export interface LinkedListQuery {
-  page?: number;
-  per_page?: number;
-  search?: string;
-  event?: number;
-  has_events?: Flag;
-  only_with_upcoming?: Flag;
-  status?: string[];
-}
+/** The list query of venues and organizers (the same parameters for both). */
+export type LinkedListQuery = Infer<typeof venueListQuery>;
+type Flag = LinkedListQuery['has_events'];
 
 const truthy = (f: Flag | undefined) => f === true || f === 'true' || f === '1';
-
-/** Records of a type, newest publication first (byStart index, descending), read lazily. */
-async function* newestFirst<D extends LinkedData>(
-  type: LinkedPostType<D>['type'],
-): AsyncGenerator<PostRecord<D>> {
-  const ix = TABLE.indexes.byStart;
-  for await (const item of queryItems({
-    IndexName: ix.name,
-    KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': ix.partitionKey },
-    ExpressionAttributeValues: { ':pk': keys.typePartition(type) },
-    ScanIndexForward: false,
-  }))
-    yield fromPostItem<D>(item);
-}
 
 const newer = (a: PostRecord<object>, b: PostRecord<object>) =>
   a.sortDate === b.sortDate ? b.id - a.id : a.sortDate < b.sortDate ? 1 : -1;
@@ -50,7 +34,7 @@ const newer = (a: PostRecord<object>, b: PostRecord<object>) =>
  * `search` (reference §7.1): the words are split on anything but letters, digits and `-`; a record
  * matches when one of its fields contains all of them, case-insensitively.
  */
-function searcher<D extends LinkedData>(def: LinkedPostType<D>, search: string) {
+function searcher<D extends LinkedData>(def: LinkedPostType<D, object>, search: string) {
   const words = search
     .toLowerCase()
     .split(/[^\p{L}\p{N}-]+/u)
@@ -64,7 +48,7 @@ function searcher<D extends LinkedData>(def: LinkedPostType<D>, search: string) 
 
 /** IDs the `event` and `only_with_upcoming` filters allow; undefined when neither is given. */
 async function allowedIds<D extends LinkedData>(
-  def: LinkedPostType<D>,
+  def: LinkedPostType<D, object>,
   q: LinkedListQuery,
   user: User | null,
 ) {
@@ -84,7 +68,7 @@ async function allowedIds<D extends LinkedData>(
 
 /** The page of the plain newest-first list, reading no further than the page's last record. */
 async function plainPage<D extends LinkedData>(
-  def: LinkedPostType<D>,
+  def: LinkedPostType<D, object>,
   keep: (p: PostRecord<D>) => boolean,
   total: number,
   { page, perPage }: PageRequest,
@@ -93,7 +77,7 @@ async function plainPage<D extends LinkedData>(
   const out: PostRecord<D>[] = [];
   if (skip >= total) return out;
   let seen = 0;
-  for await (const p of newestFirst<D>(def.type)) {
+  for await (const p of postsNewestFirst<D>(def.type)) {
     if (!keep(p) || seen++ < skip) continue;
     out.push(p);
     if (out.length === perPage) break;
@@ -106,11 +90,11 @@ async function plainPage<D extends LinkedData>(
  * records up to the page are read; `event` / `only_with_upcoming` read just the records they name;
  * `search` and `has_events` read the type's records (never the rest of the table).
  */
-export async function listLinkedPosts<D extends LinkedData>(
-  def: LinkedPostType<D>,
+async function listLinkedPosts<D extends LinkedData>(
+  def: LinkedPostType<D, object>,
   q: LinkedListQuery,
-  { user, urls }: { user: User | null; urls: ApiUrls },
-): Promise<Reply> {
+  user: User | null,
+): Promise<Page<PostRecord<D>>> {
   const filter = listStatuses(q.status, user);
   const passes = passesStatus(filter);
   const paging = pageOf(q);
@@ -133,18 +117,39 @@ export async function listLinkedPosts<D extends LinkedData>(
   } else {
     const candidates = ids
       ? [...(await getPosts<D>([...ids])).values()].sort(newer)
-      : await collect(newestFirst<D>(def.type));
+      : await collect(postsNewestFirst<D>(def.type));
     const kept = candidates.filter(keep);
     total = kept.length;
     items = sliceOf(kept, paging);
   }
-  return listReply({
-    key: def.collection,
-    items: items.map((p) => linkedView(def, p, false)),
-    total,
-    paging,
-    urls,
-    pastEnd: def.type,
-    itemsFirst: true,
-  });
+  return { items, total, paging };
+}
+
+/** The reads of a venue-like type: one mechanism for venues and organizers. */
+export function linkedPostReads<D extends LinkedData, B extends object>(def: LinkedPostType<D, B>) {
+  const loose = def as unknown as LinkedPostType<D, object>;
+  return {
+    /** GET by ID or slug: the record with json_ld, if the caller may see it. */
+    async get(ref: Ref, ctx: Caller) {
+      const post = await loadLinked(loose, ref);
+      assertReadable(def.type, post, ctx.user);
+      return linkedView(def, post, true);
+    },
+
+    async list(q: LinkedListQuery, ctx: Caller) {
+      const page = await listLinkedPosts(loose, q, ctx.user);
+      return { ...page, items: page.items.map((p) => linkedView(def, p, false)) };
+    },
+  };
+}
+
+/** The record a path names; unknown IDs and slugs (and other types' IDs) are not found. */
+export async function loadLinked<D extends LinkedData>(
+  def: LinkedPostType<D, object>,
+  ref: Ref,
+): Promise<PostRecord<D>> {
+  const post = 'id' in ref ? await getPost<D>(ref.id) : await getPostBySlug<D>(def.type, ref.slug);
+  if (!post || post.type !== def.type)
+    throw 'id' in ref ? notFound(def.type, ref.id) : slugNotFound(def.type, ref.slug);
+  return post;
 }

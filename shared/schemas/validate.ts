@@ -1,6 +1,6 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { ApiError, invalidParams, missingParams, type ParamProblem } from './errors';
+import { DomainError, invalidParams, missingParams, type ParamProblem } from '../domain/errors';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: true });
 addFormats(ajv);
@@ -62,11 +62,11 @@ export function compileValidator(schema: object): Validator {
   const fn: ValidateFunction = ajv.compile(schema);
   return (data) => {
     if (fn(data)) return;
-    throw toApiError(fn.errors ?? []);
+    throw toDomainError(fn.errors ?? []);
   };
 }
 
-export function toApiError(errors: ErrorObject[]): ApiError {
+export function toDomainError(errors: ErrorObject[]): DomainError {
   const missing: string[] = [];
   const problems: Record<string, ParamProblem> = {};
   for (const err of errors) {
@@ -86,18 +86,18 @@ export function toApiError(errors: ErrorObject[]): ApiError {
 
 /** Runs several validators and reports missing parameters before invalid ones, as WordPress does. */
 export function validateAll(checks: Array<[Validator | undefined, unknown]>): void {
-  const errors: ApiError[] = [];
+  const errors: DomainError[] = [];
   for (const [validate, data] of checks) {
     try {
       validate?.(data);
     } catch (e) {
-      errors.push(e as ApiError);
+      errors.push(e as DomainError);
     }
   }
   if (errors.length === 0) return;
   const missing = errors.filter((e) => e.code === 'rest_missing_callback_param');
-  if (missing.length > 0) throw missingParams(missing.flatMap((e) => e.extra.params as string[]));
+  if (missing.length > 0) throw missingParams(missing.flatMap((e) => e.data.params as string[]));
   const merged: Record<string, ParamProblem> = {};
-  for (const e of errors) Object.assign(merged, e.extra.details as Record<string, ParamProblem>);
+  for (const e of errors) Object.assign(merged, e.data.details as Record<string, ParamProblem>);
   throw invalidParams(merged);
 }

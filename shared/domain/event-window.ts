@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { invalidParam } from '../http/errors';
+import { invalidParam } from './errors';
 import { parseDate, siteZone, wall } from './dates';
 
 /** Bounds on events' wall-clock start and end, compared as `Y-m-d H:i:s` strings (reference §4.3). */

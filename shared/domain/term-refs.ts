@@ -1,5 +1,5 @@
-import { invalidParam } from '../http/errors';
-import type { TermRecord } from '../repositories/terms';
+import { invalidParam } from './errors';
+import type { TermRecord } from './records';
 
 /** Resolves term IDs or slugs against a taxonomy's terms; any unknown one is a 400 naming the parameter. */
 export function termIdsOf(param: string, refs: Array<number | string>, terms: TermRecord[]): Set<number> {

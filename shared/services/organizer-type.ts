@@ -1,9 +1,9 @@
-import type { PostRecord } from '../repositories/posts';
-import { organizerCreateBody } from '../schemas/organizer';
+import type { PostRecord } from '../domain/records';
+import type { Infer } from '../schemas/infer';
+import { organizerCreateBody, type organizerUpdateBySlugBody } from '../schemas/organizer';
 import { compact, type LinkedData, type LinkedPostType, nextOptional } from './linked-post-type';
-import { linkedPostService } from './linked-posts';
-import { plainText } from './text';
-import { emailAddress, httpUrl } from './web-input';
+import { plainText } from '../domain/text';
+import { emailAddress, httpUrl } from '../domain/web-input';
 
 /** An organizer's own fields, stored under their API names in the post's `data` map. */
 export interface OrganizerData extends LinkedData {
@@ -14,7 +14,10 @@ export interface OrganizerData extends LinkedData {
 
 type Organizer = PostRecord<OrganizerData>;
 
-export const organizerType: LinkedPostType<OrganizerData> = {
+/** Any organizer body: create, update or update by slug. */
+export type OrganizerBody = Partial<Infer<typeof organizerUpdateBySlugBody>>;
+
+export const organizerType: LinkedPostType<OrganizerData, OrganizerBody> = {
   type: 'organizer',
   kind: 'ORGANIZER',
   collection: 'organizers',
@@ -45,5 +48,3 @@ export const organizerType: LinkedPostType<OrganizerData> = {
 
   searchable: (o: Organizer) => [o.data.phone, o.data.email, o.data.website],
 };
-
-export const organizers = linkedPostService(organizerType);

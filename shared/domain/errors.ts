@@ -1,0 +1,125 @@
+/**
+ * The errors the rules, repositories and use cases throw. They say what went wrong (`kind`, a stable
+ * `code`, a message a person can act on and machine-readable `data`), never which HTTP status that is:
+ * `shared/http/errors.ts` is the one place that maps a kind to a status.
+ */
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'gone'
+  | 'precondition-failed'
+  | 'unprocessable';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: string,
+    message: string,
+    readonly data: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface ParamProblem {
+  code: string;
+  message: string;
+}
+
+export const missingParams = (names: string[]) =>
+  new DomainError('invalid', 'rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, {
+    params: names,
+  });
+
+/** Names every bad parameter with a reason a person can act on. */
+export const invalidParams = (problems: Record<string, ParamProblem>) => {
+  const names = Object.keys(problems);
+  const params: Record<string, string> = {};
+  for (const name of names) params[name] = problems[name]!.message;
+  return new DomainError('invalid', 'rest_invalid_param', `Invalid parameter(s): ${names.join(', ')}`, {
+    params,
+    details: problems,
+  });
+};
+
+export const invalidParam = (name: string, message: string, code = 'rest_invalid_param') =>
+  invalidParams({ [name]: { code, message } });
+
+export const forbidden = () =>
+  new DomainError('forbidden', 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+
+export type ResourceType = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+const label = (type: ResourceType) => type[0]!.toUpperCase() + type.slice(1);
+
+export const notFound = (type: ResourceType, id: number) =>
+  new DomainError('not-found', `rest-${type}-not-found`, `${label(type)} with ID ${id} does not exist.`);
+
+export const slugNotFound = (type: ResourceType, slug: string) =>
+  new DomainError(
+    'not-found',
+    `rest-${type}-not-found`,
+    `${label(type)} with slug "${slug}" does not exist.`,
+  );
+
+export const archivePageNotFound = (type: ResourceType) =>
+  new DomainError(
+    'not-found',
+    `${type}-archive-page-not-found`,
+    `The requested ${type} archive page does not exist`,
+  );
+
+export const termExists = (termId: number) =>
+  new DomainError(
+    'invalid',
+    'term_exists',
+    'A term with the name provided already exists in this taxonomy.',
+    {
+      term_id: termId,
+    },
+  );
+
+export const conflict = (what: string) =>
+  new DomainError(
+    'conflict',
+    'rest_conflict',
+    `The ${what} was changed by another request at the same time; retry.`,
+  );
+
+export const trashed = (type: ResourceType) =>
+  new DomainError('gone', `${type}-is-in-trash`, `The ${type} is already trashed`);
+
+export const noLongerAvailable = (type: ResourceType) =>
+  new DomainError('forbidden', `${type}-no-longer-available`, `This ${type} is no longer available`);
+
+export const notAccessible = (type: ResourceType) =>
+  new DomainError('forbidden', `${type}-not-accessible`, `The requested ${type} is not accessible`);
+
+/**
+ * Runs `fn` for a record given inline in another body (`venue[1]` of an event) and re-labels its
+ * invalid-parameter errors as problems of that parameter: `venue[1].website must be an http or https URL.`
+ */
+export function nested<T>(prefix: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (!(e instanceof DomainError) || e.kind !== 'invalid') throw e;
+    const param = prefix.replace(/\[\d+\]$/, '');
+    if (e.code === 'rest_missing_callback_param') {
+      const names = (e.data.params as string[]).map((n) => `${prefix}.${n}`);
+      throw invalidParam(
+        param,
+        `${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} required.`,
+        'rest_missing_property',
+      );
+    }
+    const [field, problem] = Object.entries((e.data.details ?? {}) as Record<string, ParamProblem>)[0] ?? [];
+    if (!field || !problem) throw e;
+    const message = problem.message.startsWith(field)
+      ? `${prefix}.${problem.message}`
+      : `${prefix}.${field}: ${problem.message}`;
+    throw invalidParam(param, message, problem.code);
+  }
+}

@@ -1,0 +1,101 @@
+import type { EventRecord, EventRow } from './event-record';
+import { type DateBounds, inBounds } from './event-window';
+import { haversineKm, type Point } from './geo';
+import type { PageRequest } from './paging';
+import { passesStatus, type StatusFilter } from './post-rules';
+import { STATUSES } from './statuses';
+import type { TallyWho } from './tallies';
+
+/**
+ * The pure part of the event list (reference §4.3–4.6): which rows a query keeps, which day-tally scope
+ * can count it, the order, and the page. The use case feeds it candidates read from the indexes.
+ */
+
+/** A candidate of the list: its filter row, and the record once it has been read. */
+export interface Candidate {
+  row: EventRow;
+  record?: EventRecord;
+}
+
+export interface RowFilter {
+  statuses: StatusFilter;
+  bounds?: DateBounds;
+  featured?: boolean;
+  postParent?: number;
+}
+
+/** What every candidate must pass, whatever index it came from. */
+export function rowFilter(f: RowFilter): (row: EventRow) => boolean {
+  const passes = passesStatus(f.statuses);
+  return (row) =>
+    passes(row) &&
+    !row.hidden &&
+    (f.bounds === undefined || inBounds(f.bounds, row.start, row.end)) &&
+    (f.featured === undefined || row.featured === f.featured) &&
+    (f.postParent === undefined || row.parent === f.postParent);
+}
+
+/** The tally audience of a status filter, when one tally counts exactly those statuses. */
+export function tallyWho(filter: StatusFilter): TallyWho | undefined {
+  if (filter.ownerOfUnpublished) return undefined;
+  const s = [...filter.statuses].sort().join(',');
+  if (s === 'publish') return 'p';
+  if (
+    s ===
+    STATUSES.filter((x) => x !== 'trash')
+      .sort()
+      .join(',')
+  )
+    return 'a';
+  return undefined;
+}
+
+/** One link filter of the query: OR over its targets. `leaf`: one target with no children. */
+export interface LinkFilter {
+  kind: 'TERM' | 'VENUE' | 'ORGANIZER';
+  ids: number[];
+  leaf: boolean;
+}
+
+/**
+ * The day-tally scope that counts a query's total exactly, if any: everything, featured events, or
+ * one leaf term / venue / organizer (with no other filter).
+ */
+export function tallyScope(links: LinkFilter[], featured: boolean | undefined): string | undefined {
+  if (links.length === 0) return featured === undefined ? 'ALL' : featured ? 'FEATURED' : undefined;
+  const only = links.length === 1 && links[0]!.leaf && featured === undefined ? links[0]! : undefined;
+  return only ? `${only.kind}#${only.ids[0]}` : undefined;
+}
+
+/** List order: start, then ID. */
+export const byStart = (a: EventRow, b: EventRow) =>
+  a.start < b.start ? -1 : a.start > b.start ? 1 : a.eventId - b.eventId;
+
+/** The requested page of candidates, in list order. */
+export function pageOfCandidates<T extends { row: EventRow }>(
+  candidates: T[],
+  { page, perPage }: PageRequest,
+): T[] {
+  return [...candidates].sort((a, b) => byStart(a.row, b.row)).slice((page - 1) * perPage, page * perPage);
+}
+
+/** Every word of the search in title, excerpt or description, case-insensitively (reference §4.6). */
+export function matchesSearch(e: EventRecord, search: string): boolean {
+  const text = `${e.title}\n${e.excerpt}\n${e.description}`.toLowerCase();
+  return search
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => text.includes(w));
+}
+
+/** The geoloc filters: whether the venues have coordinates, and whether one lies within the radius. */
+export function geoMatch(
+  points: Point[],
+  q: { geoloc?: boolean; geoloc_lat?: number; geoloc_lng?: number; geoloc_radius?: number },
+): boolean {
+  if (q.geoloc !== undefined && points.length > 0 !== q.geoloc) return false;
+  if (q.geoloc_lat === undefined || q.geoloc_lng === undefined) return true;
+  const center = { lat: q.geoloc_lat, lng: q.geoloc_lng };
+  return points.some((p) => haversineKm(center, p) <= (q.geoloc_radius ?? 25));
+}

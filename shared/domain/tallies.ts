@@ -1,0 +1,59 @@
+import type { DateBounds } from './event-window';
+
+/**
+ * Day-granular tallies: listable events counted by scope, start day and end day, so that list totals
+ * over whole-day windows need no event reads. A time of exactly 23:59:59 gets its own key (`day~`),
+ * because inclusive bounds are `< day 23:59:59` or `<= day 23:59:59` and must tell it apart.
+ */
+export const dayKey = (wallTime: string) =>
+  wallTime.slice(0, 10) + (wallTime.endsWith('23:59:59') ? '~' : '');
+
+/** Who a tally counts: `p` published events (everyone sees them), `a` every listable status (editors). */
+export type TallyWho = 'p' | 'a';
+
+/** Attribute of a tally item: events of this audience that end on `endDay`. */
+export const tallyAttr = (who: TallyWho, endDay: string) => `${who}|${endDay}`;
+
+const day = (bound: string) => bound.slice(0, 10);
+const ge = (key: string, bound: string) => key >= day(bound); // start >= D 00:00:00
+const leEnd = (key: string, bound: string) => key <= `${day(bound)}~`; // <= D 23:59:59
+const ltEnd = (key: string, bound: string) => key <= day(bound); // < D 23:59:59
+const gtEnd = (key: string, bound: string) => key > `${day(bound)}~`; // > D 23:59:59
+
+/** Whether a start-day key satisfies the window's start bounds (all of them on day boundaries). */
+export function startDayOk(b: DateBounds, key: string): boolean {
+  return (
+    (b.startMin === undefined || ge(key, b.startMin)) &&
+    (b.startBefore === undefined || ltEnd(key, b.startBefore)) &&
+    (b.startAfter === undefined || gtEnd(key, b.startAfter))
+  );
+}
+
+/** Whether an end-day key satisfies the window's end bounds. */
+export function endDayOk(b: DateBounds, key: string): boolean {
+  return (
+    (b.endMax === undefined || leEnd(key, b.endMax)) &&
+    (b.endBefore === undefined || ltEnd(key, b.endBefore)) &&
+    (b.endAfter === undefined || gtEnd(key, b.endAfter))
+  );
+}
+
+/** The start-day keys a window can hold: [low, high], inclusive. */
+export function tallyRange(b: DateBounds): [string, string] {
+  const lows = [b.startMin, b.startAfter].filter((x): x is string => x !== undefined).map(day);
+  const highs = [b.startBefore, b.endMax, b.endBefore].filter((x): x is string => x !== undefined).map(day);
+  const low = lows.length ? lows.reduce((a, c) => (c > a ? c : a)) : '0000';
+  const high = `${highs.length ? highs.reduce((a, c) => (c < a ? c : a)) : '9999'}~`;
+  return [low, high];
+}
+
+/** Events one tally item counts inside the window. */
+export function tallyCount(item: Record<string, unknown>, who: TallyWho, b: DateBounds): number {
+  if (!startDayOk(b, String(item.sk))) return 0;
+  let total = 0;
+  for (const [attr, n] of Object.entries(item)) {
+    const [w, endKey] = attr.split('|');
+    if (w === who && endKey && typeof n === 'number' && endDayOk(b, endKey)) total += n;
+  }
+  return total;
+}

@@ -1,0 +1,78 @@
+import { archivePageNotFound, type ResourceType } from '../domain/errors';
+import type { Page } from '../domain/paging';
+import type { Reply } from './respond';
+import type { ApiUrls } from './urls';
+
+/** How a collection is shown: its body key, what a page past the end is, and the key order. */
+export interface ListShape {
+  /** Body key of the items: `categories`, `events`, ... */
+  key: string;
+  /** Post lists answer 404 past the last page; term lists answer 200 with an empty list. */
+  pastEnd: ResourceType | 'empty';
+  /** Term lists put the totals first, post lists last (reference key order). */
+  itemsFirst: boolean;
+}
+
+export const LISTS = {
+  events: { key: 'events', pastEnd: 'event', itemsFirst: true },
+  venues: { key: 'venues', pastEnd: 'venue', itemsFirst: true },
+  organizers: { key: 'organizers', pastEnd: 'organizer', itemsFirst: true },
+  categories: { key: 'categories', pastEnd: 'empty', itemsFirst: false },
+  tags: { key: 'tags', pastEnd: 'empty', itemsFirst: false },
+} as const satisfies Record<string, ListShape>;
+
+/**
+ * The list envelope of every collection: body, X-Cal-Total / X-Cal-TotalPages and an RFC 8288 Link
+ * header. Next / previous URLs keep every query parameter of the request except `page`.
+ */
+export function listReply<T>(list: Page<T>, shape: ListShape, urls: ApiUrls): Reply {
+  const totalPages = Math.ceil(list.total / list.paging.perPage);
+  const { page } = list.paging;
+  if (page > 1 && page > totalPages && shape.pastEnd !== 'empty') throw archivePageNotFound(shape.pastEnd);
+  const base = `${urls.root}${urls.path}`;
+  const at = (n: number | null) => {
+    const q = new URLSearchParams(urls.rawQuery);
+    q.delete('page');
+    if (n !== null && n > 1) q.append('page', String(n));
+    const qs = q.toString();
+    return qs ? `${base}?${qs}` : base;
+  };
+  const restUrl = urls.rawQuery ? `${base}?${urls.rawQuery}` : base;
+  const next = page < totalPages ? at(page + 1) : undefined;
+  const previous = page > 1 && page - 1 <= totalPages ? at(page - 1) : undefined;
+  const links = [next && `<${next}>; rel="next"`, previous && `<${previous}>; rel="prev"`].filter(Boolean);
+  const totals = { total: list.total, total_pages: totalPages };
+  const body = shape.itemsFirst
+    ? {
+        [shape.key]: list.items,
+        rest_url: restUrl,
+        next_rest_url: next,
+        previous_rest_url: previous,
+        ...totals,
+      }
+    : {
+        rest_url: restUrl,
+        ...totals,
+        [shape.key]: list.items,
+        next_rest_url: next,
+        previous_rest_url: previous,
+      };
+  return {
+    body,
+    headers: {
+      'X-Cal-Total': String(list.total),
+      'X-Cal-TotalPages': String(totalPages),
+      ...(links.length > 0 ? { Link: links.join(', ') } : {}),
+    },
+  };
+}
+
+/** 201 with the new record and its `Location`. */
+export const created = (body: unknown, location: string): Reply => ({
+  status: 201,
+  body,
+  headers: { Location: location },
+});
+
+/** 200 with the body. */
+export const ok = (body: unknown): Reply => ({ body });

@@ -1,0 +1,22 @@
+import type { EventData, EventRecord } from '../domain/event-record';
+import { notFound, slugNotFound } from '../domain/errors';
+import { assertReadable } from '../domain/post-rules';
+import { getPost, getPostBySlug } from '../repositories/posts';
+import type { Caller, Ref } from './context';
+import { type EventView, presentEvent } from './event-view';
+
+/** The event a path names; unknown IDs and slugs (and other types' IDs) are not found. */
+export async function loadEvent(ref: Ref): Promise<EventRecord> {
+  const event =
+    'id' in ref ? await getPost<EventData>(ref.id) : await getPostBySlug<EventData>('event', ref.slug);
+  if (!event || event.type !== 'event')
+    throw 'id' in ref ? notFound('event', ref.id) : slugNotFound('event', ref.slug);
+  return event as EventRecord;
+}
+
+/** GET /events/{id} and /events/by-slug/{slug}: the event with json_ld, if the caller may see it. */
+export async function getEvent(ref: Ref, ctx: Caller): Promise<EventView> {
+  const event = await loadEvent(ref);
+  assertReadable('event', event, ctx.user);
+  return presentEvent(event, ctx, true);
+}

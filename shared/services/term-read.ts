@@ -1,0 +1,135 @@
+import { invalidParam, notFound } from '../domain/errors';
+import { type Page, pageOf, sliceOf } from '../domain/paging';
+import type { Taxonomy, TermRecord } from '../domain/records';
+import type { User } from '../domain/roles';
+import { termIdsOf } from '../domain/term-refs';
+import { canSee, seesAll } from '../domain/visibility';
+import { linkedIds } from '../repositories/links';
+import { getPostHead } from '../repositories/posts';
+import { getTerm, listTerms } from '../repositories/terms';
+import type { Infer } from '../schemas/infer';
+import type { categoryListQuery } from '../schemas/term';
+import type { Caller } from './context';
+import { type TermView, termView, visibleCount } from './term-view';
+
+/** A category or tag list query (tags have no `parent`). */
+export type TermListQuery = Infer<typeof categoryListQuery>;
+
+export const byIdMap = (terms: TermRecord[]) => new Map(terms.map((t) => [t.id, t]));
+export const termNoun = (taxonomy: Taxonomy) => (taxonomy === 'tribe_events_cat' ? 'category' : 'tag');
+
+/** The term a path names; an unknown ID, or another taxonomy's, is not found. */
+export async function loadTerm(taxonomy: Taxonomy, id: number): Promise<TermRecord> {
+  const term = await getTerm(id);
+  if (!term || term.taxonomy !== taxonomy) throw notFound(termNoun(taxonomy), id);
+  return term;
+}
+
+/** The reads of one taxonomy: categories (hierarchical) and tags share all of them. */
+export function termReads(taxonomy: Taxonomy) {
+  const type = termNoun(taxonomy);
+  const load = (id: number) => loadTerm(taxonomy, id);
+
+  async function termsOfEvent(param: string, eventId: number, user: User | null): Promise<Set<number>> {
+    const post = await getPostHead(eventId);
+    if (!post || post.type !== 'event' || post.status === 'trash' || !canSee(post, user))
+      throw invalidParam(param, `${param} must be the ID of an existing event.`, 'rest_unknown_event');
+    return new Set(await linkedIds(eventId, 'TERM'));
+  }
+
+  return {
+    async list(q: TermListQuery, { user, root }: Caller): Promise<Page<TermView>> {
+      const all = await listTerms(taxonomy);
+      const editor = seesAll(user);
+      let terms = all;
+      if (q.include) {
+        const ids = termIdsOf('include', q.include, all);
+        terms = terms.filter((t) => ids.has(t.id));
+      }
+      if (q.exclude) {
+        const ids = termIdsOf('exclude', q.exclude, all);
+        terms = terms.filter((t) => !ids.has(t.id));
+      }
+      if (q.parent !== undefined) {
+        if (q.parent !== 0 && !all.some((t) => t.id === q.parent))
+          throw invalidParam(
+            'parent',
+            `parent must be the ID of an existing ${type}.`,
+            'rest_unknown_parent',
+          );
+        terms = terms.filter((t) => t.parent === q.parent);
+      }
+      const eventId = q.event ?? q.post;
+      if (eventId !== undefined) {
+        const ids = await termsOfEvent(q.event !== undefined ? 'event' : 'post', eventId, user);
+        terms = terms.filter((t) => ids.has(t.id));
+      }
+      if (q.slug !== undefined) terms = terms.filter((t) => t.slug === q.slug);
+      if (q.search !== undefined) {
+        const needle = q.search.toLowerCase();
+        terms = terms.filter((t) => t.name.toLowerCase().includes(needle) || t.slug.includes(needle));
+      }
+      if (q.hide_empty !== false) terms = terms.filter((t) => visibleCount(t, editor) > 0);
+      terms = sortTerms(terms, q, editor);
+      const paging = pageOf(q);
+      const byId = byIdMap(all);
+      return {
+        items: sliceOf(terms, paging).map((t) => termView(t, { root, seesAll: editor, byId })),
+        total: terms.length,
+        paging,
+      };
+    },
+
+    async get(id: number, { user, root }: Caller): Promise<TermView> {
+      const term = await load(id);
+      return termView(term, { root, seesAll: seesAll(user), byId: await ancestors(term) });
+    },
+  };
+}
+
+/** The term with its ancestors, enough to build a category's archive URL. */
+async function ancestors(term: TermRecord): Promise<Map<number, TermRecord>> {
+  const map = new Map([[term.id, term]]);
+  for (let p = term.parent; p > 0 && !map.has(p);) {
+    const parent = await getTerm(p);
+    if (!parent) break;
+    map.set(parent.id, parent);
+    p = parent.parent;
+  }
+  return map;
+}
+
+const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+function sortTerms(terms: TermRecord[], q: TermListQuery, editor: boolean): TermRecord[] {
+  const orderby = q.orderby ?? 'name';
+  const dir = q.order === 'desc' ? -1 : 1;
+  const includeOrder = new Map((q.include ?? []).map((ref, i) => [ref, i]));
+  const key = (t: TermRecord): number | string => {
+    switch (orderby) {
+      case 'id':
+        return t.id;
+      case 'count':
+        return visibleCount(t, editor);
+      case 'slug':
+        return t.slug;
+      case 'description':
+        return t.description;
+      case 'parent':
+        return t.parent;
+      case 'include':
+        return includeOrder.get(t.id) ?? includeOrder.get(t.slug) ?? Number.MAX_SAFE_INTEGER;
+      case 'term_group':
+        return 0;
+      default:
+        return t.name;
+    }
+  };
+  return [...terms].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    const c =
+      typeof ka === 'number' && typeof kb === 'number' ? ka - kb : collator.compare(String(ka), String(kb));
+    return (c !== 0 ? c : a.id - b.id) * dir;
+  });
+}

@@ -1,0 +1,108 @@
+import { conflict, invalidParam } from '../domain/errors';
+import type { Taxonomy, TermRecord } from '../domain/records';
+import { slugify } from '../domain/slugs';
+import { plainText, safeHtml } from '../domain/text';
+import { seesAll } from '../domain/visibility';
+import { createTerm, deleteTerm, listTerms, type TermChanges, updateTerm } from '../repositories/terms';
+import { unlinkWrites } from '../repositories/unlink';
+import type { Infer } from '../schemas/infer';
+import type { categoryUpdateBody } from '../schemas/term';
+import type { Writer } from './context';
+import { byIdMap, loadTerm, termNoun } from './term-read';
+import { type TermView, termView } from './term-view';
+
+/** A category or tag body (tags have no `parent`). */
+export type TermBody = Infer<typeof categoryUpdateBody>;
+
+const now = () => new Date().toISOString();
+
+/** The writes of one taxonomy: categories (hierarchical) and tags share all of them. */
+export function termWrites(taxonomy: Taxonomy) {
+  const type = termNoun(taxonomy);
+  const load = (id: number) => loadTerm(taxonomy, id);
+
+  function checkParent(parent: number | undefined, terms: Map<number, TermRecord>, self?: number): void {
+    if (parent === undefined || parent === 0) return;
+    if (!terms.has(parent))
+      throw invalidParam('parent', `parent must be the ID of an existing ${type}.`, 'rest_unknown_parent');
+    for (let p: number | undefined = parent; p; p = terms.get(p)?.parent) {
+      if (p === self)
+        throw invalidParam('parent', 'parent would make the category its own ancestor.', 'rest_parent_cycle');
+    }
+  }
+
+  function cleanName(name: string): string {
+    const clean = plainText(name);
+    if (!clean) throw invalidParam('name', 'name must contain text once HTML is removed.', 'rest_too_short');
+    return clean;
+  }
+
+  function cleanSlug(slug: string): string {
+    const clean = slugify(slug);
+    if (!clean)
+      throw invalidParam('slug', 'slug must contain at least one letter or digit.', 'rest_invalid_slug');
+    return clean;
+  }
+
+  const staleError = () => conflict(type);
+  const parentGone = () =>
+    invalidParam('parent', `parent must be the ID of an existing ${type}.`, 'rest_unknown_parent');
+
+  return {
+    async create(body: TermBody, { user, root }: Writer): Promise<TermView> {
+      const name = cleanName(body.name ?? '');
+      const all =
+        taxonomy === 'tribe_events_cat' ? byIdMap(await listTerms(taxonomy)) : new Map<number, TermRecord>();
+      // Only categories have a parent: the tags' body schema has none, so a stray `parent` is ignored.
+      const parent = taxonomy === 'tribe_events_cat' ? body.parent : undefined;
+      checkParent(parent, all);
+      const term = await createTerm(
+        {
+          taxonomy,
+          name,
+          slugBase: body.slug !== undefined ? cleanSlug(body.slug) : slugify(name),
+          description: safeHtml(body.description ?? ''),
+          parent: parent ?? 0,
+        },
+        now(),
+        parentGone,
+      );
+      return termView(term, { root, seesAll: seesAll(user), byId: all });
+    },
+
+    async update(id: number, body: TermBody, sent: Set<string>, { user, root }: Writer): Promise<TermView> {
+      const current = await load(id);
+      const changes: TermChanges = {};
+      if (sent.has('name') && body.name !== undefined) changes.name = cleanName(body.name);
+      if (sent.has('description') && body.description !== undefined)
+        changes.description = safeHtml(body.description);
+      if (sent.has('slug') && body.slug !== undefined) changes.slugBase = cleanSlug(body.slug);
+      let all = new Map<number, TermRecord>();
+      if (taxonomy === 'tribe_events_cat') {
+        all = byIdMap(await listTerms(taxonomy));
+        if (sent.has('parent') && body.parent !== undefined) {
+          checkParent(body.parent, all, id);
+          changes.parent = body.parent;
+        }
+      }
+      const term = await updateTerm(current, changes, now(), { stale: staleError, parentGone });
+      all.set(term.id, term);
+      return termView(term, { root, seesAll: seesAll(user), byId: all });
+    },
+
+    async remove(id: number, { user, root }: Writer): Promise<TermView> {
+      const term = await load(id);
+      const all = taxonomy === 'tribe_events_cat' ? await listTerms(taxonomy) : [];
+      const view = termView(term, { root, seesAll: seesAll(user), byId: byIdMap(all) });
+      const unlink = await unlinkWrites('TERM', id, staleError);
+      await deleteTerm(
+        term,
+        all.filter((t) => t.parent === id),
+        now(),
+        staleError,
+        unlink,
+      );
+      return view;
+    },
+  };
+}
