@@ -3,6 +3,7 @@ import { type DateBounds, inBounds } from './event-window';
 import { haversineKm, type Point } from './geo';
 import type { PageRequest } from './paging';
 import { passesStatus, type StatusFilter } from './post-rules';
+import { htmlText, matchesWordStarts } from './search';
 import { STATUSES } from './statuses';
 import type { TallyWho } from './tallies';
 
@@ -79,14 +80,9 @@ export function pageOfCandidates<T extends { row: EventRow }>(
   return [...candidates].sort((a, b) => byStart(a.row, b.row)).slice((page - 1) * perPage, page * perPage);
 }
 
-/** Every word of the search in title, excerpt or description, case-insensitively (reference §4.6). */
+/** Every query word starts a word of the title, excerpt or description (decisions §8). */
 export function matchesSearch(e: EventRecord, search: string): boolean {
-  const text = `${e.title}\n${e.excerpt}\n${e.description}`.toLowerCase();
-  return search
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .every((w) => text.includes(w));
+  return matchesWordStarts(search, [e.title, htmlText(e.excerpt), htmlText(e.description)]);
 }
 
 /** The geoloc filters: whether the venues have coordinates, and whether one lies within the radius. */

@@ -10,7 +10,7 @@ export const LIMITS = {
 
 export const idPath = {
   type: 'object',
-  properties: { id: { type: 'integer', minimum: 1, description: 'Numeric identifier of the record.' } },
+  properties: { id: { type: 'integer', minimum: 0, description: 'Numeric identifier of the record.' } },
   required: ['id'],
   additionalProperties: false,
 } as const;

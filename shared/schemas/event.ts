@@ -46,7 +46,7 @@ const eventFields = {
     maxLength: 200,
     description: 'Author user (editors only).',
   },
-  date: text('Publication date, in the event time zone.', 100),
+  date: text('Publication date, in the site time zone.', 100),
   date_utc: text('Publication date in UTC.', 100),
   description: {
     type: ['string', 'null'],
@@ -125,7 +125,10 @@ export const eventListQuery = {
       default: false,
       description: 'Use the given times exactly instead of whole days.',
     },
-    search: nonEmptyText('Events whose title, excerpt or description contain every word.', 200),
+    search: nonEmptyText(
+      'Events where every word starts a word of the title, excerpt or description (case and accents ignored).',
+      200,
+    ),
     categories: termFilter('Events in any of these categories (ID or slug), child categories included.'),
     tags: termFilter('Events with any of these tags (ID or slug).'),
     venue: ids('Events at any of these venues.'),

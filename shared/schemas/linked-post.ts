@@ -38,7 +38,7 @@ export const imageField = (noun: LinkedNoun) =>
   }) as const;
 
 const slugField = (noun: LinkedNoun) =>
-  nonEmptyText(`The ${noun} slug: send the current one to keep it, another one to rename the ${noun}.`, 200);
+  nonEmptyText(`A new slug for the ${noun}: renames it (the path's slug names the record).`, 200);
 
 /**
  * A truthy / falsy filter. The spec declares no type for these (`any`), so none is declared here
@@ -71,7 +71,10 @@ export const linkedListQuery = <N extends LinkedNoun>(noun: N, plural: string) =
     },
   }) as const;
 
-/** Create (name required), update (all optional) and update-by-slug (`slug` required, spec §4.1 rule 5) bodies. */
+/**
+ * Create (name required), update and update-by-slug bodies. The path's slug satisfies spec §4.1 rule 5
+ * (decisions §6): a by-slug body may omit `slug`, and a `slug` in it renames the record.
+ */
 export const linkedBodies = <N extends LinkedNoun, const F extends Record<string, object>>(
   noun: N,
   fields: F,
@@ -79,7 +82,7 @@ export const linkedBodies = <N extends LinkedNoun, const F extends Record<string
   ({
     create: { type: 'object', properties: fields, required: [noun] },
     update: { type: 'object', properties: fields },
-    updateBySlug: { type: 'object', properties: { ...fields, slug: slugField(noun) }, required: ['slug'] },
+    updateBySlug: { type: 'object', properties: { ...fields, slug: slugField(noun) } },
   }) as const;
 
 export const str = { type: 'string' } as const;

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { parseCostInput } from '../domain/cost';
-import { resolveZone, siteZone, utcWall, wall } from '../domain/dates';
+import { siteZone, utcWall, wall } from '../domain/dates';
 import { conflict, invalidParam, trashed } from '../domain/errors';
 import type { EventData, EventRecord } from '../domain/event-record';
 import { resolveEventTimes } from '../domain/event-times';
@@ -62,10 +62,10 @@ async function nextState(
     },
     current?.data,
   );
-  const zone = resolveZone(times.timezone) ?? siteZone();
+  // `date` and `modified` are the site's local times, as the reference writes them (decisions §8).
   const dates =
     has('date') || has('date_utc') || !current
-      ? publicationDates(body, zone, now)
+      ? publicationDates(body, siteZone(), now)
       : { date: current.date, date_utc: current.date_utc };
   const prev = current?.data;
   const flag = (

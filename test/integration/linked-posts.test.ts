@@ -406,17 +406,13 @@ describe.each([
       expect(res.status).toBe(401);
     });
 
-    it('by slug requires slug in the body', async () => {
+    it('by slug updates without slug in the body: the path names the record (decisions §6)', async () => {
       const rec = await create('Slug Required');
 
       const res = await api.patch(`${path}/by-slug/${rec.slug}`, { description: 'x' }, { token: editor });
 
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
-        code: 'rest_missing_callback_param',
-        message: 'Missing parameter(s): slug',
-        data: { status: 400, params: ['slug'] },
-      });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: rec.id, slug: rec.slug, description: 'x' });
     });
 
     it('by slug updates with the current slug, and renames with a new one', async () => {

@@ -185,13 +185,14 @@ describe('GET /tags/{id}', () => {
     expect(res.body.code).toBe('rest_no_route');
   });
 
-  it('answers 400 for ID 0', async () => {
+  it('answers 404 for ID 0, like any ID that names no tag (decisions §8)', async () => {
     const res = await api.get('/tags/0');
 
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(404);
     expect(res.body).toMatchObject({
-      code: 'rest_invalid_param',
-      data: { params: { id: expect.any(String) } },
+      code: 'rest-tag-not-found',
+      message: 'Tag with ID 0 does not exist.',
+      data: { status: 404 },
     });
   });
 });
