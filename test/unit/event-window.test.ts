@@ -1,7 +1,14 @@
 import { DateTime } from 'luxon';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { asApiError } from '../../shared/http/errors';
-import { dateBounds, inBounds, startRange, type WindowQuery } from '../../shared/domain/event-window';
+import {
+  type DateBounds,
+  dateBounds,
+  inBounds,
+  startRange,
+  type WindowQuery,
+} from '../../shared/domain/event-window';
+import { keys } from '../../shared/db/keys';
 
 /** The date window of GET /events (reference §4.3, decisions §5), site time zone UTC. */
 const NOW = DateTime.fromISO('2026-11-22T11:49:00Z', { zone: 'UTC' }); // the reference capture clock
@@ -214,6 +221,24 @@ describe('inBounds', () => {
       inBounds(bounds({ ...q, strict_dates: true }), ...late),
     ]).toEqual([true, false]);
   });
+
+  it('applies starts_before and ends_after strictly too: an event on the bound is out', () => {
+    const strict = bounds({
+      starts_before: '2027-01-15 10:00:00',
+      ends_after: '2027-01-15 12:00:00',
+      strict_dates: true,
+    });
+
+    expect(inBounds(strict, '2027-01-15 10:00:00', '2027-01-15 13:00:00')).toBe(false);
+    expect(inBounds(strict, '2027-01-15 09:00:00', '2027-01-15 12:00:00')).toBe(false);
+    expect(inBounds(strict, '2027-01-15 09:59:59', '2027-01-15 12:00:01')).toBe(true);
+  });
+
+  it('keeps every event when no bound is set', () => {
+    const none: DateBounds = { dayAligned: false };
+
+    expect(inBounds(none, '1970-01-01 00:00:00', '2999-12-31 23:59:59')).toBe(true);
+  });
 });
 
 describe('startRange', () => {
@@ -239,5 +264,19 @@ describe('startRange', () => {
 
   it('never reads past an end bound: an event cannot start after it ends', () => {
     expect(startRange(bounds({ ends_before: '2027-01-10' })).high).toBe('2027-01-10 23:59:59~');
+  });
+
+  it('reads the whole index when no bound is set', () => {
+    expect(startRange({ dayAligned: false })).toEqual({ low: '0000', high: '9999~' });
+  });
+
+  it('holds the index keys of events on the very edges of an inclusive window', () => {
+    const b = bounds({ start_date: '2027-01-01', end_date: '2027-01-31' });
+    const { low, high } = startRange(b);
+    const first = keys.postDateIndex('event', '2027-01-01 00:00:00', 999_999).gsi2sk;
+    const last = keys.postDateIndex('event', '2027-01-31 23:59:59', 999_999).gsi2sk;
+
+    expect(inBounds(b, '2027-01-31 23:59:59', '2027-01-31 23:59:59')).toBe(true);
+    expect([first >= low && first <= high, last >= low && last <= high]).toEqual([true, true]);
   });
 });
