@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stack, startStack } from '../support/stack';
+import { describe, expect, it } from 'vitest';
+import { useStack } from '../support/use-stack';
 
-let api: Stack;
-let editor: string;
-
-beforeAll(async () => {
-  api = await startStack();
-  editor = await api.token('editor');
-});
-afterAll(() => api.close());
+const {
+  api,
+  tokens: { editor },
+} = await useStack({ tokens: { editor: 'editor' } });
 
 const create = async (body: Record<string, unknown>) => {
   const res = await api.post('/categories', body, { token: editor });

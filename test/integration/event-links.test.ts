@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Stack, startStack } from '../support/stack';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useStack } from '../support/use-stack';
 
 /**
  * Events and their venues and organizers: links by ID, {id} or inline object, the embedded
@@ -11,8 +11,10 @@ import { type Stack, startStack } from '../support/stack';
 const NOW = new Date('2026-11-22T11:49:00Z');
 const WHEN = { start_date: '2027-08-10 18:00:00', end_date: '2027-08-10 21:00:00' };
 
-let api: Stack;
-let editor: string;
+const {
+  api,
+  tokens: { editor },
+} = await useStack({ now: NOW, tokens: { editor: 'editor' } });
 
 type Rec = Record<string, any>;
 const v: Record<string, Rec> = {};
@@ -56,11 +58,6 @@ const storedOrganizers = async () =>
   ).body.total as number;
 
 beforeAll(async () => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(NOW);
-  api = await startStack();
-  editor = await api.token('editor');
-
   v.hall = await venue({
     venue: 'Blue Note Hall',
     description: '<p>Legendary jazz club.</p>',
@@ -85,10 +82,6 @@ beforeAll(async () => {
   });
   o.friends = await organizer({ organizer: 'Friends of Music' });
   o.draft = await organizer({ organizer: 'Draft Organizer', status: 'draft' });
-});
-afterAll(async () => {
-  await api.close();
-  vi.useRealTimers();
 });
 
 describe('linking by ID and embedding (reference §3.1)', () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Stack, startStack } from '../support/stack';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useStack } from '../support/use-stack';
 
 /**
  * GET /events (spec §4.3, reference §4, decisions §5) over the reference's own seed events
@@ -8,10 +8,13 @@ import { type Stack, startStack } from '../support/stack';
  */
 const NOW = new Date('2026-11-22T11:49:00Z');
 
-let api: Stack;
-let editor: string;
-let contributor: string;
-let subscriber: string;
+const {
+  api,
+  tokens: { editor, contributor, subscriber },
+} = await useStack({
+  now: NOW,
+  tokens: { editor: 'editor', contributor: ['contributor', 'contributor-1'], subscriber: 'subscriber' },
+});
 const ids: Record<string, number> = {};
 const terms: Record<string, number> = {};
 
@@ -53,13 +56,6 @@ const DEFAULT_PAGE_2 = ['Community Meetup #5', 'Multi-organizer Gala', 'Summer F
 const DEFAULT_ALL = [...DEFAULT_PAGE_1, ...DEFAULT_PAGE_2];
 
 beforeAll(async () => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(NOW);
-  api = await startStack();
-  editor = await api.token('editor');
-  contributor = await api.token('contributor', 'contributor-1');
-  subscriber = await api.token('subscriber');
-
   const term = async (collection: string, body: Record<string, unknown>) => {
     const res = await api.post(`/${collection}`, body, { token: editor });
     expect(res.status).toBe(201);
@@ -180,10 +176,6 @@ beforeAll(async () => {
     },
     contributor,
   );
-});
-afterAll(async () => {
-  await api.close();
-  vi.useRealTimers();
 });
 
 describe('the fixed clock', () => {

@@ -1,31 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stack, startStack } from '../support/stack';
+import { describe, expect, it } from 'vitest';
+import { useStack } from '../support/use-stack';
 
 /**
  * Single events: create, read by ID and slug, partial update, trash / restore / permanent delete,
  * the representation of reference §3.1, time zones, cost, roles, and the term counts that change in
  * the same write. Lists are in event-list.test.ts; venues and organizers in event-links.test.ts.
  */
-let api: Stack;
-let editor: string;
-let admin: string;
-let author: string;
-let otherAuthor: string;
-let contributor: string;
-let otherContributor: string;
-let subscriber: string;
-
-beforeAll(async () => {
-  api = await startStack();
-  editor = await api.token('editor');
-  admin = await api.token('administrator');
-  author = await api.token('author', 'author-1');
-  otherAuthor = await api.token('author', 'author-2');
-  contributor = await api.token('contributor', 'contributor-1');
-  otherContributor = await api.token('contributor', 'contributor-2');
-  subscriber = await api.token('subscriber');
+const {
+  api,
+  tokens: { editor, admin, author, otherAuthor, contributor, otherContributor, subscriber },
+} = await useStack({
+  tokens: {
+    editor: 'editor',
+    admin: 'administrator',
+    author: ['author', 'author-1'],
+    otherAuthor: ['author', 'author-2'],
+    contributor: ['contributor', 'contributor-1'],
+    otherContributor: ['contributor', 'contributor-2'],
+    subscriber: 'subscriber',
+  },
 });
-afterAll(() => api.close());
 
 const WHEN = { start_date: '2027-08-01 10:00:00', end_date: '2027-08-01 11:00:00' };
 const ALL_STATUSES = 'publish,future,draft,pending,private,trash';

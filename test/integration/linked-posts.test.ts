@@ -1,26 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stack, startStack } from '../support/stack';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStack } from '../support/use-stack';
 
 /**
  * What venues and organizers share, run for both: writes, reads, trash, roles and lists.
  * Type-specific fields are in venues.test.ts and organizers.test.ts.
  */
-let api: Stack;
-let editor: string;
-let author: string;
-let contributor: string;
-let otherContributor: string;
-let subscriber: string;
-
-beforeAll(async () => {
-  api = await startStack();
-  editor = await api.token('editor');
-  author = await api.token('author', 'author-1');
-  contributor = await api.token('contributor', 'contributor-1');
-  otherContributor = await api.token('contributor', 'contributor-2');
-  subscriber = await api.token('subscriber');
+const {
+  api,
+  tokens: { editor, author, contributor, otherContributor, subscriber },
+} = await useStack({
+  tokens: {
+    editor: 'editor',
+    author: ['author', 'author-1'],
+    contributor: ['contributor', 'contributor-1'],
+    otherContributor: ['contributor', 'contributor-2'],
+    subscriber: 'subscriber',
+  },
 });
-afterAll(() => api.close());
 
 const ALL_STATUSES = 'publish,future,draft,pending,private,trash';
 

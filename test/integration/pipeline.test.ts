@@ -1,15 +1,17 @@
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../shared/contracts/types';
 import { LOCAL_ISSUER } from '../../shared/http/auth';
-import { type Stack, startStack } from '../support/stack';
+import { useStack } from '../support/use-stack';
 
 /**
  * The cross-cutting behaviour every route shares, through HTTP: routing, transport, authentication,
  * the order of checks (decisions §3), authorization and the headers of every response.
  */
-let api: Stack;
-let editor: string;
+const {
+  api,
+  tokens: { editor },
+} = await useStack({ tokens: { editor: 'editor' } });
 let existing: { id: number };
 
 const secret = () => new TextEncoder().encode(process.env.AUTH_LOCAL_SECRET!);
@@ -47,14 +49,11 @@ async function snapshot() {
 }
 
 beforeAll(async () => {
-  api = await startStack();
-  editor = await api.token('editor');
   existing = (
     await api.post('/categories', { name: 'Existing', description: 'untouched' }, { token: editor })
   ).body;
   await api.post('/tags', { name: 'Existing Tag' }, { token: editor });
 });
-afterAll(() => api.close());
 
 const NO_ROUTE = {
   code: 'rest_no_route',

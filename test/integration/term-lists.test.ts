@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Reply, type Stack, startStack } from '../support/stack';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Reply } from '../support/stack';
+import { useStack } from '../support/use-stack';
 
 /**
  * GET /categories and GET /tags (reference §8.1, decisions §5): filters, order and paging.
@@ -7,8 +8,10 @@ import { type Reply, type Stack, startStack } from '../support/stack';
  * The fixture is built once and never changed by the tests that read it, so whole lists can be
  * compared. The first block runs before any event carries a term; the second adds events.
  */
-let api: Stack;
-let editor: string;
+const {
+  api,
+  tokens: { editor },
+} = await useStack({ tokens: { editor: 'editor' } });
 
 const cat: Record<'music' | 'jazz' | 'workshops' | 'empty' | 'members', Term> = {} as never;
 const tag: Record<'outdoor' | 'free' | 'family' | 'unused', Term> = {} as never;
@@ -25,8 +28,6 @@ interface Term {
 }
 
 beforeAll(async () => {
-  api = await startStack();
-  editor = await api.token('editor');
   const term = async (collection: string, body: Record<string, unknown>): Promise<Term> => {
     const res = await api.post(`/${collection}`, body, { token: editor });
     expect(res.status).toBe(201);
@@ -43,7 +44,6 @@ beforeAll(async () => {
   tag.family = await term('tags', { name: 'Family' });
   tag.unused = await term('tags', { name: 'Unused Tag' });
 });
-afterAll(() => api.close());
 
 const names = (res: Reply, key = 'categories'): string[] => res.body[key].map((t: Term) => t.name);
 const ALL_CATEGORIES = ['Empty Category', 'Jazz', 'Members', 'Music', 'Workshops'];

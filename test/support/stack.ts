@@ -19,18 +19,25 @@ export interface CallOptions {
   raw?: string;
 }
 
+/** A valid token of the local issuer for `role` (subject `sub`, default `user-<role>`), signed at the clock's now. */
+export const signToken = (role: Role, sub = `user-${role}`): Promise<string> =>
+  signLocalToken(process.env.AUTH_LOCAL_SECRET!, role, sub);
+
 /**
  * The local stack for one test file: a fresh table in the shared embedded DynamoDB and the local
  * gateway on a free port, serving the real handlers. Every response is checked against /doc.
  */
-export async function startStack() {
+export async function startStack(
+  options: { signed?: Array<{ role: Role; sub: string; token: string }> } = {},
+) {
   const tableName = process.env.TABLE_NAME!;
   await ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName);
   const { startGateway } = await import('../../local/gateway');
   const server = await startGateway(0);
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const base = `${origin}/cal/events/v1`;
-  const tokens = new Map<string, string>();
+  // Tokens signed before the stack started (by useStack) are the ones `token()` hands out for them.
+  const tokens = new Map<string, string>((options.signed ?? []).map((t) => [`${t.role}:${t.sub}`, t.token]));
 
   async function call<T = any>(method: string, path: string, o: CallOptions = {}): Promise<Reply<T>> {
     const headers: Record<string, string> = { ...o.headers };
@@ -62,7 +69,7 @@ export async function startStack() {
     /** A valid token of the local issuer for `role` (subject `sub`, default `user-<role>`). */
     async token(role: Role, sub = `user-${role}`): Promise<string> {
       const key = `${role}:${sub}`;
-      if (!tokens.has(key)) tokens.set(key, await signLocalToken(process.env.AUTH_LOCAL_SECRET!, role, sub));
+      if (!tokens.has(key)) tokens.set(key, await signToken(role, sub));
       return tokens.get(key)!;
     },
     close: () => new Promise<void>((ok) => server.close(() => ok())),
