@@ -9,5 +9,13 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // Reported, never enforced: no thresholds, so coverage cannot fail a run.
+    coverage: {
+      enabled: true,
+      provider: 'v8',
+      reporter: ['text-summary', 'json-summary'],
+      include: ['shared/**', 'functions/**'],
+      reportsDirectory: 'coverage',
+    },
   },
 });

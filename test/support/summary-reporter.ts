@@ -1,7 +1,17 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
 
-/** Prints the plain `N passed, N failed` closing line that CI reads. */
+/**
+ * Prints the plain `N passed, N failed` closing line that CI reads. It must be the last line of the run,
+ * but vitest prints the coverage report after `onTestRunEnd`, so a `vitest run` with coverage on prints
+ * the line when the process exits instead.
+ */
 export default class SummaryReporter implements Reporter {
+  private printAtExit = false;
+
+  onInit(vitest: Vitest): void {
+    this.printAtExit = vitest.config.coverage.enabled && !vitest.config.watch;
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<unknown>): void {
     let passed = 0;
     let failed = errors.length;
@@ -15,6 +25,8 @@ export default class SummaryReporter implements Reporter {
         else skipped++;
       }
     }
-    console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+    const line = `\n${passed} passed, ${failed} failed, ${skipped} skipped`;
+    if (this.printAtExit) process.once('exit', () => console.log(line));
+    else console.log(line);
   }
 }

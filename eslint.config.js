@@ -1,0 +1,51 @@
+// ESLint flat config: a small, type-aware rule set aimed at real bugs (lost promises, dead code,
+// loose equality, fallthrough). Formatting is prettier's job, so no stylistic rules here.
+import { defineConfig, globalIgnores } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+/** Rules that need no type information: they apply to TypeScript and JavaScript alike. */
+const coreRules = {
+  'no-fallthrough': 'error',
+  'no-unreachable': 'error',
+  'no-unused-private-class-members': 'error',
+  eqeqeq: ['error', 'always', { null: 'ignore' }],
+};
+
+const unusedVarsOptions = {
+  args: 'after-used',
+  argsIgnorePattern: '^_',
+  varsIgnorePattern: '^_',
+  caughtErrorsIgnorePattern: '^_',
+  destructuredArrayIgnorePattern: '^_',
+  ignoreRestSiblings: true,
+};
+
+export default defineConfig([
+  globalIgnores(['**/node_modules/', '**/cdk.out/', '**/.data/', '**/coverage/', '**/test-results/']),
+  {
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: { ...coreRules, 'no-unused-vars': ['error', unusedVarsOptions] },
+  },
+  {
+    files: ['**/*.ts'],
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    languageOptions: {
+      parser: tseslint.parser,
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      ...coreRules,
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', unusedVarsOptions],
+    },
+  },
+]);
