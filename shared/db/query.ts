@@ -1,4 +1,9 @@
-import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
 import type { Key } from './keys';
 import { TABLE } from './table';
@@ -108,3 +113,18 @@ export async function batchGet(keyList: Key[]): Promise<Map<string, Item>> {
 }
 
 export const itemKey = (k: Key) => `${k.pk}|${k.sk}`;
+
+/** Deletes items by key in rounds of 25, retrying unprocessed ones; deleting a missing item is fine. */
+export async function batchDelete(keyList: Key[]): Promise<void> {
+  for (let i = 0; i < keyList.length; i += 25) {
+    let pending: Array<Record<string, unknown>> = keyList
+      .slice(i, i + 25)
+      .map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 0; pending.length > 0 && attempt < 8; attempt++) {
+      const out = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+      pending = (out.UnprocessedItems?.[tableName()] as Array<Record<string, unknown>> | undefined) ?? [];
+    }
+    if (pending.length > 0)
+      throw Object.assign(new Error('BatchWrite left items unprocessed'), { name: 'ThrottlingException' });
+  }
+}

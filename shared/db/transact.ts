@@ -1,5 +1,11 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  PutCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { ddb } from './client';
 
 export type WriteItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -7,18 +13,31 @@ export type WriteItem = NonNullable<TransactWriteCommandInput['TransactItems']>[
 /** One item of a transaction and what a failed condition on it means. */
 export interface Write {
   item: WriteItem;
-  /** 'slug': the slug guard is taken, try the next slug. A function: the error to throw instead. */
-  onConflict?: 'slug' | (() => Error | Promise<Error>);
+  /**
+   * What a failed condition on this item means: `{ claim: i }` the slug of claim `i` is taken (try
+   * another), a function the error to throw instead.
+   */
+  onConflict?: { claim: number } | (() => Error | Promise<Error>);
 }
 
-/** A slug guard of the transaction was taken by another record. */
-export class SlugTaken extends Error {}
+/** The slug of one claim of the transaction is held by another record. */
+export class SlugTaken extends Error {
+  constructor(readonly claim: number) {
+    super(`slug claim ${claim} is taken`);
+  }
+}
 
 /** DynamoDB's limit of items in one transaction. */
 export const MAX_TRANSACTION_ITEMS = 100;
 
+/** Whether a cancelled transaction lost a race with another one (retrying may succeed). */
+export const lostRace = (e: unknown) =>
+  e instanceof TransactionCanceledException &&
+  (e.CancellationReasons ?? []).some((r) => r?.Code === 'TransactionConflict');
+
 /** Writes all items or none; a failed condition becomes the error its item names. */
 export async function commit(writes: Write[]): Promise<void> {
+  if (writes.length === 0) return;
   try {
     await ddb.send(new TransactWriteCommand({ TransactItems: writes.map((w) => w.item) }));
   } catch (e) {
@@ -27,9 +46,63 @@ export async function commit(writes: Write[]): Promise<void> {
     for (let i = 0; i < reasons.length; i++) {
       if (reasons[i]?.Code !== 'ConditionalCheckFailed') continue;
       const onConflict = writes[i]?.onConflict;
-      if (onConflict === 'slug') throw new SlugTaken();
+      if (typeof onConflict === 'object') throw new SlugTaken(onConflict.claim);
       if (onConflict) throw await onConflict();
     }
     throw e;
   }
+}
+
+/** A write that may have to be undone: `undo` reverses it; `final` items go in the last transaction. */
+export interface PlannedWrite extends Write {
+  undo?: WriteItem;
+  /** The record's own item and the conditions that decide the write: committed last, all together. */
+  final?: boolean;
+}
+
+/**
+ * Commits a write of any size. Up to 100 items it is one transaction. Beyond that, the items that
+ * only follow from the record (links, counts, tallies, records it creates) go first in transactions
+ * of 100, and the record's own items last; if any step fails, the steps already committed are undone
+ * item by item (counts and tallies are deltas, so undoing them is exact) and the error is rethrown,
+ * so a failed write leaves nothing behind.
+ */
+export async function commitAll(writes: PlannedWrite[]): Promise<void> {
+  if (writes.length <= MAX_TRANSACTION_ITEMS) return commit(writes);
+  const finals = writes.filter((w) => w.final);
+  const rest = writes.filter((w) => !w.final);
+  const room = MAX_TRANSACTION_ITEMS - finals.length;
+  const last = [...rest.slice(0, room), ...finals];
+  const steps: PlannedWrite[][] = [];
+  for (let i = room; i < rest.length; i += MAX_TRANSACTION_ITEMS)
+    steps.push(rest.slice(i, i + MAX_TRANSACTION_ITEMS));
+  const done: PlannedWrite[] = [];
+  try {
+    for (const step of steps) {
+      await commit(step);
+      done.push(...step);
+    }
+    await commit(last);
+  } catch (e) {
+    await undo(done);
+    throw e;
+  }
+}
+
+/** Reverses committed items one by one, newest first; an item someone changed since is left to them. */
+async function undo(writes: PlannedWrite[]): Promise<void> {
+  for (const w of [...writes].reverse()) {
+    if (!w.undo) continue;
+    try {
+      await send(w.undo);
+    } catch (e) {
+      if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
+    }
+  }
+}
+
+async function send(item: WriteItem): Promise<void> {
+  if (item.Put) await ddb.send(new PutCommand(item.Put));
+  else if (item.Delete) await ddb.send(new DeleteCommand(item.Delete));
+  else if (item.Update) await ddb.send(new UpdateCommand(item.Update));
 }

@@ -1,6 +1,6 @@
 import type { StoredCost } from './cost';
 import type { EventTimes } from './event-times';
-import type { PostRecord } from './records';
+import type { LinkKind, PostRecord } from './records';
 
 /** The event's own fields, kept in the post's `data` map. */
 export interface EventData extends EventTimes {
@@ -53,3 +53,34 @@ export const listable = (r: { status: string; hidden: boolean }) => !r.hidden &&
 /** Term, venue and organizer counts: published events for everyone, non-draft ones for editors. */
 export const countsPublic = (status: string) => status === 'publish';
 export const countsForEditors = (status: string) => !['draft', 'pending', 'trash'].includes(status);
+
+/** Where an event keeps the IDs it links to, by the body field that sets them. */
+export type LinkField = 'categories' | 'tags' | 'venue' | 'organizer';
+
+export interface EventLink {
+  kind: LinkKind;
+  id: number;
+  field: LinkField;
+}
+
+/** Every record an event links to, in body-field order: categories, tags, venues, organizers. */
+export function linksOf(e: EventRecord | undefined): EventLink[] {
+  if (!e) return [];
+  return [
+    ...e.data.categories.map((id) => ({ kind: 'TERM' as const, id, field: 'categories' as const })),
+    ...e.data.tags.map((id) => ({ kind: 'TERM' as const, id, field: 'tags' as const })),
+    ...e.data.venues.map((id) => ({ kind: 'VENUE' as const, id, field: 'venue' as const })),
+    ...e.data.organizers.map((id) => ({ kind: 'ORGANIZER' as const, id, field: 'organizer' as const })),
+  ];
+}
+
+export const linkId = (l: { kind: LinkKind; id: number }) => `${l.kind}#${l.id}`;
+
+/** What one linking event adds to a record's counts. */
+export const linkWeight = (status: string) => ({
+  p: countsPublic(status) ? 1 : 0,
+  a: countsForEditors(status) ? 1 : 0,
+});
+
+/** An event links at most this many records in total (decisions §7); every write then fits the store. */
+export const MAX_LINKED_RECORDS = 30;

@@ -3,7 +3,15 @@
  * excerpt or description, case- and accent-insensitively. Words are runs of letters and digits.
  */
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  '#39': "'",
+};
 
 /** The text of stored (already sanitized) HTML: tags become spaces, common entities are decoded. */
 export function htmlText(html: string): string {
@@ -13,7 +21,16 @@ export function htmlText(html: string): string {
 }
 
 /** Letters NFKD does not decompose, spelled out as slugs spell them. */
-const LIGATURES: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th' };
+const LIGATURES: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  đ: 'd',
+  ð: 'd',
+  ł: 'l',
+  þ: 'th',
+};
 
 /** The folded words of a text: lower case, accents removed, split on anything but letters and digits. */
 export function searchWords(text: string): string[] {

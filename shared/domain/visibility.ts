@@ -10,3 +10,10 @@ export function canSee(post: { status: string; author: string }, user: User | nu
 
 /** Editors and administrators count and list every status. */
 export const seesAll = (user: User | null) => atLeast(user, 'editor');
+
+/**
+ * Whether a venue or organizer shows inside an event the caller reads: trashed ones only to those who
+ * may see trash (they keep their links while trashed, decisions §6), others as `canSee` says.
+ */
+export const canSeeLinked = (post: { status: string; author: string }, user: User | null): boolean =>
+  post.status === 'trash' ? seesAll(user) : canSee(post, user);

@@ -1,32 +1,39 @@
-import { countsForEditors, countsPublic, type EventRecord, listable, rowOf } from '../domain/event-record';
-import type { LinkKind } from '../domain/records';
+import {
+  type EventLink,
+  type EventRecord,
+  type LinkField,
+  linkId,
+  linksOf,
+  linkWeight,
+  listable,
+  rowOf,
+} from '../domain/event-record';
 import { dayKey, tallyAttr } from '../domain/tallies';
 import { tableName } from '../db/client';
-import { keys } from '../db/keys';
-import type { Write } from '../db/transact';
+import { keys, type Key } from '../db/keys';
+import type { PlannedWrite, WriteItem } from '../db/transact';
 
-function linksOf(e: EventRecord | undefined): Array<[LinkKind, number]> {
-  if (!e) return [];
-  return [
-    ...[...e.data.categories, ...e.data.tags].map((id) => ['TERM', id] as [LinkKind, number]),
-    ...e.data.venues.map((id) => ['VENUE', id] as [LinkKind, number]),
-    ...e.data.organizers.map((id) => ['ORGANIZER', id] as [LinkKind, number]),
-  ];
+function tallyScopes(e: EventRecord, skip: Set<string>): string[] {
+  const linked = linksOf(e)
+    .map(linkId)
+    .filter((id) => !skip.has(id));
+  return ['ALL', ...(e.data.featured ? ['FEATURED'] : []), ...new Set(linked)];
 }
 
-function tallyScopes(e: EventRecord): string[] {
-  return ['ALL', ...(e.data.featured ? ['FEATURED'] : []), ...linksOf(e).map(([k, id]) => `${k}#${id}`)];
-}
+export type Deltas = Map<string, { key: Key; adds: Map<string, number> }>;
 
-export type Deltas = Map<string, { key: { pk: string; sk: string }; adds: Map<string, number> }>;
-
-export function addTallies(deltas: Deltas, e: EventRecord | undefined, sign: 1 | -1, only?: string): void {
+/** Adds (sign 1) or removes (-1) an event from the day tallies of its scopes. */
+export function addTallies(
+  deltas: Deltas,
+  e: EventRecord | undefined,
+  sign: 1 | -1,
+  skip: Set<string>,
+): void {
   if (!e || !listable({ status: e.status, hidden: e.data.hideFromListings })) return;
   const startDay = dayKey(e.data.start);
   const endDay = dayKey(e.data.end);
   const who: Array<'p' | 'a'> = e.status === 'publish' ? ['p', 'a'] : ['a'];
-  for (const scope of tallyScopes(e)) {
-    if (only !== undefined && scope !== only) continue;
+  for (const scope of tallyScopes(e, skip)) {
     const key = keys.tally(scope, startDay);
     const id = `${key.pk}|${key.sk}`;
     const entry = deltas.get(id) ?? { key, adds: new Map<string, number>() };
@@ -38,104 +45,167 @@ export function addTallies(deltas: Deltas, e: EventRecord | undefined, sign: 1 |
   }
 }
 
-function tallyWrites(before: EventRecord | undefined, after: EventRecord | undefined): Write[] {
-  const deltas: Deltas = new Map();
-  addTallies(deltas, before, -1);
-  addTallies(deltas, after, 1);
-  return deltaWrites(deltas);
-}
+const addItem = (key: Key, adds: Array<[string, number]>, condition?: string): WriteItem => {
+  const names: Record<string, string> = {};
+  const values: Record<string, number> = {};
+  adds.forEach(([attr, n], i) => {
+    names[`#a${i}`] = attr;
+    values[`:d${i}`] = n;
+  });
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: `ADD ${adds.map((_, i) => `#a${i} :d${i}`).join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ...(condition ? { ConditionExpression: condition } : {}),
+    },
+  };
+};
 
-export function deltaWrites(deltas: Deltas): Write[] {
-  const writes: Write[] = [];
+/** ADD deltas as writes; each one's undo is the same ADD negated (exact whatever happened since). */
+export function deltaWrites(deltas: Deltas): PlannedWrite[] {
+  const writes: PlannedWrite[] = [];
   for (const { key, adds } of deltas.values()) {
     const changed = [...adds].filter(([, n]) => n !== 0);
     if (changed.length === 0) continue;
-    const names: Record<string, string> = {};
-    const values: Record<string, number> = {};
-    changed.forEach(([attr, n], i) => {
-      names[`#a${i}`] = attr;
-      values[`:d${i}`] = n;
-    });
     writes.push({
-      item: {
-        Update: {
-          TableName: tableName(),
-          Key: key,
-          UpdateExpression: `ADD ${changed.map((_, i) => `#a${i} :d${i}`).join(', ')}`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        },
-      },
+      item: addItem(key, changed),
+      undo: addItem(
+        key,
+        changed.map(([a, n]) => [a, -n]),
+      ),
     });
   }
   return writes;
 }
 
-/** Adjusts a linked record's counts; the condition doubles as the check that it still exists. */
-const countUpdate = (
-  kind: LinkKind,
-  target: number,
-  p: number,
-  a: number,
-  linkedGone: () => Error,
-): Write => ({
-  item: {
-    Update: {
-      TableName: tableName(),
-      Key: keys.linkTarget(kind, target),
-      UpdateExpression: 'ADD countPublic :p, countAll :a',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':p': p, ':a': a },
-    },
-  },
-  onConflict: linkedGone,
-});
+const EXISTS = 'attribute_exists(pk)';
+/** A new link needs a target that exists and is not being deleted (its delete is unlinking events). */
+const LINKABLE = 'attribute_exists(pk) AND attribute_not_exists(deleting)';
+
+export interface EventWriteOptions {
+  /** Targets created in this same write (`KIND#id`): their counts start in their own item. */
+  created?: Set<string>;
+  /** Targets that are gone or being deleted (`KIND#id`): nothing of theirs is counted or tallied. */
+  gone?: Set<string>;
+  /** The error when a target disappears between the read and the write. */
+  linkedGone: (field: LinkField) => Error;
+}
+
+function linkItem(e: EventRecord, l: EventLink) {
+  return {
+    ...keys.link(e.id, l.kind, l.id),
+    ...keys.linkIndex(l.kind, l.id, e.data.start, e.id),
+    type: 'link',
+    kind: l.kind,
+    eventId: e.id,
+    targetId: l.id,
+    row: rowOf(e),
+  };
+}
+
+const put = (item: Record<string, unknown>): WriteItem => ({ Put: { TableName: tableName(), Item: item } });
+const del = (key: Key): WriteItem => ({ Delete: { TableName: tableName(), Key: key } });
 
 /**
- * Everything that must change with an event, in its own transaction: its link items (one per term,
- * venue and organizer, carrying the event's filter row), the linked records' counts and the list
- * tallies. `before` / `after` are the event's states; undefined means it does not exist.
- * `existing` names the linked records that still exist (counts of vanished ones are not touched).
+ * Everything that must change with an event, in its own write: its link items (one per term, venue
+ * and organizer, carrying the event's filter row), the linked records' counts and the day tallies.
+ * `before` / `after` are the event's states; undefined means it does not exist. Only what changes is
+ * written: a kept link is rewritten only when the event's filter row changes, a count only when the
+ * event's weight changes.
  */
 export function eventWrites(
   before: EventRecord | undefined,
   after: EventRecord | undefined,
-  linkedGone: () => Error,
-): Write[] {
-  const writes: Write[] = [];
-  const beforeLinks = new Set(linksOf(before).map(([k, id]) => `${k}#${id}`));
-  const afterLinks = new Map(linksOf(after).map(([k, id]) => [`${k}#${id}`, [k, id] as [LinkKind, number]]));
-  const weight = (e: EventRecord | undefined, linked: boolean) => ({
-    p: e && linked && countsPublic(e.status) ? 1 : 0,
-    a: e && linked && countsForEditors(e.status) ? 1 : 0,
-  });
-  for (const [id, [kind, target]] of afterLinks) {
-    writes.push({
-      item: {
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...keys.link(after!.id, kind, target),
-            ...keys.linkIndex(kind, target, after!.data.start, after!.id),
-            type: 'link',
-            kind,
-            eventId: after!.id,
-            targetId: target,
-            row: rowOf(after!),
-          },
-        },
-      },
-    });
-    const b = weight(before, beforeLinks.has(id));
-    const a = weight(after, true);
-    writes.push(countUpdate(kind, target, a.p - b.p, a.a - b.a, linkedGone));
+  o: EventWriteOptions,
+): PlannedWrite[] {
+  const created = o.created ?? new Set<string>();
+  const gone = o.gone ?? new Set<string>();
+  const writes: PlannedWrite[] = [];
+  const beforeLinks = new Map(linksOf(before).map((l) => [linkId(l), l]));
+  const afterLinks = new Map(linksOf(after).map((l) => [linkId(l), l]));
+  const rowChanged =
+    !!before &&
+    !!after &&
+    (JSON.stringify(rowOf(before)) !== JSON.stringify(rowOf(after)) ||
+      before.data.start !== after.data.start);
+  const w0 = before ? linkWeight(before.status) : { p: 0, a: 0 };
+  const w1 = after ? linkWeight(after.status) : { p: 0, a: 0 };
+
+  for (const [id, l] of afterLinks) {
+    const old = beforeLinks.get(id);
+    const target = keys.linkTarget(l.kind, l.id);
+    if (!old) {
+      writes.push({ item: put(linkItem(after!, l)), undo: del(keys.link(after!.id, l.kind, l.id)) });
+      if (created.has(id)) continue;
+      const adds: Array<[string, number]> = [
+        ['countPublic', w1.p],
+        ['countAll', w1.a],
+      ].filter(([, n]) => n !== 0) as Array<[string, number]>;
+      writes.push(
+        adds.length > 0
+          ? {
+              item: addItem(target, adds, LINKABLE),
+              undo: addItem(
+                target,
+                adds.map(([a, n]) => [a, -n]),
+              ),
+              onConflict: () => o.linkedGone(l.field),
+            }
+          : {
+              item: {
+                ConditionCheck: { TableName: tableName(), Key: target, ConditionExpression: LINKABLE },
+              },
+              onConflict: () => o.linkedGone(l.field),
+            },
+      );
+      continue;
+    }
+    if (rowChanged) {
+      const previous = linkItem(before!, old);
+      writes.push({ item: put(linkItem(after!, l)), undo: put(previous) });
+    }
+    if (gone.has(id)) continue;
+    const adds = (
+      [
+        ['countPublic', w1.p - w0.p],
+        ['countAll', w1.a - w0.a],
+      ] as Array<[string, number]>
+    ).filter(([, n]) => n !== 0);
+    if (adds.length > 0)
+      writes.push({
+        item: addItem(target, adds, EXISTS),
+        undo: addItem(
+          target,
+          adds.map(([a, n]) => [a, -n]),
+        ),
+        onConflict: () => o.linkedGone(l.field),
+      });
   }
-  for (const [kind, target] of linksOf(before)) {
-    if (afterLinks.has(`${kind}#${target}`)) continue;
-    writes.push({ item: { Delete: { TableName: tableName(), Key: keys.link(before!.id, kind, target) } } });
-    const b = weight(before, true);
-    if (b.p === 0 && b.a === 0) continue;
-    writes.push(countUpdate(kind, target, -b.p, -b.a, linkedGone));
+  for (const [id, l] of beforeLinks) {
+    if (afterLinks.has(id)) continue;
+    writes.push({ item: del(keys.link(before!.id, l.kind, l.id)), undo: put(linkItem(before!, l)) });
+    if (gone.has(id)) continue;
+    const adds = (
+      [
+        ['countPublic', -w0.p],
+        ['countAll', -w0.a],
+      ] as Array<[string, number]>
+    ).filter(([, n]) => n !== 0);
+    if (adds.length > 0)
+      writes.push({
+        item: addItem(keys.linkTarget(l.kind, l.id), adds, EXISTS),
+        undo: addItem(
+          keys.linkTarget(l.kind, l.id),
+          adds.map(([a, n]) => [a, -n]),
+        ),
+        onConflict: () => o.linkedGone(l.field),
+      });
   }
-  return [...writes, ...tallyWrites(before, after)];
+  const deltas: Deltas = new Map();
+  addTallies(deltas, before, -1, gone);
+  addTallies(deltas, after, 1, gone);
+  return [...writes, ...deltaWrites(deltas)];
 }

@@ -1,7 +1,7 @@
-import type { EventRecord } from '../domain/event-record';
+import { type EventRecord, linkId, linksOf } from '../domain/event-record';
 import type { PostRecord, TermRecord } from '../domain/records';
 import { keys } from '../db/keys';
-import { batchGet, queryIndex } from '../db/query';
+import { batchGet, itemKey, queryIndex } from '../db/query';
 import { fromPostItem } from './posts';
 import { fromTermItem } from './terms';
 
@@ -33,8 +33,25 @@ export async function linkedRecordsOf(
   const terms = new Map<number, TermRecord>();
   const posts = new Map<number, PostRecord>();
   for (const item of items.values()) {
+    if (item.deleting !== undefined) continue;
     if (item.type === 'term') terms.set(Number(item.id), fromTermItem(item));
     else posts.set(Number(item.id), fromPostItem(item));
   }
   return { terms, posts };
+}
+
+/**
+ * The links of an event (`KIND#id`) whose records are gone or being deleted: a write of the event
+ * drops them instead of counting them (their delete unlinks them, or already has). One batched read.
+ */
+export async function goneLinkTargets(e: EventRecord): Promise<Set<string>> {
+  const links = linksOf(e);
+  if (links.length === 0) return new Set();
+  const items = await batchGet(links.map((l) => keys.linkTarget(l.kind, l.id)));
+  const gone = new Set<string>();
+  for (const l of links) {
+    const item = items.get(itemKey(keys.linkTarget(l.kind, l.id)));
+    if (!item || item.deleting !== undefined) gone.add(linkId(l));
+  }
+  return gone;
 }

@@ -4,8 +4,8 @@ import { ddb, tableName } from '../db/client';
 import { nextId } from '../db/ids';
 import { keys } from '../db/keys';
 import { batchGet, type Item, queryIndex } from '../db/query';
-import { commit, type Write } from '../db/transact';
-import { commitWithUniqueSlug, recordsWithSlugPrefix } from './slug-claims';
+import { commitAll, type PlannedWrite, type WriteItem } from '../db/transact';
+import { commitWithSlugs, recordsWithSlugPrefix, type SlugClaim } from './slug-claims';
 
 export type { PostHead, PostRecord };
 
@@ -36,6 +36,9 @@ export function fromPostItem<D extends object>(item: Item): PostRecord<D> {
   return out as unknown as PostRecord<D>;
 }
 
+/** A record whose permanent delete has begun reads as gone everywhere (its tombstone, `deleting`). */
+export const isDeleting = (item: Item) => item.deleting !== undefined;
+
 function indexKeys(p: PostRecord<object>) {
   return {
     ...keys.postSlugIndex(p.type, p.slug),
@@ -44,11 +47,22 @@ function indexKeys(p: PostRecord<object>) {
   };
 }
 
-export async function getPost<D extends object>(id: number): Promise<PostRecord<D> | undefined> {
+async function getItem(id: number): Promise<Item | undefined> {
   const out = await ddb.send(
     new GetCommand({ TableName: tableName(), Key: keys.post(id), ConsistentRead: true }),
   );
-  return out.Item ? fromPostItem<D>(out.Item) : undefined;
+  return out.Item;
+}
+
+export async function getPost<D extends object>(id: number): Promise<PostRecord<D> | undefined> {
+  const item = await getItem(id);
+  return item && !isDeleting(item) ? fromPostItem<D>(item) : undefined;
+}
+
+/** A post whose permanent delete began and did not finish: the delete that resumes it needs it. */
+export async function getPostBeingDeleted<D extends object>(id: number): Promise<PostRecord<D> | undefined> {
+  const item = await getItem(id);
+  return item && isDeleting(item) ? fromPostItem<D>(item) : undefined;
 }
 
 export async function getPostHead(id: number): Promise<PostHead | undefined> {
@@ -56,78 +70,80 @@ export async function getPostHead(id: number): Promise<PostHead | undefined> {
     new GetCommand({
       TableName: tableName(),
       Key: keys.post(id),
-      ProjectionExpression: 'id, #t, #s, author',
+      ProjectionExpression: 'id, #t, #s, author, deleting',
       ExpressionAttributeNames: { '#t': 'type', '#s': 'status' },
     }),
   );
-  return out.Item as PostHead | undefined;
+  if (!out.Item || isDeleting(out.Item)) return undefined;
+  const { deleting: _, ...head } = out.Item;
+  return head as PostHead;
 }
 
 /** Slug look-up through the slug guard: a strongly consistent read, unlike the slug index. */
 export async function getPostBySlug<D extends object>(
   type: PostType,
   slug: string,
+  withDeleting = false,
 ): Promise<PostRecord<D> | undefined> {
   const guard = await ddb.send(
     new GetCommand({ TableName: tableName(), Key: keys.slugGuard(type, slug), ConsistentRead: true }),
   );
   if (!guard.Item) return undefined;
-  const post = await getPost<D>(Number(guard.Item.id));
-  return post?.type === type ? post : undefined;
+  const item = await getItem(Number(guard.Item.id));
+  if (!item || (isDeleting(item) && !withDeleting)) return undefined;
+  const post = fromPostItem<D>(item);
+  return post.type === type ? post : undefined;
 }
 
 export async function getPosts<D extends object>(ids: number[]): Promise<Map<number, PostRecord<D>>> {
   const items = await batchGet(ids.map((id) => keys.post(id)));
   const out = new Map<number, PostRecord<D>>();
-  for (const item of items.values()) out.set(Number(item.id), fromPostItem<D>(item));
+  for (const item of items.values()) if (!isDeleting(item)) out.set(Number(item.id), fromPostItem<D>(item));
   return out;
 }
 
+const addStatus = (type: PostType, adds: Array<[string, number]>): WriteItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.statusTotals(type),
+    UpdateExpression: `ADD ${adds.map((_, i) => `#s${i} :n${i}`).join(', ')}`,
+    ExpressionAttributeNames: Object.fromEntries(adds.map(([s], i) => [`#s${i}`, s])),
+    ExpressionAttributeValues: Object.fromEntries(adds.map(([, n], i) => [`:n${i}`, n])),
+  },
+});
+
 /** Per type and status totals, kept in the same transactions as the posts (list totals read them). */
-export function statusCount(type: PostType, from: string | undefined, to: string | undefined): Write[] {
+export function statusCount(
+  type: PostType,
+  from: string | undefined,
+  to: string | undefined,
+  n = 1,
+): PlannedWrite[] {
   if (from === to) return [];
-  const adds: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, number> = {};
-  if (from) {
-    adds.push('#from :minus');
-    names['#from'] = from;
-    values[':minus'] = -1;
-  }
-  if (to) {
-    adds.push('#to :plus');
-    names['#to'] = to;
-    values[':plus'] = 1;
-  }
+  const adds: Array<[string, number]> = [];
+  if (from) adds.push([from, -n]);
+  if (to) adds.push([to, n]);
   return [
     {
-      item: {
-        Update: {
-          TableName: tableName(),
-          Key: keys.statusTotals(type),
-          UpdateExpression: `ADD ${adds.join(', ')}`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        },
-      },
+      item: addStatus(type, adds),
+      undo: addStatus(
+        type,
+        adds.map(([s, d]) => [s, -d]),
+      ),
     },
   ];
 }
 
 export async function statusCounts(type: PostType): Promise<Record<string, number>> {
   const out = await ddb.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: keys.statusTotals(type),
-      ConsistentRead: true,
-    }),
+    new GetCommand({ TableName: tableName(), Key: keys.statusTotals(type), ConsistentRead: true }),
   );
   const counts: Record<string, number> = {};
   for (const [k, v] of Object.entries(out.Item ?? {})) if (typeof v === 'number') counts[k] = v;
   return counts;
 }
 
-const guard = (type: PostType, slug: string, id: number): Write => ({
+const guard = (type: PostType, slug: string, id: number, claim: number): PlannedWrite => ({
   item: {
     Put: {
       TableName: tableName(),
@@ -135,119 +151,162 @@ const guard = (type: PostType, slug: string, id: number): Write => ({
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   },
-  onConflict: 'slug',
+  onConflict: { claim },
+  undo: { Delete: { TableName: tableName(), Key: keys.slugGuard(type, slug) } },
 });
+
+/** IDs of the shared post sequence, for records created inside another record's write. */
+export const nextPostId = () => nextId('post');
+
+/**
+ * The items of a new post with slug claim number `claim` (its record and slug guard; not its status
+ * total, which the caller adds once per type so that one transaction touches that item once).
+ */
+export function newPostWrites(record: PostRecord<object>, claim: number, final = false): PlannedWrite[] {
+  return [
+    {
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.post(record.id), ...indexKeys(record), ...record },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      undo: { Delete: { TableName: tableName(), Key: keys.post(record.id) } },
+      final,
+    },
+    { ...guard(record.type, record.slug, record.id, claim), final },
+  ];
+}
 
 export type NewPost<D extends object> = Omit<
   PostRecord<D>,
   'id' | 'slug' | 'version' | 'countPublic' | 'countAll'
 >;
 
+/** Records (and their slug claims) created in the same write as another one. */
+export interface Extra<R> {
+  claims: SlugClaim[];
+  /** The writes, given the record and the slugs chosen for `claims`. */
+  build: (record: R, slugs: string[]) => PlannedWrite[];
+}
+
+const noExtra = { claims: [], build: () => [] };
+
 /**
  * Creates a post with the next ID of the shared post sequence and a unique slug; `extra` adds the
- * writes that must land with it (links, counts).
+ * writes that must land with it (links, counts, the records it creates).
  */
 export async function createPost<D extends object>(
   post: NewPost<D>,
   slugBase: string,
-  extra: (record: PostRecord<D>) => Write[] = () => [],
+  extra: Extra<PostRecord<D>> = noExtra,
 ): Promise<PostRecord<D>> {
   const id = await nextId('post');
   const base = { ...post, id, version: 1, countPublic: 0, countAll: 0 };
   let record = { ...base, slug: '' } as PostRecord<D>;
-  await commitWithUniqueSlug({ type: post.type }, slugBase || String(id), (slug) => {
-    record = { ...base, slug } as PostRecord<D>;
-    return [
-      {
-        item: {
-          Put: {
-            TableName: tableName(),
-            Item: { ...keys.post(id), ...indexKeys(record), ...record },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-      },
-      guard(post.type, slug, id),
-      ...statusCount(post.type, undefined, post.status),
-      ...extra(record),
-    ];
-  });
+  const claims = [{ scope: { type: post.type }, base: slugBase || String(id) }, ...extra.claims];
+  await commitWithSlugs(
+    claims,
+    ([slug, ...others]) => {
+      record = { ...base, slug: slug! } as PostRecord<D>;
+      return [
+        ...newPostWrites(record, 0, true),
+        ...statusCount(post.type, undefined, post.status).map((w) => ({ ...w, final: true })),
+        ...extra.build(record, others),
+      ];
+    },
+    commitAll,
+  );
   return record;
+}
+
+/** The full update of a post's own item under its version condition. */
+function postUpdate<D extends object>(current: PostRecord<D>, record: PostRecord<D>, stale: () => Error) {
+  const set: Record<string, unknown> = { ...indexKeys(record) };
+  for (const k of OWN) {
+    if (k === 'id' || k === 'type') continue;
+    // Counts belong to event writes; they are only written here when the caller resets them.
+    if ((k === 'countPublic' || k === 'countAll') && record[k] === current[k]) continue;
+    set[k] = record[k];
+  }
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':v': current.version };
+  const parts: string[] = [];
+  const removes: string[] = [];
+  for (const [k, v] of Object.entries(set)) {
+    names[`#${k}`] = k;
+    if (v === undefined) removes.push(`#${k}`);
+    else {
+      parts.push(`#${k} = :${k}`);
+      values[`:${k}`] = v;
+    }
+  }
+  return {
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: keys.post(current.id),
+        UpdateExpression: `SET ${parts.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: 'version = :v AND attribute_not_exists(deleting)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+    onConflict: stale,
+    final: true,
+  } satisfies PlannedWrite;
 }
 
 /**
  * Writes the new state of a post (everything but its link counts, which event writes own) if nobody
- * changed it since it was read; `stale` is the error when someone did.
+ * changed it since it was read; `stale` is the error when someone did. A new `slugBase` renames it:
+ * exactly to that slug, or a 400 when another record holds it.
  */
 export async function updatePost<D extends object>(
   current: PostRecord<D>,
   next: PostRecord<D>,
   stale: () => Error,
-  extra: (record: PostRecord<D>) => Write[] = () => [],
+  extra: Extra<PostRecord<D>> = noExtra,
   slugBase?: string,
 ): Promise<PostRecord<D>> {
-  const build = (slug: string): Write[] => {
-    const record = { ...next, slug, version: current.version + 1 };
-    const ix = indexKeys(record);
-    const set: Record<string, unknown> = { ...ix };
-    for (const k of OWN) {
-      if (k === 'id' || k === 'type') continue;
-      // Counts belong to event writes; they are only written here when the caller resets them.
-      if ((k === 'countPublic' || k === 'countAll') && record[k] === current[k]) continue;
-      set[k] = record[k];
-    }
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ':v': current.version };
-    const parts: string[] = [];
-    const removes: string[] = [];
-    for (const [k, v] of Object.entries(set)) {
-      names[`#${k}`] = k;
-      if (v === undefined) removes.push(`#${k}`);
-      else {
-        parts.push(`#${k} = :${k}`);
-        values[`:${k}`] = v;
-      }
-    }
-    const writes: Write[] = [
-      {
-        item: {
-          Update: {
-            TableName: tableName(),
-            Key: keys.post(current.id),
-            UpdateExpression: `SET ${parts.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-            ConditionExpression: 'version = :v',
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-          },
-        },
-        onConflict: stale,
-      },
-      ...statusCount(current.type, current.status, next.status),
-      ...extra(record),
-    ];
-    if (slug !== current.slug) {
-      writes.push({
-        item: { Delete: { TableName: tableName(), Key: keys.slugGuard(current.type, current.slug) } },
-      });
-      writes.push(guard(current.type, slug, current.id));
-    }
-    return writes;
-  };
-  if (slugBase === undefined || slugBase === current.slug) {
-    await commit(build(current.slug));
-    return { ...next, slug: current.slug, version: current.version + 1 };
-  }
-  const slug = await commitWithUniqueSlug({ type: current.type }, slugBase, build);
-  return { ...next, slug, version: current.version + 1 };
+  const renamed = slugBase !== undefined && slugBase !== current.slug;
+  const claims: SlugClaim[] = [
+    { scope: { type: current.type }, base: renamed ? slugBase : current.slug, exact: true },
+    ...extra.claims,
+  ];
+  let saved = next;
+  await commitWithSlugs(
+    claims,
+    ([slug, ...others]) => {
+      saved = { ...next, slug: slug!, version: current.version + 1 };
+      return [
+        postUpdate(current, saved, stale),
+        ...statusCount(current.type, current.status, next.status).map((w) => ({ ...w, final: true })),
+        ...(renamed
+          ? [
+              {
+                item: { Delete: { TableName: tableName(), Key: keys.slugGuard(current.type, current.slug) } },
+                final: true,
+              },
+              { ...guard(current.type, slug!, current.id, 0), final: true },
+            ]
+          : []),
+        ...extra.build(saved, others),
+      ];
+    },
+    commitAll,
+  );
+  return saved;
 }
 
-/** Deletes a post for good, freeing its slug; `extra` removes what points at it. */
+/** Deletes a post (one with few links, an event) for good in one write, freeing its slug. */
 export async function deletePost(
   current: PostRecord<object>,
   stale: () => Error,
-  extra: Write[] = [],
+  extra: PlannedWrite[] = [],
 ): Promise<void> {
-  await commit([
+  await commitAll([
     {
       item: {
         Delete: {
@@ -258,9 +317,13 @@ export async function deletePost(
         },
       },
       onConflict: stale,
+      final: true,
     },
-    { item: { Delete: { TableName: tableName(), Key: keys.slugGuard(current.type, current.slug) } } },
-    ...statusCount(current.type, current.status, undefined),
+    {
+      item: { Delete: { TableName: tableName(), Key: keys.slugGuard(current.type, current.slug) } },
+      final: true,
+    },
+    ...statusCount(current.type, current.status, undefined).map((w) => ({ ...w, final: true })),
     ...extra,
   ]);
 }
@@ -272,7 +335,7 @@ export async function* postsNewestFirst<D extends object>(type: PostType): Async
     partition: keys.typePartition(type),
     descending: true,
   }))
-    yield fromPostItem<D>(item);
+    if (!isDeleting(item)) yield fromPostItem<D>(item);
 }
 
 /** Posts of a type whose slug starts with `base`: records named like a new one. */
@@ -280,5 +343,22 @@ export async function* postsWithSlugPrefix<D extends object>(
   type: PostType,
   base: string,
 ): AsyncGenerator<PostRecord<D>> {
-  for await (const item of recordsWithSlugPrefix({ type }, base)) yield fromPostItem<D>(item);
+  for await (const item of recordsWithSlugPrefix({ type }, base))
+    if (!isDeleting(item)) yield fromPostItem<D>(item);
+}
+
+/** Status totals of several posts of one type created in one write, as one item (with its undo). */
+export function statusTotals(type: PostType, created: Array<{ status: string; n: number }>): PlannedWrite[] {
+  const adds = created.map(({ status, n }) => [status, n] as [string, number]);
+  return adds.length === 0
+    ? []
+    : [
+        {
+          item: addStatus(type, adds),
+          undo: addStatus(
+            type,
+            adds.map(([s, n]) => [s, -n]),
+          ),
+        },
+      ];
 }

@@ -3,10 +3,10 @@ import { termExists } from '../domain/errors';
 import type { Taxonomy, TermRecord } from '../domain/records';
 import { ddb, tableName } from '../db/client';
 import { nextId } from '../db/ids';
-import { keys } from '../db/keys';
+import { type Key, keys } from '../db/keys';
 import { queryIndex } from '../db/query';
-import { commit, type Write } from '../db/transact';
-import { commitWithUniqueSlug } from './slug-claims';
+import { commit, type PlannedWrite, type WriteItem } from '../db/transact';
+import { commitWithSlugs } from './slug-claims';
 
 export type { TermRecord };
 
@@ -34,27 +34,38 @@ function toItem(t: TermRecord) {
   return { ...keys.term(t.id), ...keys.termIndex(t.taxonomy, t.slug), type: 'term', ...t };
 }
 
-export async function getTerm(id: number): Promise<TermRecord | undefined> {
+export const isDeletingTerm = (item: Record<string, unknown>) => item.deleting !== undefined;
+
+async function getTermItem(id: number) {
   const out = await ddb.send(
     new GetCommand({ TableName: tableName(), Key: keys.term(id), ConsistentRead: true }),
   );
-  return out.Item ? fromTermItem(out.Item) : undefined;
+  return out.Item;
+}
+
+export async function getTerm(id: number): Promise<TermRecord | undefined> {
+  const item = await getTermItem(id);
+  return item && !isDeletingTerm(item) ? fromTermItem(item) : undefined;
+}
+
+/** A term whose permanent delete began and did not finish: the delete that resumes it needs it. */
+export async function getTermBeingDeleted(id: number): Promise<TermRecord | undefined> {
+  const item = await getTermItem(id);
+  return item && isDeletingTerm(item) ? fromTermItem(item) : undefined;
 }
 
 /** Every term of a taxonomy, in slug order: taxonomies are small, and lists sort and count in memory. */
 export async function listTerms(taxonomy: Taxonomy): Promise<TermRecord[]> {
   const out: TermRecord[] = [];
   for await (const item of queryIndex({ index: 'bySlug', partition: keys.taxonomyPartition(taxonomy) }))
-    out.push(fromTermItem(item));
+    if (!isDeletingTerm(item)) out.push(fromTermItem(item));
   return out;
 }
 
-const putGuard = (key: { pk: string; sk: string }, id: number): Write['item'] => ({
+const putGuard = (key: Key, id: number): WriteItem => ({
   Put: { TableName: tableName(), Item: { ...key, id }, ConditionExpression: 'attribute_not_exists(pk)' },
 });
-const deleteGuard = (key: { pk: string; sk: string }): Write['item'] => ({
-  Delete: { TableName: tableName(), Key: key },
-});
+const deleteGuard = (key: Key): WriteItem => ({ Delete: { TableName: tableName(), Key: key } });
 
 async function nameTaken(taxonomy: Taxonomy, name: string): Promise<Error> {
   const out = await ddb.send(
@@ -64,7 +75,7 @@ async function nameTaken(taxonomy: Taxonomy, name: string): Promise<Error> {
 }
 
 /** Conditions shared by create and update: the parent must still exist when the write lands. */
-const parentCheck = (parent: number): Write[] =>
+const parentCheck = (parent: number, parentGone: () => Error): PlannedWrite[] =>
   parent > 0
     ? [
         {
@@ -72,9 +83,10 @@ const parentCheck = (parent: number): Write[] =>
             ConditionCheck: {
               TableName: tableName(),
               Key: keys.term(parent),
-              ConditionExpression: 'attribute_exists(pk)',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
             },
           },
+          onConflict: parentGone,
         },
       ]
     : [];
@@ -87,43 +99,70 @@ export interface TermInput {
   parent: number;
 }
 
+/** IDs of the term sequence, for terms created inside an event's write. */
+export const nextTermId = () => nextId('term');
+
+/** A new term's record as stored (counts start at what the write that creates it links). */
+export function newTerm(
+  id: number,
+  input: TermInput,
+  now: string,
+  counts = { p: 0, a: 0 },
+): Omit<TermRecord, 'slug'> {
+  return {
+    id,
+    taxonomy: input.taxonomy,
+    name: input.name,
+    description: input.description,
+    parent: input.parent,
+    countPublic: counts.p,
+    countAll: counts.a,
+    created: now,
+    modified: now,
+    version: 1,
+  };
+}
+
+/**
+ * The items of a new term with slug claim number `claim`: its record, its name guard (a duplicate
+ * name is `nameConflict`) and its slug guard.
+ */
+export function newTermWrites(
+  term: TermRecord,
+  claim: number,
+  nameConflict?: () => Error | Promise<Error>,
+): PlannedWrite[] {
+  const nameGuard = keys.termNameGuard(term.taxonomy, term.name);
+  const slugGuard = keys.slugGuard(term.taxonomy, term.slug);
+  return [
+    {
+      item: {
+        Put: { TableName: tableName(), Item: toItem(term), ConditionExpression: 'attribute_not_exists(pk)' },
+      },
+      undo: deleteGuard(keys.term(term.id)),
+    },
+    {
+      item: putGuard(nameGuard, term.id),
+      onConflict: nameConflict ?? (() => nameTaken(term.taxonomy, term.name)),
+      undo: deleteGuard(nameGuard),
+    },
+    { item: putGuard(slugGuard, term.id), onConflict: { claim }, undo: deleteGuard(slugGuard) },
+  ];
+}
+
 /** Creates a term with a unique slug; a duplicate name in the taxonomy is a 400 `term_exists`. */
 export async function createTerm(
   input: TermInput,
   now: string,
   parentGone: () => Error,
 ): Promise<TermRecord> {
-  const id = await nextId('term');
-  const base: Omit<TermRecord, 'slug'> = {
-    id,
-    taxonomy: input.taxonomy,
-    name: input.name,
-    description: input.description,
-    parent: input.parent,
-    countPublic: 0,
-    countAll: 0,
-    created: now,
-    modified: now,
-    version: 1,
-  };
-  const slug = await commitWithUniqueSlug({ taxonomy: input.taxonomy }, input.slugBase || String(id), (s) => [
-    {
-      item: {
-        Put: {
-          TableName: tableName(),
-          Item: toItem({ ...base, slug: s }),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    },
-    {
-      item: putGuard(keys.termNameGuard(input.taxonomy, input.name), id),
-      onConflict: () => nameTaken(input.taxonomy, input.name),
-    },
-    { item: putGuard(keys.slugGuard(input.taxonomy, s), id), onConflict: 'slug' },
-    ...parentCheck(input.parent).map((w) => ({ ...w, onConflict: parentGone })),
-  ]);
-  return { ...base, slug };
+  const base = newTerm(await nextTermId(), input, now);
+  const [slug] = await commitWithSlugs(
+    [{ scope: { taxonomy: input.taxonomy }, base: input.slugBase || String(base.id) }],
+    ([s]) => [...newTermWrites({ ...base, slug: s! }, 0), ...parentCheck(input.parent, parentGone)],
+    commit,
+  );
+  return { ...base, slug: slug! };
 }
 
 export type TermChanges = Partial<Pick<TermRecord, 'name' | 'description' | 'parent'>> & {
@@ -145,94 +184,62 @@ export async function updateTerm(
   } as TermRecord;
   delete (next as Partial<TermChanges>).slugBase;
   const renamed = changes.name !== undefined && changes.name.toLowerCase() !== current.name.toLowerCase();
-  const build = (slug: string): Write[] => {
-    const record = { ...next, slug };
-    const writes: Write[] = [
+  const slugRenamed = changes.slugBase !== undefined && changes.slugBase !== current.slug;
+  const [slug] = await commitWithSlugs(
+    [
       {
-        item: {
-          Update: {
-            TableName: tableName(),
-            Key: keys.term(current.id),
-            // Only the editable fields: counts belong to event writes and must not be overwritten here.
-            UpdateExpression:
-              'SET #name = :name, slug = :slug, gsi1sk = :slug, description = :d, parent = :p, modified = :m, version = :next',
-            ConditionExpression: 'version = :v',
-            ExpressionAttributeNames: { '#name': 'name' },
-            ExpressionAttributeValues: {
-              ':name': record.name,
-              ':slug': slug,
-              ':d': record.description,
-              ':p': record.parent,
-              ':m': now,
-              ':next': record.version,
-              ':v': current.version,
+        scope: { taxonomy: current.taxonomy },
+        base: slugRenamed ? changes.slugBase! : current.slug,
+        exact: true,
+      },
+    ],
+    ([slug]) => {
+      const writes: PlannedWrite[] = [
+        {
+          item: {
+            Update: {
+              TableName: tableName(),
+              Key: keys.term(current.id),
+              // Only the editable fields: counts belong to event writes and must not be overwritten here.
+              UpdateExpression:
+                'SET #name = :name, slug = :slug, gsi1sk = :slug, description = :d, parent = :p, modified = :m, version = :next',
+              ConditionExpression: 'version = :v AND attribute_not_exists(deleting)',
+              ExpressionAttributeNames: { '#name': 'name' },
+              ExpressionAttributeValues: {
+                ':name': next.name,
+                ':slug': slug,
+                ':d': next.description,
+                ':p': next.parent,
+                ':m': now,
+                ':next': next.version,
+                ':v': current.version,
+              },
             },
           },
+          onConflict: errorsFor.stale,
         },
-        onConflict: errorsFor.stale,
-      },
-    ];
-    if (renamed) {
-      writes.push({ item: deleteGuard(keys.termNameGuard(current.taxonomy, current.name)) });
-      writes.push({
-        item: putGuard(keys.termNameGuard(current.taxonomy, next.name), current.id),
-        onConflict: () => nameTaken(current.taxonomy, next.name),
-      });
-    }
-    if (slug !== current.slug) {
-      writes.push({ item: deleteGuard(keys.slugGuard(current.taxonomy, current.slug)) });
-      writes.push({ item: putGuard(keys.slugGuard(current.taxonomy, slug), current.id), onConflict: 'slug' });
-    }
-    if (changes.parent !== undefined && changes.parent !== current.parent)
-      writes.push(...parentCheck(changes.parent).map((w) => ({ ...w, onConflict: errorsFor.parentGone })));
-    return writes;
-  };
-  if (changes.slugBase === undefined || changes.slugBase === current.slug) {
-    await commit(build(current.slug));
-    return next;
-  }
-  const slug = await commitWithUniqueSlug({ taxonomy: current.taxonomy }, changes.slugBase, build);
-  return { ...next, slug };
-}
-
-/**
- * Deletes a term permanently with its guards; its children move up to its parent in the same
- * transaction, as WordPress does, and `extra` (unlinking it from its events) lands with it.
- */
-export async function deleteTerm(
-  term: TermRecord,
-  children: TermRecord[],
-  now: string,
-  stale: () => Error,
-  extra: Write[] = [],
-): Promise<void> {
-  await commit([
-    ...extra,
-    {
-      item: {
-        Delete: {
-          TableName: tableName(),
-          Key: keys.term(term.id),
-          ConditionExpression: 'version = :v',
-          ExpressionAttributeValues: { ':v': term.version },
-        },
-      },
-      onConflict: stale,
+      ];
+      if (renamed) {
+        writes.push({ item: deleteGuard(keys.termNameGuard(current.taxonomy, current.name)) });
+        writes.push({
+          item: putGuard(keys.termNameGuard(current.taxonomy, next.name), current.id),
+          onConflict: () => nameTaken(current.taxonomy, next.name),
+        });
+      }
+      if (slugRenamed) {
+        writes.push({ item: deleteGuard(keys.slugGuard(current.taxonomy, current.slug)) });
+        writes.push({
+          item: putGuard(keys.slugGuard(current.taxonomy, slug!), current.id),
+          onConflict: { claim: 0 },
+        });
+      }
+      if (changes.parent !== undefined && changes.parent !== current.parent)
+        writes.push(...parentCheck(changes.parent, errorsFor.parentGone));
+      return writes;
     },
-    { item: deleteGuard(keys.termNameGuard(term.taxonomy, term.name)) },
-    { item: deleteGuard(keys.slugGuard(term.taxonomy, term.slug)) },
-    ...children.map((c) => ({
-      item: {
-        Update: {
-          TableName: tableName(),
-          Key: keys.term(c.id),
-          UpdateExpression: 'SET parent = :p, modified = :m, version = version + :one',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':p': term.parent, ':m': now, ':one': 1 },
-        },
-      },
-    })),
-  ]);
+    commit,
+  );
+  return { ...next, slug: slug! };
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

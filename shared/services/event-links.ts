@@ -1,24 +1,43 @@
 import { invalidParam } from '../domain/errors';
-import type { Taxonomy } from '../domain/records';
+import type { LinkField } from '../domain/event-record';
+import type { LinkKind, PostRecord, Taxonomy } from '../domain/records';
 import { atLeast, type User } from '../domain/roles';
 import { slugify } from '../domain/slugs';
 import { plainText } from '../domain/text';
-import { getPosts } from '../repositories/posts';
-import { createTerm, listTerms } from '../repositories/terms';
-import { findOrCreateInline } from './linked-inline';
+import type { PlannedWrite } from '../db/transact';
+import { getPosts, newPostWrites } from '../repositories/posts';
+import type { SlugClaim } from '../repositories/slug-claims';
+import { listTerms, newTerm, newTermWrites, nextTermId } from '../repositories/terms';
+import { resolveInline } from './linked-inline';
+
+/** A record an event write creates (a new term, an inline venue or organizer), in the event's write. */
+export interface PlannedRecord {
+  kind: LinkKind;
+  id: number;
+  field: LinkField;
+  claim: SlugClaim;
+  /** Venues and organizers: their type's status total changes too. */
+  post?: PostRecord<object>;
+  /** Its items, once its slug is chosen: counts start with this event's weight; `claim` is its index. */
+  build(slug: string, counts: { p: number; a: number }, claim: number): PlannedWrite[];
+}
+
+/** A term created concurrently under the same name: resolving the links again will find it. */
+export class ResolveAgain extends Error {}
 
 /**
- * `categories` / `tags` by ID, slug or name. Unknown numeric IDs are a 400; an unknown name creates
- * the term when the caller may manage terms (editors), else it is a 400 too.
+ * `categories` / `tags` by ID, slug or name. Unknown numeric IDs are a 400; an unknown name plans a
+ * new term when the caller may manage terms (editors), else it is a 400 too. Nothing is written here.
  */
 export async function resolveTerms(
   param: 'categories' | 'tags',
   refs: Array<number | string> | null,
   user: User,
+  created: PlannedRecord[],
 ): Promise<number[]> {
   if (!refs || refs.length === 0) return [];
   const taxonomy: Taxonomy = param === 'categories' ? 'tribe_events_cat' : 'post_tag';
-  const terms = await listTerms(taxonomy);
+  const terms: Array<{ id: number; slug: string; name: string }> = await listTerms(taxonomy);
   const out: number[] = [];
   const unknownIds: string[] = [];
   for (const ref of refs) {
@@ -40,13 +59,22 @@ export async function resolveTerms(
         `${param}: "${ref}" is not an existing term, and only editors may create terms.`,
         'rest_unknown_term',
       );
-    const created = await createTerm(
-      { taxonomy, name, slugBase: slugify(name), description: '', parent: 0 },
-      new Date().toISOString(),
-      () => invalidParam(param, `${param}: could not create "${ref}".`),
-    );
-    terms.push(created);
-    out.push(created.id);
+    const id = await nextTermId();
+    const input = { taxonomy, name, slugBase: slugify(name), description: '', parent: 0 };
+    created.push({
+      kind: 'TERM',
+      id,
+      field: param,
+      claim: { scope: { taxonomy }, base: input.slugBase || String(id) },
+      build: (slug, counts, claim) =>
+        newTermWrites(
+          { ...newTerm(id, input, new Date().toISOString(), counts), slug },
+          claim,
+          () => new ResolveAgain(),
+        ),
+    });
+    terms.push({ id, slug: input.slugBase, name });
+    out.push(id);
   }
   if (unknownIds.length > 0)
     throw invalidParam(
@@ -73,15 +101,17 @@ function refsOf(input: unknown): Ref[] {
 
 /**
  * `venue` / `organizer` links: existing IDs (400 when unknown or trashed) and inline objects, which
- * reuse an equal record or create one.
+ * reuse an equal record (an existing one, or one planned earlier in this body) or plan a new one.
  */
 export async function resolveLinkedPosts(
   type: 'venue' | 'organizer',
   input: unknown,
   user: User,
+  created: PlannedRecord[],
 ): Promise<number[]> {
   const refs = refsOf(input);
   const ids: number[] = [];
+  const field: LinkField = type;
   for (const [i, ref] of refs.entries()) {
     if (typeof ref === 'number' || (typeof ref === 'string' && /^\d+$/.test(ref))) ids.push(Number(ref));
     else if (typeof ref === 'string')
@@ -95,19 +125,38 @@ export async function resolveLinkedPosts(
       if (!Number.isInteger(id) || id < 1)
         throw invalidParam(type, `${type}[${i}].id must be a positive integer.`, 'rest_invalid_link');
       ids.push(id);
-    } else
-      ids.push(
-        await findOrCreateInline(
-          type,
-          ref as Record<string, unknown>,
-          user,
-          `${type}${refs.length > 1 ? `[${i}]` : ''}`,
-        ),
+    } else {
+      const planned = created.flatMap((c) => (c.post?.type === type ? [c.post] : []));
+      const found = await resolveInline(
+        type,
+        ref as Record<string, unknown>,
+        user,
+        `${type}${refs.length > 1 ? `[${i}]` : ''}`,
+        planned,
       );
+      if ('id' in found) {
+        ids.push(found.id);
+        continue;
+      }
+      const record = found.record;
+      created.push({
+        kind: type === 'venue' ? 'VENUE' : 'ORGANIZER',
+        id: record.id,
+        field,
+        claim: { scope: { type }, base: found.slugBase || String(record.id) },
+        post: record,
+        build: (slug, counts, claim) =>
+          newPostWrites({ ...record, slug, countPublic: counts.p, countAll: counts.a }, claim),
+      });
+      ids.push(record.id);
+    }
   }
   const unique = [...new Set(ids)];
-  const posts = await getPosts(unique);
-  const unknown = unique.filter((id) => posts.get(id)?.type !== type || posts.get(id)?.status === 'trash');
+  const fresh = new Set(created.map((c) => c.id));
+  const posts = await getPosts(unique.filter((id) => !fresh.has(id)));
+  const unknown = unique.filter(
+    (id) => !fresh.has(id) && (posts.get(id)?.type !== type || posts.get(id)?.status === 'trash'),
+  );
   if (unknown.length > 0)
     throw invalidParam(
       type,

@@ -4,7 +4,7 @@ import { details, resolveZone } from '../domain/dates';
 import type { EventRecord } from '../domain/event-record';
 import { globalId, publicUrl } from '../domain/post-rules';
 import type { PostRecord, TermRecord } from '../domain/records';
-import { canSee, seesAll } from '../domain/visibility';
+import { canSeeLinked, seesAll } from '../domain/visibility';
 import { imageView } from '../domain/web-input';
 import { linkedRecordsOf } from '../repositories/events';
 import type { Caller } from './context';
@@ -36,7 +36,7 @@ export async function presentEvents(events: EventRecord[], ctx: ViewCtx): Promis
     const visiblePosts = (ids: number[], type: 'venue' | 'organizer') =>
       ids
         .map((id) => posts.get(id))
-        .filter((p): p is PostRecord => !!p && p.type === type && canSee(p, ctx.user));
+        .filter((p): p is PostRecord => !!p && p.type === type && canSeeLinked(p, ctx.user));
     const venues = visiblePosts(d.venues, 'venue');
     const organizers = visiblePosts(d.organizers, 'organizer');
     const termList = (ids: number[]) =>

@@ -2,30 +2,46 @@ import { DateTime } from 'luxon';
 import { parseCostInput } from '../domain/cost';
 import { siteZone, utcWall, wall } from '../domain/dates';
 import { conflict, invalidParam, trashed } from '../domain/errors';
-import type { EventData, EventRecord } from '../domain/event-record';
+import {
+  type EventData,
+  type EventRecord,
+  type LinkField,
+  linkId,
+  linksOf,
+  linkWeight,
+  MAX_LINKED_RECORDS,
+} from '../domain/event-record';
 import { resolveEventTimes } from '../domain/event-times';
 import { assertCanDelete, assertCanEdit, publicationDates, statusOnWrite } from '../domain/post-rules';
 import { atLeast, type User } from '../domain/roles';
 import { slugify } from '../domain/slugs';
 import { plainText, safeHtml } from '../domain/text';
 import { httpUrl, imageUrl } from '../domain/web-input';
-import { MAX_TRANSACTION_ITEMS } from '../db/transact';
+import type { LinkKind, PostRecord, PostType } from '../domain/records';
+import type { PlannedWrite } from '../db/transact';
+import { goneLinkTargets } from '../repositories/events';
 import { eventWrites } from '../repositories/event-writes';
-import { createPost, deletePost, updatePost } from '../repositories/posts';
+import { createPost, deletePost, statusTotals, updatePost } from '../repositories/posts';
 import type { Infer } from '../schemas/infer';
 import type { eventUpdateBody } from '../schemas/event';
 import type { Ref, Writer } from './context';
 import { loadEvent } from './event-read';
 import { type EventView, presentEvent } from './event-view';
-import { checkLinks, resolveLinkedPosts, resolveTerms } from './event-links';
+import {
+  checkLinks,
+  type PlannedRecord,
+  ResolveAgain,
+  resolveLinkedPosts,
+  resolveTerms,
+} from './event-links';
 
 /** A create or update body, as the contract's schema types it (create bodies also require the dates). */
 export type EventBody = Infer<typeof eventUpdateBody>;
 
-const linkedGone = () =>
+const linkedGone = (field: LinkField) =>
   invalidParam(
-    'venue',
-    'A linked record was deleted while the event was being saved; retry.',
+    field,
+    `A record named in ${field} was deleted while the event was being saved.`,
     'rest_linked_gone',
   );
 const stale = () => conflict('event');
@@ -39,10 +55,10 @@ async function nextState(
   body: EventBody,
   sent: Set<string>,
   user: User,
-  current?: EventRecord,
-  /** Only validate: creates no term or inline venue / organizer (the links keep their current IDs). */
-  dry = false,
-): Promise<{ record: EventRecord; slugBase?: string }> {
+  current: EventRecord | undefined,
+  /** Links of `current` whose records are gone: they drop out of the event. */
+  gone: Set<string>,
+): Promise<{ record: EventRecord; slugBase?: string; created: PlannedRecord[] }> {
   const has = (k: keyof EventBody) => sent.has(k) && body[k] !== undefined;
   const now = DateTime.now();
   if (has('author') && !atLeast(user, 'editor'))
@@ -72,7 +88,10 @@ async function nextState(
     k: 'show_map' | 'show_map_link' | 'hide_from_listings' | 'sticky' | 'featured',
     old: boolean | undefined,
   ) => (sent.has(k) ? body[k] === true : (old ?? false));
-  await checkLinks(body, sent, user); // every reference's 400 before any term or inline record is created
+  await checkLinks(body, sent, user); // the cheap 400s of every link parameter first
+  const created: PlannedRecord[] = [];
+  const kept = (kind: LinkKind, ids: number[] | undefined) =>
+    (ids ?? []).filter((id) => !gone.has(`${kind}#${id}`));
   const data: EventData = {
     ...times,
     cost: sent.has('cost') ? parseCostInput(body.cost) : (prev?.cost ?? parseCostInput(undefined)),
@@ -89,17 +108,18 @@ async function nextState(
     sticky: flag('sticky', prev?.sticky),
     featured: flag('featured', prev?.featured),
     image: sent.has('image') ? imageOf(body.image) : prev?.image,
-    categories:
-      sent.has('categories') && !dry
-        ? await resolveTerms('categories', body.categories ?? null, user)
-        : (prev?.categories ?? []),
-    tags: sent.has('tags') && !dry ? await resolveTerms('tags', body.tags ?? null, user) : (prev?.tags ?? []),
-    venues:
-      sent.has('venue') && !dry ? await resolveLinkedPosts('venue', body.venue, user) : (prev?.venues ?? []),
-    organizers:
-      sent.has('organizer') && !dry
-        ? await resolveLinkedPosts('organizer', body.organizer, user)
-        : (prev?.organizers ?? []),
+    categories: sent.has('categories')
+      ? await resolveTerms('categories', body.categories ?? null, user, created)
+      : kept('TERM', prev?.categories),
+    tags: sent.has('tags')
+      ? await resolveTerms('tags', body.tags ?? null, user, created)
+      : kept('TERM', prev?.tags),
+    venues: sent.has('venue')
+      ? await resolveLinkedPosts('venue', body.venue, user, created)
+      : kept('VENUE', prev?.venues),
+    organizers: sent.has('organizer')
+      ? await resolveLinkedPosts('organizer', body.organizer, user, created)
+      : kept('ORGANIZER', prev?.organizers),
     ...(prev?.parent ? { parent: prev.parent } : {}),
   };
   if (data.image === undefined) delete data.image;
@@ -121,31 +141,86 @@ async function nextState(
   };
   if (sent.has('description') && body.description === null) record.description = '';
   const slugBase = has('slug') ? slugify(body.slug!) || undefined : current ? undefined : slugify(title);
-  return { record, slugBase };
+  checkLinkLimit(record);
+  return { record, slugBase, created };
 }
 
-function checkSize(before: EventRecord | undefined, after: EventRecord | undefined): void {
-  const n = eventWrites(before, after, linkedGone).length + 4;
-  if (n > MAX_TRANSACTION_ITEMS)
-    throw invalidParam(
-      'categories',
-      `The event links too many records to save atomically (${n} writes; at most ${MAX_TRANSACTION_ITEMS}).`,
-      'rest_too_many_links',
-    );
+/** An event links at most MAX_LINKED_RECORDS records; the 400 names the field that goes past it. */
+function checkLinkLimit(e: EventRecord): void {
+  const links = linksOf(e);
+  if (links.length <= MAX_LINKED_RECORDS) return;
+  const field = links[MAX_LINKED_RECORDS]!.field;
+  throw invalidParam(
+    field,
+    `An event links at most ${MAX_LINKED_RECORDS} records (categories, tags, venues and organizers together); this one would link ${links.length}.`,
+    'rest_too_many_links',
+  );
+}
+
+/** The items of the records an event write creates, and their types' status totals (one item each). */
+function createdWrites(created: PlannedRecord[], event: EventRecord, slugs: string[]): PlannedWrite[] {
+  const counts = linkWeight(event.status);
+  const writes = created.flatMap((c, i) => c.build(slugs[i]!, counts, i + 1));
+  const byStatus = new Map<string, { type: PostType; status: string; n: number }>();
+  for (const c of created)
+    if (c.post) {
+      const key = `${c.post.type}|${c.post.status}`;
+      const entry = byStatus.get(key) ?? { type: c.post.type, status: c.post.status, n: 0 };
+      entry.n += 1;
+      byStatus.set(key, entry);
+    }
+  // One status-total item per type: a transaction may touch an item only once.
+  const perType = new Map<PostType, Array<{ status: string; n: number }>>();
+  for (const { type, status, n } of byStatus.values())
+    perType.set(type, [...(perType.get(type) ?? []), { status, n }]);
+  for (const [type, list] of perType) writes.push(...statusTotals(type, list));
+  return writes;
+}
+
+/**
+ * Saves an event and everything that changes with it (links, counts, tallies and the records it
+ * creates) as one write (decisions §6). A term created concurrently under a name this body uses is
+ * found by resolving the body again.
+ */
+async function save(
+  body: EventBody,
+  sent: Set<string>,
+  ctx: Writer,
+  current?: EventRecord,
+): Promise<EventRecord> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const gone = current ? await goneLinkTargets(current) : new Set<string>();
+      const { record, slugBase, created } = await nextState(body, sent, ctx.user, current, gone);
+      if (current) assertCanEdit(current, ctx.user);
+      const options = { created: new Set(created.map(linkId)), gone, linkedGone };
+      const extra = {
+        claims: created.map((c) => c.claim),
+        build: (saved: PostRecord<EventData>, slugs: string[]) => [
+          ...createdWrites(created, saved as EventRecord, slugs),
+          ...eventWrites(current, saved as EventRecord, options),
+        ],
+      };
+      if (current)
+        return (await updatePost<EventData>(current, record, stale, extra, slugBase)) as EventRecord;
+      const { id: _id, slug: _slug, version: _v, countPublic: _p, countAll: _a, ...fresh } = record;
+      return (await createPost<EventData>(fresh, slugBase ?? '', extra)) as EventRecord;
+    } catch (e) {
+      if (e instanceof ResolveAgain && attempt < 2) continue;
+      throw e;
+    }
+  }
 }
 
 /** POST /events: the new event as every event route shows it. */
 export async function createEvent(body: EventBody, sent: Set<string>, ctx: Writer): Promise<EventView> {
-  const { record, slugBase } = await nextState(body, sent, ctx.user);
-  checkSize(undefined, record);
-  const { id: _id, slug: _slug, version: _v, countPublic: _p, countAll: _a, ...fresh } = record;
-  const created = await createPost<EventData>(fresh, slugBase ?? '', (rec) =>
-    eventWrites(undefined, rec as EventRecord, linkedGone),
-  );
-  return presentEvent(created as EventRecord, ctx);
+  return presentEvent(await save(body, sent, ctx), ctx);
 }
 
-/** A partial update by ID or slug (decisions §6). */
+/**
+ * A partial update by ID or slug (decisions §6). Validation (400) comes before the ownership check
+ * (403), as decisions §3 orders them; nothing is written before both pass.
+ */
 export async function updateEvent(
   ref: Ref,
   body: EventBody,
@@ -153,29 +228,17 @@ export async function updateEvent(
   ctx: Writer,
 ): Promise<EventView> {
   const current = await loadEvent(ref);
-  // Validation (400) comes before the ownership check (403), as decisions §3 orders them; the dry
-  // pass creates no term or inline record, so a caller who may not edit the event changes nothing.
-  await nextState(body, sent, ctx.user, current, true);
-  assertCanEdit(current, ctx.user);
-  const { record, slugBase } = await nextState(body, sent, ctx.user, current);
-  checkSize(current, record);
-  const saved = await updatePost<EventData>(
-    current,
-    record,
-    stale,
-    (rec) => eventWrites(current, rec as EventRecord, linkedGone),
-    slugBase,
-  );
-  return presentEvent(saved as EventRecord, ctx);
+  return presentEvent(await save(body, sent, ctx, current), ctx);
 }
 
 /** Moves to the trash (the trashed event; gone when already there); `force` deletes for good. */
 export async function removeEvent(ref: Ref, force: boolean, ctx: Writer): Promise<EventView> {
   const current = await loadEvent(ref);
   assertCanDelete(current, ctx.user, force);
+  const gone = await goneLinkTargets(current);
   if (force) {
     const view = await presentEvent(current, ctx);
-    await deletePost(current, stale, eventWrites(current, undefined, linkedGone));
+    await deletePost(current, stale, eventWrites(current, undefined, { gone, linkedGone }));
     return view;
   }
   if (current.status === 'trash') throw trashed('event');
@@ -185,8 +248,9 @@ export async function removeEvent(ref: Ref, force: boolean, ctx: Writer): Promis
     modified: wall(DateTime.now().setZone(siteZone())),
     modified_utc: utcWall(DateTime.now()),
   };
-  const saved = await updatePost<EventData>(current, next, stale, (rec) =>
-    eventWrites(current, rec as EventRecord, linkedGone),
-  );
+  const saved = await updatePost<EventData>(current, next, stale, {
+    claims: [],
+    build: (rec) => eventWrites(current, rec as EventRecord, { gone, linkedGone }),
+  });
   return presentEvent(saved as EventRecord, ctx);
 }

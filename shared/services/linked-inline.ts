@@ -1,16 +1,21 @@
+import type { PostRecord } from '../domain/records';
 import type { User } from '../domain/roles';
-import { linkedPostWrites } from './linked-write';
+import { type InlineResult, linkedPostWrites } from './linked-write';
 import { organizerType } from './organizer-type';
 import { venueType } from './venue-type';
 
 const writers = { venue: linkedPostWrites(venueType), organizer: linkedPostWrites(organizerType) };
 
-/** The ID of the record an inline `venue` / `organizer` object of an event body names (reused or created). */
-export function findOrCreateInline(
+/**
+ * The record an inline `venue` / `organizer` object of an event body names: an equal existing (or
+ * already planned) record, or a new one to create in the event's own write.
+ */
+export function resolveInline(
   type: 'venue' | 'organizer',
   body: Record<string, unknown>,
   user: User,
   param: string,
-): Promise<number> {
-  return writers[type].findOrCreate(body, user, param);
+  planned: PostRecord<object>[],
+): Promise<InlineResult> {
+  return writers[type].resolveInline(body, user, param, planned as never);
 }

@@ -5,8 +5,15 @@ import { assertCanDelete, assertCanEdit } from '../domain/post-rules';
 import type { PostRecord } from '../domain/records';
 import type { User } from '../domain/roles';
 import { canSee } from '../domain/visibility';
-import { createPost, deletePost, postsWithSlugPrefix, updatePost } from '../repositories/posts';
-import { unlinkWrites } from '../repositories/unlink';
+import { finishDelete, markDeleting } from '../repositories/deletes';
+import {
+  createPost,
+  getPostBeingDeleted,
+  getPostBySlug,
+  nextPostId,
+  postsWithSlugPrefix,
+  updatePost,
+} from '../repositories/posts';
 import { coerceObject } from '../schemas/coerce';
 import { compileValidator } from '../schemas/validate';
 import type { Ref, Writer } from './context';
@@ -18,6 +25,9 @@ import { linkedView } from './linked-post-view';
 /** Only the by-slug update declares `slug` (spec §2.2, §4.1 rule 5); elsewhere a sent slug is ignored. */
 const withoutSlug = (sent: Set<string>) => new Set([...sent].filter((k) => k !== 'slug'));
 
+/** An inline record of an event body: an equal record to reuse, or a new one (ID taken) to create. */
+export type InlineResult = { id: number } | { record: PostRecord<object>; slugBase: string };
+
 /**
  * The writes of a venue-like post type, one mechanism for venues and organizers: creates, partial
  * updates, trash / restore / permanent delete, and the inline records of event bodies. The type only
@@ -26,27 +36,7 @@ const withoutSlug = (sent: Set<string>) => new Set([...sent].filter((k) => k !==
 export function linkedPostWrites<D extends LinkedData, B extends object>(def: LinkedPostType<D, B>) {
   const stale = () => conflict(def.type);
   const loose = def as unknown as LinkedPostType<D, object>;
-
-  /**
-   * Writes the next state. Moving to the trash (by DELETE or by `status`) unlinks the record from its
-   * events in the same transaction and zeroes its event counts, so a restored record starts unlinked.
-   */
-  async function save(
-    current: PostRecord<D>,
-    next: PostRecord<D>,
-    slugBase?: string,
-  ): Promise<PostRecord<D>> {
-    const trashing = next.status === 'trash' && current.status !== 'trash';
-    const unlink = trashing ? await unlinkWrites(def.kind, current.id, stale) : [];
-    const record = trashing ? { ...next, countPublic: 0, countAll: 0 } : next;
-    return updatePost<D>(current, record, stale, () => unlink, slugBase);
-  }
-
-  async function create(body: B, sent: Set<string>, user: User): Promise<PostRecord<D>> {
-    const { record, slugBase } = nextState(def, body, withoutSlug(sent), user);
-    const { id: _id, slug: _slug, version: _v, countPublic: _p, countAll: _a, ...fresh } = record;
-    return createPost<D>(fresh, slugBase ?? '');
-  }
+  let validateInline: ((data: unknown) => void) | undefined;
 
   /** Non-trashed records the caller can see whose slug starts like `title`'s: the same-named ones. */
   async function sameNamed(title: string, slugBase: string, user: User): Promise<PostRecord<D>[]> {
@@ -57,14 +47,29 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
     return out;
   }
 
-  let validateInline: ((data: unknown) => void) | undefined;
+  /** The record to delete for good: a live one, or one whose interrupted delete this request finishes. */
+  async function loadForDelete(ref: Ref): Promise<{ post: PostRecord<D>; resumed: boolean }> {
+    try {
+      return { post: await loadLinked(loose, ref), resumed: false };
+    } catch (e) {
+      const post =
+        'id' in ref ? await getPostBeingDeleted<D>(ref.id) : await getPostBySlug<D>(def.type, ref.slug, true);
+      if (!post || post.type !== def.type) throw e;
+      return { post, resumed: true };
+    }
+  }
 
   return {
     async create(body: B, sent: Set<string>, ctx: Writer) {
-      return linkedView(def, await create(body, sent, ctx.user), false);
+      const { record, slugBase } = nextState(def, body, withoutSlug(sent), ctx.user);
+      const { id: _id, slug: _slug, version: _v, countPublic: _p, countAll: _a, ...fresh } = record;
+      return linkedView(def, await createPost<D>(fresh, slugBase ?? ''), false);
     },
 
-    /** Partial update by ID or slug; validation (400) comes before ownership (403), decisions §3. */
+    /**
+     * Partial update by ID or slug; validation (400) comes before ownership (403), decisions §3.
+     * Trashing by `status` keeps every link (decisions §6): restoring brings them all back.
+     */
     async update(ref: Ref, body: B, sent: Set<string>, ctx: Writer) {
       const current = await loadLinked(loose, ref);
       const { record, slugBase } = nextState(
@@ -75,18 +80,26 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
         current,
       );
       assertCanEdit(current, ctx.user);
-      return linkedView(def, await save(current, record, slugBase), false);
+      return linkedView(def, await updatePost<D>(current, record, stale, undefined, slugBase), false);
     },
 
-    /** Moves to the trash (the trashed record; gone when already there); `force` deletes for good. */
+    /**
+     * Moves to the trash, keeping its links (the trashed record; gone when already there); `force`
+     * deletes for good, whatever the number of linked events (repositories/deletes.ts).
+     */
     async remove(ref: Ref, force: boolean, ctx: Writer) {
-      const current = await loadLinked(loose, ref);
-      assertCanDelete(current, ctx.user, force);
       if (force) {
-        const body = linkedView(def, current, false);
-        await deletePost(current, stale, await unlinkWrites(def.kind, current.id, stale));
+        const { post, resumed } = await loadForDelete(ref);
+        assertCanDelete(post, ctx.user, force);
+        const body = linkedView(def, post, false);
+        const target = { kind: def.kind, record: post };
+        const now = new Date().toISOString();
+        if (!resumed) await markDeleting(target, now, stale);
+        await finishDelete(target, now);
         return body;
       }
+      const current = await loadLinked(loose, ref);
+      assertCanDelete(current, ctx.user, force);
       if (current.status === 'trash') throw trashed(def.type);
       const now = DateTime.now();
       const next = {
@@ -95,30 +108,40 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
         modified: wall(now.setZone(siteZone())),
         modified_utc: utcWall(now),
       };
-      return linkedView(def, await save(current, next), false);
+      return linkedView(def, await updatePost<D>(current, next, stale), false);
     },
 
     /**
-     * An inline record of an event body (`param` names it, e.g. `venue[1]`): an existing record with
-     * the same name and the same values for every field given is reused, else one is created
-     * (decisions §6). Its 400s name the event's parameter.
+     * An inline record of an event body (`param` names it, e.g. `venue[1]`): an existing record (or one
+     * `planned` earlier in the same body) with the same name and the same values for every field given
+     * is reused, else a new record is returned for the event's write to create (decisions §6). Its
+     * 400s name the event's parameter. Nothing is written here.
      */
-    async findOrCreate(raw: Body, user: User, param: string): Promise<number> {
+    async resolveInline(
+      raw: Body,
+      user: User,
+      param: string,
+      planned: PostRecord<D>[],
+    ): Promise<InlineResult> {
       const body = coerceObject(def.createBody, raw) as B;
       const sent = new Set(Object.keys(raw));
       validateInline ??= compileValidator(def.createBody);
       const { record, slugBase } = nested(param, () => {
         validateInline!(body);
-        return nextState(def, body, sent, user);
+        return nextState(def, body, withoutSlug(sent), user);
       });
       const fields = [...sent].filter((k) => k === 'description' || def.dataKeys.includes(k));
       const data = (p: PostRecord<D>) => p.data as Record<string, unknown>;
       const equal = (p: PostRecord<D>) =>
+        p.title === record.title &&
         fields.every((k) =>
           k === 'description' ? p.description === record.description : data(p)[k] === data(record)[k],
         );
-      const existing = (await sameNamed(record.title, slugBase ?? '', user)).find(equal);
-      return existing?.id ?? (await create(body, sent, user)).id;
+      const existing =
+        planned.find(equal) ?? (await sameNamed(record.title, slugBase ?? '', user)).find(equal);
+      if (existing) return { id: existing.id };
+      const id = await nextPostId();
+      return { record: { ...record, id, version: 1, countPublic: 0, countAll: 0 }, slugBase: slugBase ?? '' };
     },
   };
 }

@@ -1,10 +1,17 @@
-import { conflict, invalidParam } from '../domain/errors';
+import { conflict, invalidParam, notFound } from '../domain/errors';
 import type { Taxonomy, TermRecord } from '../domain/records';
 import { slugify } from '../domain/slugs';
 import { plainText, safeHtml } from '../domain/text';
 import { seesAll } from '../domain/visibility';
-import { createTerm, deleteTerm, listTerms, type TermChanges, updateTerm } from '../repositories/terms';
-import { unlinkWrites } from '../repositories/unlink';
+import { finishDelete, markDeleting } from '../repositories/deletes';
+import {
+  createTerm,
+  getTerm,
+  getTermBeingDeleted,
+  listTerms,
+  type TermChanges,
+  updateTerm,
+} from '../repositories/terms';
 import type { Infer } from '../schemas/infer';
 import type { categoryUpdateBody } from '../schemas/term';
 import type { Writer } from './context';
@@ -90,18 +97,21 @@ export function termWrites(taxonomy: Taxonomy) {
       return termView(term, { root, seesAll: seesAll(user), byId: all });
     },
 
+    /**
+     * Deletes the term for good, whatever the number of events that carry it (repositories/deletes.ts);
+     * a delete that was interrupted is finished by the same request again.
+     */
     async remove(id: number, { user, root }: Writer): Promise<TermView> {
-      const term = await load(id);
+      let term = await getTerm(id);
+      const resumed = !term;
+      term ??= await getTermBeingDeleted(id);
+      if (!term || term.taxonomy !== taxonomy) throw notFound(type, id);
       const all = taxonomy === 'tribe_events_cat' ? await listTerms(taxonomy) : [];
-      const view = termView(term, { root, seesAll: seesAll(user), byId: byIdMap(all) });
-      const unlink = await unlinkWrites('TERM', id, staleError);
-      await deleteTerm(
-        term,
-        all.filter((t) => t.parent === id),
-        now(),
-        staleError,
-        unlink,
-      );
+      const view = termView(term, { root, seesAll: seesAll(user), byId: byIdMap([...all, term]) });
+      const target = { kind: 'TERM' as const, record: term, children: () => listTerms(taxonomy) };
+      const at = now();
+      if (!resumed) await markDeleting(target, at, staleError);
+      await finishDelete(target, at);
       return view;
     },
   };

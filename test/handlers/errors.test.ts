@@ -1,7 +1,4 @@
-import {
-  ProvisionedThroughputExceededException,
-  TransactionCanceledException,
-} from '@aws-sdk/client-dynamodb';
+import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import {
   DynamoDBDocumentClient,
   GetCommand,
@@ -21,6 +18,7 @@ import { handler as createTag } from '../../functions/tags/create-tag';
 import { signLocalToken } from '../../local/token';
 import { logger } from '../../shared/http/logger';
 import { invoke } from '../support/invoke';
+import { cancelWhere, type ItemMatch, sentItems } from '../support/transactions';
 
 /**
  * The error envelope for failures a real table will not produce on demand: throttling, unexpected
@@ -82,12 +80,10 @@ const termItem = (id: number, over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const cancelled = (codes: string[]) =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled, please refer cancellation reasons for specific reasons',
-    $metadata: {},
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
+/** Items of the term transactions, by key: the cancellation reasons name them wherever they sit. */
+const NAME_GUARD: ItemMatch = { pk: /^TERMNAME#/, op: 'Put' };
+const SLUG_GUARD: ItemMatch = { pk: /^SLUG#/, op: 'Put' };
+const FAILED = 'ConditionalCheckFailed';
 
 const named = (name: string, message = 'Rate of requests exceeds the allowed throughput.') =>
   Object.assign(new Error(message), { name });
@@ -147,7 +143,7 @@ describe('a throttled or unavailable table', () => {
   it.each(['ThrottlingError', 'ProvisionedThroughputExceeded', 'TransactionConflict'])(
     'answers a transaction cancelled for %s with 503, not 500',
     async (code) => {
-      ddb.on(TransactWriteCommand).rejects(cancelled(['None', code, 'None']));
+      ddb.on(TransactWriteCommand).callsFake(cancelWhere({ pk: 'TERM#42', op: 'Put' }, code));
 
       const res = await call(createCategory, 'POST', '/categories', { body: { name: 'Music' } });
 
@@ -223,7 +219,7 @@ describe('an unexpected failure', () => {
   });
 
   it('answers 500 for a transaction cancelled for no reason it knows', async () => {
-    ddb.on(TransactWriteCommand).rejects(cancelled(['None', 'ValidationError']));
+    ddb.on(TransactWriteCommand).callsFake(cancelWhere(NAME_GUARD, 'ValidationError'));
 
     const res = await call(createCategory, 'POST', '/categories', { body: { name: 'Music' } });
 
@@ -234,7 +230,7 @@ describe('an unexpected failure', () => {
 
 describe('cancelled transactions on create', () => {
   it('answers a lost name guard with 400 term_exists naming the term that holds it', async () => {
-    ddb.on(TransactWriteCommand).rejects(cancelled(['None', 'ConditionalCheckFailed', 'None']));
+    ddb.on(TransactWriteCommand).callsFake(cancelWhere(NAME_GUARD, FAILED));
     ddb.on(GetCommand).resolves({ Item: { pk: 'TERMNAME#tribe_events_cat#music', sk: 'GUARD', id: 7 } });
 
     const res = await call(createCategory, 'POST', '/categories', { body: { name: 'Music' } });
@@ -248,7 +244,7 @@ describe('cancelled transactions on create', () => {
   });
 
   it('reads the name guard of the right taxonomy, by the name in lower case', async () => {
-    ddb.on(TransactWriteCommand).rejects(cancelled(['None', 'ConditionalCheckFailed', 'None']));
+    ddb.on(TransactWriteCommand).callsFake(cancelWhere(NAME_GUARD, FAILED));
     ddb.on(GetCommand).resolves({ Item: { id: 9 } });
 
     await call(createTag, 'POST', '/tags', { body: { name: 'Late Night' } });
@@ -258,7 +254,7 @@ describe('cancelled transactions on create', () => {
   });
 
   it('answers a tag name taken concurrently with term_exists too', async () => {
-    ddb.on(TransactWriteCommand).rejects(cancelled(['None', 'ConditionalCheckFailed', 'None']));
+    ddb.on(TransactWriteCommand).callsFake(cancelWhere(NAME_GUARD, FAILED));
     ddb.on(GetCommand).resolves({ Item: { id: 11 } });
 
     const res = await call(createTag, 'POST', '/tags', { body: { name: 'Outdoor' } });
@@ -268,10 +264,7 @@ describe('cancelled transactions on create', () => {
   });
 
   it('moves on to the next slug when the slug guard is taken first', async () => {
-    ddb
-      .on(TransactWriteCommand)
-      .rejectsOnce(cancelled(['None', 'None', 'ConditionalCheckFailed']))
-      .resolves({});
+    ddb.on(TransactWriteCommand).callsFakeOnce(cancelWhere(SLUG_GUARD, FAILED)).resolves({});
 
     const res = await call(createCategory, 'POST', '/categories', { body: { name: 'Music' } });
 
@@ -283,7 +276,7 @@ describe('cancelled transactions on create', () => {
 
   it('answers a parent deleted while the child is created with 400 naming parent', async () => {
     ddb.on(QueryCommand).resolves({ Items: [termItem(3)] });
-    ddb.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'None', 'ConditionalCheckFailed']));
+    ddb.on(TransactWriteCommand).callsFake(cancelWhere({ pk: 'TERM#3', op: 'ConditionCheck' }, FAILED));
 
     const res = await call(createCategory, 'POST', '/categories', { body: { name: 'Jazz', parent: 3 } });
 
@@ -298,7 +291,7 @@ describe('cancelled transactions on create', () => {
 describe('cancelled transactions on update and delete', () => {
   it('answers an update that loses a version race with 409 rest_conflict', async () => {
     ddb.on(GetCommand).resolves({ Item: termItem(5) });
-    ddb.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed']));
+    ddb.on(TransactWriteCommand).callsFake(cancelWhere({ pk: 'TERM#5', op: 'Update' }, FAILED));
 
     const res = await call(updateCategory, 'PATCH', '/categories/5', { id: 5, body: { description: 'new' } });
 
@@ -316,8 +309,9 @@ describe('cancelled transactions on update and delete', () => {
     const res = await call(updateCategory, 'PATCH', '/categories/5', { id: 5, body: { description: 'new' } });
 
     expect(res.status).toBe(200);
-    const update = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems![0]!.Update!;
-    expect(update.ConditionExpression).toBe('version = :v');
+    const update = sentItems(ddb, { pk: 'TERM#5', op: 'Update' })[0]!.Update!;
+    // Under the version read, and only while no permanent delete has begun (decisions §6).
+    expect(update.ConditionExpression).toBe('version = :v AND attribute_not_exists(deleting)');
     expect(update.ExpressionAttributeValues).toMatchObject({ ':v': 3, ':next': 4 });
   });
 
@@ -326,8 +320,9 @@ describe('cancelled transactions on update and delete', () => {
     ddb
       .on(GetCommand, { Key: { pk: 'TERMNAME#tribe_events_cat#renamed', sk: 'GUARD' } })
       .resolves({ Item: { id: 8 } });
-    // The update, the old name guard's delete, then the new name guard's put.
-    ddb.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'ConditionalCheckFailed']));
+    ddb
+      .on(TransactWriteCommand)
+      .callsFake(cancelWhere({ pk: 'TERMNAME#tribe_events_cat#renamed', op: 'Put' }, FAILED));
 
     const res = await call(updateCategory, 'PATCH', '/categories/5', { id: 5, body: { name: 'Renamed' } });
 
@@ -337,7 +332,8 @@ describe('cancelled transactions on update and delete', () => {
 
   it('answers a delete that loses a version race with 409 rest_conflict', async () => {
     ddb.on(GetCommand).resolves({ Item: termItem(5) });
-    ddb.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None', 'None']));
+    // The delete's first write (the tombstone) is under the version read (decisions §6).
+    ddb.on(TransactWriteCommand).callsFake(cancelWhere({ pk: 'TERM#5', op: 'Update' }, FAILED));
 
     const res = await call(deleteCategory, 'DELETE', '/categories/5', { id: 5 });
 

@@ -1,4 +1,3 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   DynamoDBDocumentClient,
   GetCommand,
@@ -14,6 +13,7 @@ import { handler as getVenue } from '../../functions/venues/get-venue';
 import { handler as updateVenue } from '../../functions/venues/update-venue';
 import { signLocalToken } from '../../local/token';
 import { invoke } from '../support/invoke';
+import { cancelWhere, sentItems } from '../support/transactions';
 
 /**
  * Failures a real table will not produce on demand: lost version races, cancelled transactions,
@@ -67,17 +67,12 @@ const venueItem = {
   data: { show_map: true, show_map_link: true },
 };
 
-const cancelled = (codes: string[]) =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
+const FAILED = 'ConditionalCheckFailed';
 
 describe('venue and organizer handlers on a failing data store', () => {
   it('answers 409 rest_conflict when the version condition loses a race', async () => {
     ddb.on(GetCommand).resolves({ Item: venueItem });
-    ddb.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None']));
+    ddb.on(TransactWriteCommand).callsFake(cancelWhere({ pk: 'POST#5', sk: 'POST' }, FAILED));
 
     const res = await call(updateVenue, 'PATCH', '/venues/5', {
       params: { id: '5' },
@@ -102,8 +97,9 @@ describe('venue and organizer handlers on a failing data store', () => {
 
     expect(res.status).toBe(200);
     expect(res.body.city).toBe('Lyon');
-    const write = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems![0]!.Update!;
-    expect(write.ConditionExpression).toBe('version = :v');
+    const write = sentItems(ddb, { pk: 'POST#5', sk: 'POST', op: 'Update' })[0]!.Update!;
+    // Under the version read, and only while no permanent delete has begun (decisions §6).
+    expect(write.ConditionExpression).toBe('version = :v AND attribute_not_exists(deleting)');
     expect(write.ExpressionAttributeValues![':v']).toBe(3);
   });
 
@@ -130,15 +126,21 @@ describe('venue and organizer handlers on a failing data store', () => {
     });
   });
 
-  it('refuses to trash a venue linked to more events than one transaction can unlink', async () => {
+  it('trashes a venue linked to any number of events in one write that leaves its links alone (decisions §6)', async () => {
     ddb.on(GetCommand).resolves({ Item: venueItem });
     ddb.on(QueryCommand).resolves({ Items: Array.from({ length: 31 }, (_, i) => ({ eventId: 100 + i })) });
+    ddb.on(TransactWriteCommand).resolves({});
 
     const res = await call(deleteVenue, 'DELETE', '/venues/5', { params: { id: '5' } });
 
-    expect(res.status).toBe(409);
-    expect(res.body.code).toBe('rest_too_many_links');
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('trash');
+    const items = ddb.commandCalls(TransactWriteCommand).flatMap((c) => c.args[0].input.TransactItems ?? []);
+    const keys = items.map((i) =>
+      String(i.Put?.Item?.pk ?? (i.Update ?? i.Delete ?? i.ConditionCheck)?.Key?.pk),
+    );
+    expect(keys.some((k) => k.startsWith('POST#1'))).toBe(false);
+    expect(keys).toContain('POST#5');
   });
 
   it('moves on to the next slug when a concurrent create takes the slug guard first', async () => {
@@ -146,7 +148,7 @@ describe('venue and organizer handlers on a failing data store', () => {
     ddb.on(QueryCommand).resolves({ Items: [] });
     ddb
       .on(TransactWriteCommand)
-      .rejectsOnce(cancelled(['None', 'ConditionalCheckFailed', 'None']))
+      .callsFakeOnce(cancelWhere({ pk: /^SLUG#organizer#/, op: 'Put' }, FAILED))
       .resolves({});
 
     const res = await call(createOrganizer, 'POST', '/organizers', { body: { organizer: 'Raced' } });

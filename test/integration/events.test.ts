@@ -1263,17 +1263,23 @@ describe('updating an event', () => {
     expect(stable((await api.get(`/events/${e.id}`, { token: editor })).body)).toMatchObject(stable(e));
   });
 
-  it('renames the slug, giving a taken one the next suffix', async () => {
+  it('renames the slug, and refuses a taken one with a 400 naming slug (issue 8)', async () => {
     await create({ title: 'Slug Target' });
     const e = await create({ title: 'Slug Mover' });
 
-    const res = await api.patch(`/events/${e.id}`, { slug: 'slug-target' }, { token: editor });
+    const taken = await api.patch(`/events/${e.id}`, { slug: 'slug-target' }, { token: editor });
+    const res = await api.patch(`/events/${e.id}`, { slug: 'slug-moved' }, { token: editor });
 
-    expect(res.body).toMatchObject({
-      slug: 'slug-target-2',
-      url: 'http://calendar.test/event/slug-target-2/',
+    expect(taken.status).toBe(400);
+    expect(taken.body).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { details: { slug: { code: 'rest_slug_taken' } } },
     });
-    expect((await api.get('/events/by-slug/slug-target-2')).body.id).toBe(e.id);
+    expect(res.body).toMatchObject({
+      slug: 'slug-moved',
+      url: 'http://calendar.test/event/slug-moved/',
+    });
+    expect((await api.get('/events/by-slug/slug-moved')).body.id).toBe(e.id);
     expect((await api.get('/events/by-slug/slug-mover')).status).toBe(404);
   });
 

@@ -444,13 +444,18 @@ describe.each([
       expect(res.body.slug).toBe('slug-from-name');
     });
 
-    it('gives a rename onto a taken slug the next free suffix', async () => {
+    it('refuses a rename onto a taken slug with a 400 naming slug, changing nothing (issue 8)', async () => {
       await create('Taken Slug');
       const rec = await create('Mover');
 
       const res = await api.patch(`${path}/by-slug/${rec.slug}`, { slug: 'taken-slug' }, { token: editor });
 
-      expect(res.body.slug).toBe('taken-slug-2');
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { status: 400, details: { slug: { code: 'rest_slug_taken' } } },
+      });
+      expect((await api.get(`${path}/${rec.id}`, { token: editor })).body.slug).toBe(rec.slug);
     });
 
     it('lets contributors edit their own unpublished records only', async () => {
@@ -851,7 +856,7 @@ describe.each([
       expect(idsOf(upcoming)).not.toContain(idle.id);
     });
 
-    it('unlinks a trashed record from its events in the same write', async () => {
+    it('hides a trashed record from visitors but keeps its links, and restoring brings them back (decisions §6)', async () => {
       const rec = await create('Unlinked On Trash');
       const keep = await create('Stays Linked');
       const ev = await event('Loses A Link', [rec.id, keep.id]);
@@ -865,7 +870,12 @@ describe.each([
       expect(idsOf(await api.get(`${path}?event=${ev.id}`))).toEqual([keep.id]);
       const restored = await api.patch(`${path}/${rec.id}`, { status: 'publish' }, { token: editor });
       expect(restored.status).toBe(200);
-      expect(idsOf(await api.get(`${path}?has_events=false&per_page=50`))).toContain(rec.id);
+      expect(idsOf(await api.get(`${path}?has_events=false&per_page=50`))).not.toContain(rec.id);
+      expect(idsOf(await api.get(`${path}?has_events=true&per_page=50`))).toContain(rec.id);
+      expect(idsOf(await api.get(`${path}?event=${ev.id}`)).sort()).toEqual([rec.id, keep.id].sort());
+      const back = await api.get(`/events/${ev.id}`);
+      const relinked = one === 'venue' ? [back.body.venue].flat() : back.body.organizer;
+      expect(relinked.map((r: { id: number }) => r.id).sort()).toEqual([rec.id, keep.id].sort());
     });
 
     it('unlinks a permanently deleted record from its events', async () => {

@@ -232,13 +232,18 @@ describe('updating a tag', () => {
     expect(res.body.description).toBe('');
   });
 
-  it('gives a slug taken by another tag the next free suffix', async () => {
+  it('refuses a slug taken by another tag with a 400 naming slug (issue 8)', async () => {
     await create({ name: 'Taken Slug' });
     const tag = await create({ name: 'Wants Slug' });
 
     const res = await api.patch(`/tags/${tag.id}`, { slug: 'taken-slug' }, { token: editor });
 
-    expect(res.body.slug).toBe('taken-slug-2');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { details: { slug: { code: 'rest_slug_taken' } } },
+    });
+    expect((await api.get(`/tags/${tag.id}`)).body.slug).toBe('wants-slug');
   });
 
   it('refuses renaming onto another tag’s name', async () => {
