@@ -1,4 +1,4 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   CorsHttpMethod,
@@ -10,10 +10,12 @@ import {
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Grant } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, NAMESPACE_PATH, NO_ROUTE_HANDLER } from '../shared/config';
 import type { Operation } from '../shared/contracts/types';
+import { OPERATION_FUNCTIONS_ENV } from '../shared/http/dispatch';
 import { ApiFunction } from './function-defaults';
 
 export { NAMESPACE_PATH };
@@ -55,7 +57,8 @@ export class EventsApi extends Construct {
       return fn;
     };
 
-    // The fallback only matches paths against the contracts; it never reads data.
+    // The fallback matches paths against the contracts and hands slashed ones to their operation's
+    // function (below); it never reads data.
     const noRoute = makeFunction('noRoute', NO_ROUTE_HANDLER, true);
     this.httpApi = new HttpApi(this, 'HttpApi', {
       createDefaultStage: false,
@@ -76,6 +79,22 @@ export class EventsApi extends Construct {
         integration: new HttpLambdaIntegration(`${pascal(op.operationId)}Integration`, fn),
       });
     }
+
+    // No route key carries a trailing slash, so `$default` answers `/events/` by invoking the function
+    // of `/events` (shared/http/dispatch.ts): it learns their names here and may invoke those only.
+    const targets = props.operations.map(
+      (op) => [op.operationId, this.functions.get(op.operationId)!] as const,
+    );
+    noRoute.addEnvironment(
+      OPERATION_FUNCTIONS_ENV,
+      Stack.of(this).toJsonString(Object.fromEntries(targets.map(([id, fn]) => [id, fn.functionName]))),
+    );
+    // One statement on the unqualified ARNs (what is invoked), rather than one per function.
+    Grant.addToPrincipal({
+      grantee: noRoute,
+      actions: ['lambda:InvokeFunction'],
+      resourceArns: targets.map(([, fn]) => fn.functionArn),
+    });
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: props.logRetention,

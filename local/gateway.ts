@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { matchRoute } from '../shared/contracts';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, NAMESPACE_PATH, NO_ROUTE_HANDLER } from '../shared/config';
+import type { Invoker } from '../shared/http/dispatch';
 
 type Handler = (
   event: APIGatewayProxyEventV2,
@@ -14,15 +15,26 @@ type Handler = (
 const ROOT = resolve(import.meta.dirname, '..');
 const modules = new Map<string, Promise<Handler>>();
 
-/** Loads an operation's module and returns its exported `handler`: the same code Lambda runs. */
+/**
+ * Loads an operation's module and returns its exported `handler`: the same code Lambda runs. The
+ * `$default` module gets the local invoker, so a slashed path runs the operation's module here where
+ * in AWS it would invoke the operation's function.
+ */
 function load(handlerPath: string): Promise<Handler> {
   let mod = modules.get(handlerPath);
   if (!mod) {
-    mod = import(pathToFileURL(resolve(ROOT, `${handlerPath}.ts`)).href).then((m) => m.handler as Handler);
+    mod = import(pathToFileURL(resolve(ROOT, `${handlerPath}.ts`)).href).then((m) => {
+      if (handlerPath === NO_ROUTE_HANDLER) (m.setInvoker as (i: Invoker) => void)(runLocally);
+      return m.handler as Handler;
+    });
     modules.set(handlerPath, mod);
   }
   return mod;
 }
+
+/** The local stand-in for Lambda Invoke: the operation's module, called in this process. */
+const runLocally: Invoker = async (operation, event) =>
+  (await load(operation.handler))(event, contextFor(operation.handler, event.requestContext.requestId));
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
@@ -88,7 +100,10 @@ const contextFor = (name: string, requestId: string): Context =>
     getRemainingTimeInMillis: () => 10_000,
   }) as Context;
 
-/** Routes like the HTTP API does: exact route keys from the contracts, everything else to `$default`. */
+/**
+ * Routes like the HTTP API does: exact route keys from the contracts, everything else (unknown paths,
+ * other methods, trailing slashes) to `$default`.
+ */
 async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method === 'OPTIONS') {
     res.writeHead(204, {

@@ -1,32 +1,52 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { matchRoute } from '../../shared/contracts';
 import { systemOps } from '../../shared/contracts/system';
 import { NAMESPACE_PATH } from '../../shared/config';
+import {
+  dispatch,
+  functionNamesFromEnv,
+  type Invoker,
+  lambdaInvoker,
+  unslashedRoute,
+} from '../../shared/http/dispatch';
 import { createHandler } from '../../shared/http/handler';
-import { ApiError, methodNotAllowed, noRoute } from '../../shared/http/errors';
+import { methodNotAllowed, noRoute } from '../../shared/http/errors';
 
-/**
- * The gateway's `$default` route: 404 for an unknown path, 405 with `Allow` for a known path with
- * another method, and a 308 to the same URL without its trailing slash, which no route key carries.
- */
-export const handler = createHandler(
+let deployed: Invoker | undefined;
+
+/** In AWS: Lambda Invoke of the operation's own function, named by the stack (built on first use). */
+let invoker: Invoker = (operation, event, context) =>
+  (deployed ??= lambdaInvoker(functionNamesFromEnv()))(operation, event, context);
+
+/** Replaces how operations are run: the local gateway runs their modules in its own process. */
+export function setInvoker(next: Invoker): void {
+  invoker = next;
+}
+
+/** 404 for an unknown path, 405 with `Allow` for a known path with another method (slash or not). */
+const answerNoRoute = createHandler(
   { ...systemOps.doc, operationId: 'noRoute', path: '/{proxy+}' },
   async ({ urls }) => {
     const { method, rawPath } = urls;
     const prefix = NAMESPACE_PATH;
     if (!rawPath.startsWith(prefix) || (rawPath.length > prefix.length && rawPath[prefix.length] !== '/'))
       throw noRoute();
-    const { match, allow } = matchRoute(method, urls.path);
-    if (match && rawPath.endsWith('/')) {
-      const location = `${urls.root}${urls.path}${urls.rawQuery ? `?${urls.rawQuery}` : ''}`;
-      throw new ApiError(
-        308,
-        'rest_redirect',
-        'The URL carries a trailing slash; repeat the request without it.',
-        {},
-        { Location: location },
-      );
-    }
+    const { allow } = matchRoute(method, urls.path);
     if (allow.length > 0) throw methodNotAllowed([...new Set(allow)]);
     throw noRoute();
   },
 );
+
+/**
+ * The gateway's `$default` route. A trailing slash is ignored (decisions §1) but no route key can carry
+ * one: a path that matches an operation once its slash is removed is answered by that operation's
+ * function, exactly as without the slash. Everything else is 404 / 405.
+ */
+export async function handler(
+  event: APIGatewayProxyEventV2,
+  context: Context,
+): Promise<APIGatewayProxyStructuredResultV2> {
+  const match = unslashedRoute(event);
+  if (match) return dispatch(invoker, match, event, context);
+  return answerNoRoute(event, context);
+}

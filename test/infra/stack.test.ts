@@ -6,6 +6,7 @@ import { type EventsApi, NAMESPACE_PATH } from '../../infra/api';
 import { CalEventsStack } from '../../infra/stack';
 import { operations } from '../../shared/contracts';
 import { TABLE } from '../../shared/db/table';
+import { OPERATION_FUNCTIONS_ENV } from '../../shared/http/dispatch';
 
 const WRITE_ACTIONS = [
   'dynamodb:PutItem',
@@ -143,6 +144,104 @@ describe('functions', () => {
     const groups = dev.template.findResources('AWS::Logs::LogGroup', { Properties: { RetentionInDays: 14 } });
     // one per function plus the access log
     expect(Object.keys(groups)).toHaveLength(operations.length + 2);
+  });
+});
+
+/** Every IAM statement of one function's role: its inline policies and managed ones CDK may split off. */
+function statementsOf(
+  template: Template,
+  fnLogicalId: string,
+): Array<{ Action: string | string[]; Resource: unknown }> {
+  const fn = template.findResources('AWS::Lambda::Function')[fnLogicalId]!;
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
+  const byRole = { Properties: { Roles: [{ Ref: roleId }] } };
+  return [
+    ...Object.values(template.findResources('AWS::IAM::Policy', byRole)),
+    ...Object.values(template.findResources('AWS::IAM::ManagedPolicy', byRole)),
+  ].flatMap((p) => p.Properties.PolicyDocument.Statement);
+}
+
+const READ_GRANT = [
+  'xray:PutTraceSegments',
+  'xray:PutTelemetryRecords',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:GetItem',
+  'dynamodb:Scan',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+  'dynamodb:GetRecords',
+  'dynamodb:GetShardIterator',
+];
+
+/** A CloudFormation string built with Fn::Join, with every `{ Ref: X }` written as X. */
+function joinWithRefs(value: { 'Fn::Join': [string, Array<string | { Ref: string }>] }): string {
+  const [separator, parts] = value['Fn::Join'];
+  return parts.map((p) => (typeof p === 'string' ? p : p.Ref)).join(separator);
+}
+
+describe('trailing slash dispatch from $default (decisions §1)', () => {
+  const variablesOf = (name: string) =>
+    dev.template.findResources('AWS::Lambda::Function')[dev.logicalId(name)]!.Properties.Environment
+      .Variables as Record<string, unknown>;
+
+  it("tells the $default function the name of every operation's function", () => {
+    const map = JSON.parse(joinWithRefs(variablesOf('noRoute')[OPERATION_FUNCTIONS_ENV] as never));
+
+    expect(map).toEqual(
+      Object.fromEntries(operations.map((op) => [op.operationId, dev.logicalId(op.operationId)])),
+    );
+  });
+
+  it('gives that map to the $default function only', () => {
+    for (const op of operations)
+      expect(variablesOf(op.operationId), op.operationId).not.toHaveProperty(OPERATION_FUNCTIONS_ENV);
+  });
+
+  it("keeps the $default function's environment under Lambda's 4 KB, even with 64-character names", () => {
+    const variables = variablesOf('noRoute');
+    const size = Object.entries(variables).reduce((n, [k, v]) => {
+      if (typeof v === 'string') return n + k.length + v.length;
+      if (k === OPERATION_FUNCTIONS_ENV) {
+        const parts = (v as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
+        return n + k.length + parts.reduce<number>((m, p) => m + (typeof p === 'string' ? p.length : 64), 0);
+      }
+      return n + k.length + 128; // another deploy-time value: table name, Cognito issuer / JWKS URL, client ID
+    }, 0);
+
+    expect(size).toBeLessThan(4096);
+  });
+
+  it("lets the $default function invoke exactly the operations' functions", () => {
+    const statements = statementsOf(dev.template, dev.logicalId('noRoute')).filter((s) =>
+      [s.Action].flat().some((a) => a.startsWith('lambda:')),
+    );
+
+    expect(statements.flatMap((s) => [s.Action].flat())).toEqual(['lambda:InvokeFunction']);
+    const resources = statements.flatMap((s) => [s.Resource].flat());
+    expect(resources).toEqual(
+      expect.arrayContaining(
+        operations.map((op) => ({ 'Fn::GetAtt': [dev.logicalId(op.operationId), 'Arn'] })),
+      ),
+    );
+    expect(resources).toHaveLength(operations.length);
+  });
+
+  it("leaves the operations' own grants as they were: no invoke, read-only ones read only", () => {
+    for (const op of operations) {
+      const actions = actionsOf(dev.template, dev.logicalId(op.operationId));
+      expect(
+        actions.filter((a) => a.startsWith('lambda:')),
+        op.operationId,
+      ).toEqual([]);
+      if (op.readOnly) expect([...actions].sort(), op.operationId).toEqual([...READ_GRANT].sort());
+    }
+  });
+
+  it('keeps the $default function from writing data', () => {
+    const actions = statementsOf(dev.template, dev.logicalId('noRoute')).flatMap((s) => [s.Action].flat());
+
+    expect(actions.filter((a) => a !== 'lambda:InvokeFunction').sort()).toEqual([...READ_GRANT].sort());
   });
 });
 

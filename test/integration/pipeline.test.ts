@@ -100,21 +100,24 @@ describe('routing', () => {
     expect(await json(res)).toEqual({ ...NO_ROUTE, data: { status: 405 } });
   });
 
-  it('redirects a trailing slash with 308 to the same URL without it', async () => {
-    const res = await raw('/categories/');
+  // Decisions §1: a trailing slash is ignored (this replaced the former 308 redirect).
+  it('answers a trailing slash exactly as the URL without it, with no redirect', async () => {
+    const [slashed, plain] = await Promise.all([raw('/categories/'), raw('/categories')]);
 
-    expect(res.status).toBe(308);
-    expect(res.headers.get('location')).toBe(`${api.base}/categories`);
+    expect(slashed.status).toBe(200);
+    expect(slashed.headers.get('location')).toBeNull();
+    expect(await json(slashed)).toEqual(await json(plain));
   });
 
-  it('keeps the query string in the 308 Location', async () => {
+  it('keeps the query string with a trailing slash', async () => {
     const res = await raw(`/categories/${existing.id}/?context=view&x=1`);
 
-    expect(res.status).toBe(308);
-    expect(res.headers.get('location')).toBe(`${api.base}/categories/${existing.id}?context=view&x=1`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('location')).toBeNull();
+    expect((await json(res)).id).toBe(existing.id);
   });
 
-  it('redirects a write with a trailing slash too, without touching data', async () => {
+  it('takes a write with a trailing slash as without it', async () => {
     const before = await snapshot();
 
     const res = await raw('/categories/', {
@@ -123,9 +126,12 @@ describe('routing', () => {
       body: JSON.stringify({ name: 'Via Slash' }),
     });
 
-    expect(res.status).toBe(308);
-    expect(res.headers.get('location')).toBe(`${api.base}/categories`);
-    expect(await snapshot()).toEqual(before);
+    expect(res.status).toBe(201);
+    expect(res.headers.get('location')).toMatch(new RegExp(`^${api.base}/categories/\\d+$`));
+    expect((await json(res)).name).toBe('Via Slash');
+    const after = await snapshot();
+    expect(after.tags).toEqual(before.tags);
+    expect(after.categories.total).toBe(before.categories.total + 1);
   });
 
   it('answers an unknown path with a trailing slash with 404, not a redirect', async () => {
@@ -135,11 +141,12 @@ describe('routing', () => {
     expect(res.headers.get('location')).toBeNull();
   });
 
-  it('serves the redirect target', async () => {
+  it('serves a slashed URL itself, without redirecting', async () => {
     const res = await fetch(`${api.base}/categories/`);
 
     expect(res.status).toBe(200);
-    expect(res.url).toBe(`${api.base}/categories`);
+    expect(res.redirected).toBe(false);
+    expect(res.url).toBe(`${api.base}/categories/`);
   });
 });
 
@@ -538,7 +545,7 @@ describe('headers of every response', () => {
     ['a missing record', () => api.get('/tags/999999'), 404],
     ['an unknown route', () => raw('/nope'), 404],
     ['a wrong method', () => raw('/categories', { method: 'DELETE' }), 405],
-    ['a trailing slash', () => raw('/categories/'), 308],
+    ['a trailing slash', () => raw('/categories/'), 200],
     [
       'a body too large',
       () =>
