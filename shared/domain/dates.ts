@@ -1,5 +1,6 @@
 import { DateTime, Info, type Zone } from 'luxon';
 import { config } from '../config';
+import { invalidParam } from './errors';
 import { parseRelative } from './relative-dates';
 
 /** Wall-time format of every date in responses: `Y-m-d H:i:s`, no zone suffix (reference §2.5). */
@@ -64,3 +65,15 @@ export function zoneAbbr(dt: DateTime): string {
 
 /** Locales whose short zone names are the tz abbreviations PHP shows: EST, CET/CEST, BST, AEDT, IST, SAST, JST. */
 const ABBR_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-ZA', 'ja-JP'];
+
+/** A date parameter read in `zone`, or a 400 naming it with the formats it accepts. */
+export function readDateParam(param: string, value: unknown, zone: Zone): DateTime {
+  const dt = parseDate(value, zone);
+  if (!dt)
+    throw invalidParam(
+      param,
+      `${param} is not a date: use Y-m-d H:i:s, ISO 8601 or a Unix timestamp.`,
+      'rest_invalid_date',
+    );
+  return dt;
+}

@@ -1,6 +1,6 @@
-import type { DateTime, Zone } from 'luxon';
+import type { Zone } from 'luxon';
 import { invalidParam } from './errors';
-import { parseDate, resolveZone, siteZone, utcWall, wall, zoneAbbr } from './dates';
+import { readDateParam, resolveZone, siteZone, utcWall, wall, zoneAbbr } from './dates';
 
 /** An event's times as stored: wall times in its zone, the same instants in UTC, and the zone. */
 export interface EventTimes {
@@ -37,16 +37,8 @@ function zoneFrom(input: TimesInput, current?: EventTimes): { zone: Zone; name: 
   return { zone, name: /^utc$/i.test(input.timezone.trim()) ? 'UTC' : input.timezone.trim() };
 }
 
-function read(param: 'start_date' | 'end_date', value: unknown, zone: Zone): DateTime {
-  const dt = parseDate(value, zone);
-  if (!dt)
-    throw invalidParam(
-      param,
-      `${param} is not a date: use Y-m-d H:i:s, ISO 8601 or a Unix timestamp.`,
-      'rest_invalid_date',
-    );
-  return dt;
-}
+const read = (param: 'start_date' | 'end_date', value: unknown, zone: Zone) =>
+  readDateParam(param, value, zone);
 
 /**
  * Works out start and end from a create or a partial update: absent dates keep their wall time (read

@@ -1,6 +1,5 @@
 import { DateTime } from 'luxon';
-import { invalidParam } from './errors';
-import { parseDate, siteZone, wall } from './dates';
+import { readDateParam, siteZone, wall } from './dates';
 
 /** Bounds on events' wall-clock start and end, compared as `Y-m-d H:i:s` strings (reference §4.3). */
 export interface DateBounds {
@@ -36,14 +35,7 @@ export function dateBounds(q: WindowQuery, now: DateTime = DateTime.now()): Date
   const read = (param: keyof WindowQuery): DateTime | undefined => {
     const value = q[param];
     if (value === undefined) return undefined;
-    const dt = parseDate(value, zone);
-    if (!dt)
-      throw invalidParam(
-        param,
-        `${param} is not a date: use Y-m-d H:i:s, ISO 8601 or a Unix timestamp.`,
-        'rest_invalid_date',
-      );
-    return dt.setZone(zone);
+    return readDateParam(param, value, zone).setZone(zone);
   };
   const dayStart = (dt: DateTime) => `${dt.toFormat('yyyy-MM-dd')} 00:00:00`;
   const dayEnd = (dt: DateTime) => `${dt.toFormat('yyyy-MM-dd')} ${END_OF_DAY}`;

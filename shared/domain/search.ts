@@ -1,3 +1,5 @@
+import { foldAccents } from './slugs';
+
 /**
  * Event search (decisions §8): every word of the query must match the start of a word of the title,
  * excerpt or description, case- and accent-insensitively. Words are runs of letters and digits.
@@ -20,25 +22,9 @@ export function htmlText(html: string): string {
     .replace(/&(#?\w+);/g, (m, name: string) => ENTITIES[name.toLowerCase()] ?? m);
 }
 
-/** Letters NFKD does not decompose, spelled out as slugs spell them. */
-const LIGATURES: Record<string, string> = {
-  ß: 'ss',
-  æ: 'ae',
-  œ: 'oe',
-  ø: 'o',
-  đ: 'd',
-  ð: 'd',
-  ł: 'l',
-  þ: 'th',
-};
-
 /** The folded words of a text: lower case, accents removed, split on anything but letters and digits. */
 export function searchWords(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[ßæœøđðłþ]/g, (c) => LIGATURES[c]!)
+  return foldAccents(text)
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
 }

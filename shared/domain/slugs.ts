@@ -10,13 +10,18 @@ const LIGATURES: Record<string, string> = {
   þ: 'th',
 };
 
-/** WordPress-style slug: accents folded, lower case, runs of anything else turned into one dash. */
-export function slugify(input: string): string {
+/** Lower case without accents, as WordPress folds text for slugs (`Café Ærø` → `cafe aero`). */
+export function foldAccents(input: string): string {
   return input
     .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/\p{M}/gu, '')
     .toLowerCase()
-    .replace(/[ßæœøđðłþ]/g, (c) => LIGATURES[c]!)
+    .replace(/[ßæœøđðłþ]/g, (c) => LIGATURES[c]!);
+}
+
+/** WordPress-style slug: accents folded, lower case, runs of anything else turned into one dash. */
+export function slugify(input: string): string {
+  return foldAccents(input)
     .replace(/&[a-z0-9#]+;/g, '')
     .replace(/[^a-z0-9_\-\s.]+/g, '')
     .replace(/[\s._]+/g, '-')

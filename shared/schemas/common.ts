@@ -1,3 +1,5 @@
+import { STATUSES } from '../domain/statuses';
+
 /** Schemas shared by every resource: path ids, paging, limits and the error envelope. */
 
 export const LIMITS = {
@@ -74,3 +76,16 @@ export const listEnvelope = (key: string, item: object) =>
     },
     required: [key, 'rest_url', 'total', 'total_pages'],
   }) as const;
+
+const str = { type: 'string' } as const;
+
+/** The run of keys every post representation has in this order: author, status, dates, public URL. */
+export const postHeadFields = {
+  author: str,
+  status: { type: 'string', enum: STATUSES },
+  date: str,
+  date_utc: str,
+  modified: str,
+  modified_utc: str,
+  url: str,
+} as const;

@@ -1,5 +1,5 @@
 import { STATUSES } from '../domain/statuses';
-import { LIMITS, list, nonEmptyText, paging, text } from './common';
+import { LIMITS, list, nonEmptyText, paging, postHeadFields, text } from './common';
 import { embeddedTermSchema } from './term';
 
 const dateInput = (description: string) =>
@@ -194,13 +194,7 @@ export const eventSchema = {
     id: { type: 'integer' },
     global_id: str,
     global_id_lineage: { type: 'array', items: str },
-    author: str,
-    status: { type: 'string', enum: STATUSES },
-    date: str,
-    date_utc: str,
-    modified: str,
-    modified_utc: str,
-    url: str,
+    ...postHeadFields,
     rest_url: str,
     title: str,
     description: str,

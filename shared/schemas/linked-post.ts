@@ -1,5 +1,5 @@
 import { STATUSES } from '../domain/statuses';
-import { LIMITS, list, nonEmptyText, paging, text } from './common';
+import { LIMITS, list, nonEmptyText, paging, postHeadFields, text } from './common';
 
 /**
  * What venues and organizers have in common: the post fields of their request bodies, their list
@@ -107,13 +107,7 @@ export const linkedItemSchema = <N extends LinkedNoun, const F extends Record<st
     type: 'object',
     properties: {
       id: { type: 'integer' },
-      author: str,
-      status: { type: 'string', enum: STATUSES },
-      date: str,
-      date_utc: str,
-      modified: str,
-      modified_utc: str,
-      url: str,
+      ...postHeadFields,
       ...({ [noun]: str } as { [K in N]: typeof str }),
       description: str,
       excerpt: str,
