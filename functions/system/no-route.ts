@@ -1,6 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { matchRoute } from '../../shared/contracts';
-import { systemOps } from '../../shared/contracts/system';
 import { NAMESPACE_PATH } from '../../shared/config';
 import {
   dispatch,
@@ -9,7 +8,8 @@ import {
   lambdaInvoker,
   unslashedRoute,
 } from '../../shared/http/dispatch';
-import { createHandler } from '../../shared/http/handler';
+import { errorResponse } from '../../shared/http/respond';
+import { urlsOf } from '../../shared/http/urls';
 import { methodNotAllowed, noRoute } from '../../shared/http/errors';
 
 let deployed: Invoker | undefined;
@@ -23,19 +23,20 @@ export function setInvoker(next: Invoker): void {
   invoker = next;
 }
 
-/** 404 for an unknown path, 405 with `Allow` for a known path with another method (slash or not). */
-const answerNoRoute = createHandler(
-  { ...systemOps.doc, operationId: 'noRoute', path: '/{proxy+}' },
-  async ({ urls }) => {
-    const { method, rawPath } = urls;
-    const prefix = NAMESPACE_PATH;
-    if (!rawPath.startsWith(prefix) || (rawPath.length > prefix.length && rawPath[prefix.length] !== '/'))
-      throw noRoute();
-    const { allow } = matchRoute(method, urls.path);
-    if (allow.length > 0) throw methodNotAllowed([...new Set(allow)]);
-    throw noRoute();
-  },
-);
+/**
+ * 404 for an unknown path, 405 with `Allow` for a known path with another method (slash or not). No
+ * middleware: nothing here needs a token or a body, so the function carries only routing.
+ */
+function answerNoRoute(event: APIGatewayProxyEventV2, context: Context): APIGatewayProxyStructuredResultV2 {
+  const urls = urlsOf(event);
+  const { method, rawPath } = urls;
+  const outside =
+    !rawPath.startsWith(NAMESPACE_PATH) ||
+    (rawPath.length > NAMESPACE_PATH.length && rawPath[NAMESPACE_PATH.length] !== '/');
+  const allow = outside ? [] : matchRoute(method, urls.path).allow;
+  const error = allow.length > 0 ? methodNotAllowed([...new Set(allow)]) : noRoute();
+  return errorResponse(error, event, context?.awsRequestId ?? event.requestContext?.requestId);
+}
 
 /**
  * The gateway's `$default` route. A trailing slash is ignored (decisions §1) but no route key can carry

@@ -1,4 +1,7 @@
+import { MAX_LINKED_RECORDS } from '../domain/event-record';
 import { STATUSES } from '../domain/statuses';
+
+const LINK_LIMIT = `An event links at most ${MAX_LINKED_RECORDS} records in all (categories, tags, venues and organizers together).`;
 import { LIMITS, list, nonEmptyText, paging, postHeadFields, text } from './common';
 import { embeddedTermSchema } from './term';
 
@@ -12,7 +15,7 @@ const linkRef = (name: 'venue' | 'organizer') =>
   ({
     description:
       `${name === 'venue' ? 'Venue' : 'Organizer'} IDs (number, CSV, array), {"id": N} objects, or inline objects ` +
-      `with a "${name}" name that create the record; "" or null links none.`,
+      `with a "${name}" name that create the record; "" or null links none. ${LINK_LIMIT}`,
     anyOf: [
       { type: 'integer', minimum: 1 },
       { type: 'string', maxLength: LIMITS.string },
@@ -31,7 +34,7 @@ const termRefs = (what: string) =>
     type: ['array', 'null'],
     maxItems: LIMITS.arrayItems,
     items: { type: ['integer', 'string'], minLength: 1, maxLength: LIMITS.name },
-    description: `${what} by ID, slug or name (CSV allowed); an unknown name creates the term for editors; "" or [] links none.`,
+    description: `${what} by ID, slug or name (CSV allowed); an unknown name creates the term for editors; "" or [] links none. ${LINK_LIMIT}`,
   }) as const;
 
 const eventFields = {

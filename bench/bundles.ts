@@ -1,0 +1,85 @@
+/**
+ * `npm run bundles`: the size of every function's bundle, built as the CDK stack builds it (esbuild,
+ * ESM, node22, minified, the AWS SDK bundled in), next to a bundle that only creates a DynamoDB
+ * document client (the floor every function pays). Prints a table; `--json` prints JSON instead.
+ */
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { NO_ROUTE_HANDLER } from '../shared/config';
+import { operations } from '../shared/contracts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
+
+/** Bundles one entry like infra/function-defaults.ts does and returns its size in bytes. */
+export async function bundleSize(entry: string, out: string): Promise<number> {
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    minify: true,
+    mainFields: ['module', 'main'],
+    outfile: out,
+    logLevel: 'silent',
+    banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
+  });
+  return statSync(out).size;
+}
+
+/** Every function's entry (the operations' handlers and the no-route function) and the bare client. */
+export async function bundleSizes(): Promise<{
+  baseline: number;
+  functions: Array<{ function: string; bytes: number }>;
+}> {
+  const dir = mkdtempSync(join(tmpdir(), 'cal-bundles-'));
+  try {
+    const bare = join(dir, 'bare.ts');
+    writeFileSync(
+      bare,
+      `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => ({ statusCode: 200, body: String(!!ddb) });\n`,
+    );
+    // The bare entry lives in a temporary folder: resolve the SDK from the project's node_modules.
+    process.env.NODE_PATH = join(ROOT, 'node_modules');
+    const baseline = await bundleSize(bare, join(dir, 'bare.mjs')).catch(async () => {
+      const local = join(ROOT, 'bench', `.bare-${process.pid}.ts`);
+      writeFileSync(
+        local,
+        `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => ({ statusCode: 200, body: String(!!ddb) });\n`,
+      );
+      try {
+        return await bundleSize(local, join(dir, 'bare.mjs'));
+      } finally {
+        rmSync(local);
+      }
+    });
+    const entries = [...new Set([...operations.map((op) => op.handler), NO_ROUTE_HANDLER])];
+    const functions = [];
+    for (const [i, handler] of entries.entries()) {
+      process.stderr.write(`\rbundling ${i + 1}/${entries.length} ${handler.padEnd(50)}`);
+      functions.push({
+        function: handler.replace(/^functions\//, ''),
+        bytes: await bundleSize(join(ROOT, `${handler}.ts`), join(dir, `${i}.mjs`)),
+      });
+    }
+    process.stderr.write('\n');
+    return { baseline, functions };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { baseline, functions } = await bundleSizes();
+  if (args.json) console.log(JSON.stringify({ baseline, functions }, null, 2));
+  else {
+    const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+    console.log(`| function | bundle | × bare client (${kb(baseline)}) |\n| --- | ---: | ---: |`);
+    for (const f of functions)
+      console.log(`| ${f.function} | ${kb(f.bytes)} | ${(f.bytes / baseline).toFixed(2)} |`);
+  }
+}
