@@ -14,6 +14,7 @@ const deleteQuery = {
 } as const;
 
 interface PostSchemas<
+  I extends object,
   L extends ObjectSchema,
   C extends ObjectSchema,
   U extends ObjectSchema,
@@ -23,7 +24,7 @@ interface PostSchemas<
   collection: string;
   /** Singular name used in operation IDs and handler files: `event`. */
   one: string;
-  item: object;
+  item: I;
   listQuery: L;
   createBody: C;
   updateBody: U;
@@ -36,11 +37,12 @@ interface PostSchemas<
  * slug). Events, venues and organizers differ only in their schemas.
  */
 export function postOperations<
+  I extends object,
   L extends ObjectSchema,
   C extends ObjectSchema,
   U extends ObjectSchema,
   S extends ObjectSchema,
->(s: PostSchemas<L, C, U, S>) {
+>(s: PostSchemas<I, L, C, U, S>) {
   const Plural = s.collection[0]!.toUpperCase() + s.collection.slice(1);
   const One = s.one[0]!.toUpperCase() + s.one.slice(1);
   const dir = `functions/${s.collection}`;

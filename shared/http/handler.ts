@@ -11,6 +11,7 @@ import { parseBody } from './body';
 import { unauthenticated } from './errors';
 import { logger } from './logger';
 import { parseQueryString } from './params';
+import type { ListEnvelope } from './replies';
 import { errorResponse, jsonResponse, type Reply } from './respond';
 import { type ApiUrls, urlsOf } from './urls';
 
@@ -45,7 +46,27 @@ type MiddyRequest = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructu
  * body parsing, validation from the contract, authorization, and the error envelope.
  * Order follows decisions §3: authentication (401) before validation (400) before authorization (403).
  */
-export function createHandler<O extends Operation>(op: O, fn: (req: Request<O>) => Promise<Reply>) {
+/** A list envelope schema (it has `total_pages`), or an item schema. */
+type IsList<S> = S extends { readonly properties: { readonly total_pages: unknown } } ? true : false;
+
+/** The body of an operation's success (200 / 201), as its response schema types it. */
+export type SuccessBody<O extends Operation> = {
+  [K in SuccessKey<O['responses']>]: O['responses'][K] extends { readonly schema: infer S }
+    ? IsList<S> extends true
+      ? ListEnvelope
+      : InferSchema<S>
+    : never;
+}[SuccessKey<O['responses']>];
+
+/** 200 / 201 when the responses declare them literally (error statuses come in through an index signature). */
+type SuccessKey<R> = keyof {
+  [K in keyof R as number extends K ? never : K extends 200 | 201 ? K : never]: R[K];
+};
+
+export function createHandler<O extends Operation>(
+  op: O,
+  fn: (req: Request<O>) => Promise<Reply<SuccessBody<O>>>,
+) {
   const validators = {
     params: op.pathParams && compileValidator(op.pathParams),
     query: op.query && compileValidator(op.query),

@@ -3,6 +3,9 @@ import type { Page } from '../domain/paging';
 import type { Reply } from './respond';
 import type { ApiUrls } from './urls';
 
+/** The list envelope of every collection (its items under the collection's key). */
+export type ListEnvelope = { rest_url: string; total: number; total_pages: number } & Record<string, unknown>;
+
 /** How a collection is shown: its body key, what a page past the end is, and the key order. */
 export interface ListShape {
   /** Body key of the items: `categories`, `events`, ... */
@@ -25,7 +28,7 @@ export const LISTS = {
  * The list envelope of every collection: body, X-Cal-Total / X-Cal-TotalPages and an RFC 8288 Link
  * header. Next / previous URLs keep every query parameter of the request except `page`.
  */
-export function listReply<T>(list: Page<T>, shape: ListShape, urls: ApiUrls): Reply {
+export function listReply<T>(list: Page<T>, shape: ListShape, urls: ApiUrls): Reply<ListEnvelope> {
   const totalPages = Math.ceil(list.total / list.paging.perPage);
   const { page } = list.paging;
   if (page > 1 && page > totalPages && shape.pastEnd !== 'empty') throw archivePageNotFound(shape.pastEnd);
@@ -68,11 +71,11 @@ export function listReply<T>(list: Page<T>, shape: ListShape, urls: ApiUrls): Re
 }
 
 /** 201 with the new record and its `Location`. */
-export const created = (body: unknown, location: string): Reply => ({
+export const created = <B>(body: B, location: string): Reply<B> => ({
   status: 201,
   body,
   headers: { Location: location },
 });
 
 /** 200 with the body. */
-export const ok = (body: unknown): Reply => ({ body });
+export const ok = <B>(body: B): Reply<B> => ({ body });

@@ -3,9 +3,10 @@ import { ApiError, asApiError, serviceUnavailable } from './errors';
 import { logger } from './logger';
 import { type ApiUrls, urlsOf } from './urls';
 
-export interface Reply {
+/** A successful answer: its body is typed by the operation's response schema (see createHandler). */
+export interface Reply<B = unknown> {
   status?: number;
-  body: unknown;
+  body: B;
   headers?: Record<string, string>;
 }
 

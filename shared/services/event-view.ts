@@ -7,12 +7,14 @@ import type { PostRecord, TermRecord } from '../domain/records';
 import { canSeeLinked, seesAll } from '../domain/visibility';
 import { imageView } from '../domain/web-input';
 import { linkedRecordsOf } from '../repositories/events';
+import type { eventSchema } from '../schemas/event';
+import type { Infer } from '../schemas/infer';
 import type { Caller } from './context';
 import { linkedPostJsonLd, linkedPostView } from './linked-embed';
 import { embeddedTermView } from './term-view';
 
-/** An event as the API shows it (reference §3.1). */
-export type EventView = Record<string, unknown>;
+/** An event as the API shows it (reference §3.1), typed by the contract's schema. */
+export type EventView = Infer<typeof eventSchema>;
 
 interface ViewCtx extends Caller {
   /** Single GETs add json_ld, to the event and to its embedded venue and organizers. */
@@ -47,12 +49,12 @@ export async function presentEvents(events: EventRecord[], ctx: ViewCtx): Promis
         .map((t) => embeddedTermView(t, { root: ctx.root, seesAll: editor }));
     const venueViews = venues.map((v) => linkedPostView(v, { root: ctx.root, single: ctx.single }));
     const values = costValues(d.cost);
-    const view: Record<string, unknown> = {
+    const view: EventView = {
       id: e.id,
       global_id: globalId(e.id),
       global_id_lineage: [globalId(e.id)],
       author: e.author,
-      status: e.status,
+      status: e.status as EventView['status'],
       date: e.date,
       date_utc: e.date_utc,
       modified: e.modified,

@@ -1,6 +1,9 @@
 import { globalId, publicUrl } from '../domain/post-rules';
 import type { PostRecord } from '../domain/records';
 import { imageView } from '../domain/web-input';
+import type { Infer } from '../schemas/infer';
+import type { organizerSchema } from '../schemas/organizer';
+import type { venueSchema } from '../schemas/venue';
 import type { LinkedData, LinkedPostType } from './linked-post-type';
 
 /**
@@ -15,8 +18,11 @@ const isEmpty = (v: unknown) =>
   v === false ||
   (Array.isArray(v) && v.length === 0);
 
-/** A venue or organizer as the API shows it. */
-export type LinkedView = { id: number } & Record<string, unknown>;
+/**
+ * A venue or organizer as the API shows it. Built key by key (empty ones dropped), so typed as what
+ * both contract schemas require.
+ */
+export type LinkedView = Infer<typeof venueSchema> & Infer<typeof organizerSchema>;
 
 /**
  * A venue or organizer as every route returns it (reference §3.2 / §3.3): the common head, the type's
@@ -48,7 +54,7 @@ export function linkedView<D extends LinkedData, B extends object>(
   };
   const kept = Object.entries(head).filter(([k, v]) => k === def.type || !isEmpty(v));
   return {
-    ...(Object.fromEntries(kept) as LinkedView),
+    ...(Object.fromEntries(kept) as unknown as LinkedView),
     ...def.always(p),
     global_id: globalId(p.id),
     global_id_lineage: [globalId(p.id)],
