@@ -18,6 +18,7 @@ import { listStatuses } from '../domain/post-rules';
 import { rowOf } from '../domain/event-record';
 import type { Taxonomy } from '../domain/records';
 import { termIdsOf } from '../domain/term-refs';
+import { canSeeLinked } from '../domain/visibility';
 import { eventsStartingBetween } from '../repositories/events';
 import { eventsLinkedTo } from '../repositories/links';
 import { getPosts } from '../repositories/posts';
@@ -194,7 +195,9 @@ export async function listEvents(
     candidates = candidates.filter((c) => {
       const points = c.record!.data.venues.flatMap((v) => {
         const venue = venues.get(v);
-        const point = venue?.type === 'venue' ? pointOf(venue.data) : undefined;
+        // Only venues the caller may see place an event (a trashed or draft venue keeps its links).
+        const point =
+          venue?.type === 'venue' && canSeeLinked(venue, ctx.user) ? pointOf(venue.data) : undefined;
         return point ? [point] : [];
       });
       return geoMatch(points, q);
