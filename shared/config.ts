@@ -55,4 +55,8 @@ export const config = {
   maxBodyBytes: 1024 * 1024,
   /** Public base of the API (scheme + host + stage prefix) when it cannot be read from the request. */
   apiBaseUrl: optionalEnv('API_BASE_URL')?.replace(/\/+$/, ''),
+  /** Most events an iCalendar feed carries; read when a feed is built, so only the feed's function needs it. */
+  get icalMaxEvents(): number {
+    return positive('ICAL_MAX_EVENTS', '2000');
+  },
 };

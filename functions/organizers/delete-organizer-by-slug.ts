@@ -2,7 +2,7 @@ import { organizerOps } from '../../shared/contracts/organizers';
 import { createHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/replies';
 import { linkedPostWrites } from '../../shared/services/linked-write';
-import { organizerType } from '../../shared/services/organizer-type';
+import { organizerType } from '../../shared/services/organizer-input';
 
 const organizers = linkedPostWrites(organizerType);
 

@@ -2,9 +2,9 @@ import { organizerOps } from '../../shared/contracts/organizers';
 import { createHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/replies';
 import { linkedPostReads } from '../../shared/services/linked-read';
-import { organizerType } from '../../shared/services/organizer-type';
+import { organizerView } from '../../shared/services/organizer-type';
 
-const organizers = linkedPostReads(organizerType);
+const organizers = linkedPostReads(organizerView);
 
 export const handler = createHandler(organizerOps.getBySlug, async (req) =>
   ok(await organizers.get({ slug: req.params.slug }, req)),

@@ -2,9 +2,9 @@ import { venueOps } from '../../shared/contracts/venues';
 import { createHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/replies';
 import { linkedPostReads } from '../../shared/services/linked-read';
-import { venueType } from '../../shared/services/venue-type';
+import { venueView } from '../../shared/services/venue-type';
 
-const venues = linkedPostReads(venueType);
+const venues = linkedPostReads(venueView);
 
 export const handler = createHandler(venueOps.get, async (req) =>
   ok(await venues.get({ id: req.params.id }, req)),

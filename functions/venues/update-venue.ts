@@ -2,7 +2,7 @@ import { venueOps } from '../../shared/contracts/venues';
 import { createHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/replies';
 import { linkedPostWrites } from '../../shared/services/linked-write';
-import { venueType } from '../../shared/services/venue-type';
+import { venueType } from '../../shared/services/venue-input';
 
 const venues = linkedPostWrites(venueType);
 

@@ -1,12 +1,65 @@
+import { idPath } from '../schemas/common';
 import { eventCreateBody, eventListQuery, eventSchema, eventUpdateBody } from '../schemas/event';
+import { eventIcalQuery, icalendarText } from '../schemas/ical';
 import { postOperations } from './posts';
+import {
+  CALENDAR_HEADERS,
+  CALENDAR_OPTIONAL_HEADERS,
+  errors,
+  notModified,
+  READ_ERRORS,
+} from './responses';
+import type { Operation } from './types';
 
-export const eventOps = postOperations({
-  collection: 'events',
-  one: 'event',
-  item: eventSchema,
-  listQuery: eventListQuery,
-  createBody: eventCreateBody,
-  updateBody: eventUpdateBody,
-  updateBySlugBody: eventUpdateBody,
-});
+const calendar = (description: string) =>
+  ({
+    description,
+    schema: icalendarText,
+    contentType: 'text/calendar',
+    headers: CALENDAR_HEADERS,
+    optionalHeaders: CALENDAR_OPTIONAL_HEADERS,
+  }) as const;
+
+export const eventOps = {
+  ...postOperations({
+    collection: 'events',
+    one: 'event',
+    item: eventSchema,
+    listQuery: eventListQuery,
+    createBody: eventCreateBody,
+    updateBody: eventUpdateBody,
+    updateBySlugBody: eventUpdateBody,
+  }),
+  /** The subscription feed: every matching event of a window, as text/calendar. */
+  ical: {
+    operationId: 'getEventsIcal',
+    methods: ['GET'],
+    path: '/events/ical',
+    handler: 'functions/events/get-events-ical',
+    summary: 'Calendar feed (iCalendar) of the events matching the filters of GET /events',
+    access: 'public',
+    readOnly: true,
+    query: eventIcalQuery,
+    responses: {
+      200: calendar('Every matching event in the window (30 days ago to 365 days ahead by default).'),
+      ...notModified(),
+      ...errors(...READ_ERRORS),
+    },
+  },
+  /** One event as text/calendar ("add to calendar"), visible as GET /events/{id} is. */
+  icalOne: {
+    operationId: 'getEventIcal',
+    methods: ['GET'],
+    path: '/events/{id}/ical',
+    handler: 'functions/events/get-event-ical',
+    summary: 'One event as an iCalendar object',
+    access: 'public',
+    readOnly: true,
+    pathParams: idPath,
+    responses: {
+      200: calendar('The event as a VCALENDAR with one VEVENT.'),
+      ...notModified(),
+      ...errors(...READ_ERRORS, 403, 404),
+    },
+  },
+} as const satisfies Record<string, Operation>;

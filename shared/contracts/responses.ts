@@ -23,3 +23,27 @@ export function errors(...statuses: number[]): Record<number, ResponseSpec> {
 
 export const READ_ERRORS = [400, 401] as const;
 export const WRITE_ERRORS = [400, 401, 403, 413, 415] as const;
+
+/** Caching headers of the iCalendar routes, on 200 and on 304 alike. */
+export const CALENDAR_HEADERS = {
+  ETag: 'Weak entity tag of what the body shows (the events as read, the query, the caller); send it back in If-None-Match.',
+  'Cache-Control': 'public, max-age=300 for anonymous callers; private, no-cache with a token.',
+  Vary: 'Authorization: a token may widen what is shown.',
+} as const;
+
+/** Headers of the iCalendar routes that are absent when they do not apply. */
+export const CALENDAR_OPTIONAL_HEADERS = {
+  'Last-Modified':
+    'The newest modified_utc of the events shown and their venues and organizers; absent when no event is shown.',
+} as const;
+
+/** 304 of a conditional GET (If-None-Match, or If-Modified-Since without it): no body. */
+export function notModified(): Record<number, ResponseSpec> {
+  return {
+    304: {
+      description: 'Not modified since the ETag or the date the caller sent: no body.',
+      headers: CALENDAR_HEADERS,
+      optionalHeaders: CALENDAR_OPTIONAL_HEADERS,
+    },
+  };
+}

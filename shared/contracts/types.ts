@@ -13,7 +13,12 @@ export interface ResponseSpec {
   description: string;
   /** JSON Schema of the body; the error envelope when omitted for an error status. */
   schema?: object;
+  /** Media type of the body when it is not JSON (`text/calendar`); the schema then describes the text. */
+  contentType?: string;
+  /** Headers the response always carries, by name, with their description. */
   headers?: Record<string, string>;
+  /** Headers the response carries when they apply (`Last-Modified` of an empty feed is absent). */
+  optionalHeaders?: Record<string, string>;
 }
 
 /**

@@ -158,11 +158,14 @@ function response(status: number, spec: ResponseSpec, registry: SchemaRegistry):
   if (status === 405) headers.Allow = headerRef('Allow');
   for (const [name, description] of Object.entries(spec.headers ?? {}))
     headers[name] = header(description, string);
+  for (const [name, description] of Object.entries(spec.optionalHeaders ?? {}))
+    headers[name] = header(description, string, false);
   const schema = spec.schema ?? (status >= 400 ? errorEnvelope : undefined);
+  const mediaType = (spec.schema && spec.contentType) || 'application/json';
   return {
     description: spec.description,
     headers,
-    ...(schema ? { content: { 'application/json': { schema: registry.ref(schema) } } } : {}),
+    ...(schema ? { content: { [mediaType]: { schema: registry.ref(schema) } } } : {}),
   };
 }
 

@@ -77,12 +77,17 @@ export function responseValidatorFor(doc: object): ResponseCheck {
     }
 
     const content = response.content as Json | undefined;
-    if (!content?.['application/json']) {
+    // A body that is not JSON (text/calendar) is documented under its own media type, its schema a string's.
+    const mediaType = content?.['application/json'] ? 'application/json' : Object.keys(content ?? {})[0];
+    if (!mediaType) {
       if (body !== undefined && body !== '')
         problems.push(`${method.toUpperCase()} ${path} ${status}: no body is documented`);
       return problems;
     }
-    const ref = `${DOC_ID}#/${pointer(...parts, 'content', 'application/json', 'schema')}`;
+    const sent = headers && headerValue(headers, 'Content-Type');
+    if (mediaType !== 'application/json' && sent != null && sent.split(';')[0]!.trim() !== mediaType)
+      problems.push(`${method.toUpperCase()} ${path} ${status}: Content-Type ${sent} is not ${mediaType}`);
+    const ref = `${DOC_ID}#/${pointer(...parts, 'content', mediaType, 'schema')}`;
     let validate = compiled.get(ref);
     if (!validate) {
       validate = ajv.compile({ $ref: ref });

@@ -45,14 +45,6 @@ export function parseDate(input: unknown, zone: Zone): DateTime | undefined {
 export const wall = (dt: DateTime) => dt.toFormat(WALL);
 export const utcWall = (dt: DateTime) => dt.toUTC().toFormat(WALL);
 
-/** `{year, month, day, hour, minutes, seconds}` as zero-padded strings (reference §3.7). */
-export function details(wallTime: string) {
-  const [d = '', t = ''] = wallTime.split(' ');
-  const [year, month, day] = d.split('-');
-  const [hour, minutes, seconds] = t.split(':');
-  return { year, month, day, hour, minutes, seconds };
-}
-
 /** Short zone name as the reference shows it: `EST`, `CET`, `UTC`, `UTC+2`. */
 export function zoneAbbr(dt: DateTime): string {
   // en-US alone names only American zones (Berlin would read GMT+1): ask the locales that name the others.

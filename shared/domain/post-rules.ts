@@ -1,10 +1,8 @@
-import type { DateTime, Zone } from 'luxon';
 import { config } from '../config';
 import type { PostType } from './records';
 import { atLeast, type User } from './roles';
 import { forbidden, invalidParam, noLongerAvailable, notAccessible } from './errors';
 import { STATUSES } from './statuses';
-import { parseDate, utcWall, wall } from './dates';
 import { seesAll } from './visibility';
 
 const PUBLISHED = new Set(['publish', 'future', 'private']);
@@ -82,26 +80,6 @@ export function listStatuses(param: string[] | undefined, user: User | null): St
 export const passesStatus = (filter: StatusFilter) => (post: { status: string; author: string }) =>
   filter.statuses.includes(post.status) &&
   (post.status === 'publish' || !filter.ownerOfUnpublished || post.author === filter.ownerOfUnpublished);
-
-/** Publication dates from `date` (wall time in `zone`) or `date_utc`; now when neither is sent. */
-export function publicationDates(
-  body: { date?: unknown; date_utc?: unknown },
-  zone: Zone,
-  now: DateTime,
-): { date: string; date_utc: string } {
-  let dt = now;
-  if (body.date_utc !== undefined && body.date_utc !== null && body.date_utc !== '') {
-    const parsed = parseDate(body.date_utc, now.toUTC().zone);
-    if (!parsed) throw invalidParam('date_utc', 'date_utc is not a date.', 'rest_invalid_date');
-    dt = parsed;
-  }
-  if (body.date !== undefined && body.date !== null && body.date !== '') {
-    const parsed = parseDate(body.date, zone);
-    if (!parsed) throw invalidParam('date', 'date is not a date.', 'rest_invalid_date');
-    dt = parsed;
-  }
-  return { date: wall(dt.setZone(zone)), date_utc: utcWall(dt) };
-}
 
 const siteHost = () => config.siteUrl.replace(/^https?:\/\//, '');
 

@@ -32,15 +32,3 @@ export function imageUrl(param: string, value: string | number): string {
     );
   return httpUrl(param, value);
 }
-
-/** The image object of responses: `{url, id: null, extension}` (decisions §4). */
-export const imageView = (url: string) => ({ url, id: null, extension: extensionOf(url) });
-
-/** Extension of the URL's last path segment (`https://x.example/a.PNG?s=1` → `png`), else "". */
-function extensionOf(url: string): string {
-  let path = url;
-  try {
-    path = new URL(url).pathname;
-  } catch {}
-  return (/\.([a-z0-9]+)$/i.exec(path.slice(path.lastIndexOf('/') + 1))?.[1] ?? '').toLowerCase();
-}

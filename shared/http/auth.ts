@@ -20,12 +20,52 @@ function verificationKey(): JWTVerifyGetKey | Uint8Array {
 
 export const LOCAL_ISSUER = 'cal-events-local';
 
-/** The highest role named by `cal:role` or `cognito:groups`; a token without one is a subscriber. */
+const isRole = (name: string): name is Role => (ROLES as readonly string[]).includes(name);
+
+/**
+ * The role names a token claims: `cal:role` (a string) and `cognito:groups` (an array of strings, or one
+ * group as a string). A claim of another shape makes the whole token malformed (401), never a 500 and
+ * never a silent subscriber.
+ */
+function claimedNames(payload: JWTPayload): string[] {
+  const role = payload['cal:role'];
+  const groups = payload['cognito:groups'];
+  if (role !== undefined && typeof role !== 'string') throw invalidToken('its role claim is malformed');
+  const names = role === undefined ? [] : [role];
+  if (typeof groups === 'string') return [...names, groups];
+  if (groups === undefined) return names;
+  if (!Array.isArray(groups) || !groups.every((g) => typeof g === 'string'))
+    throw invalidToken('its groups claim is malformed');
+  return [...names, ...(groups as string[])];
+}
+
+/**
+ * The highest role named by `cal:role` or `cognito:groups`; names that are no role (other Cognito
+ * groups, unknown roles) grant nothing, so a token without a known one is a subscriber.
+ */
 export function roleOf(payload: JWTPayload): Role {
-  const claimed = [payload['cal:role'], ...((payload['cognito:groups'] as unknown[]) ?? [])];
-  let best = -1;
-  for (const c of claimed) best = Math.max(best, ROLES.indexOf(c as Role));
-  return ROLES[Math.max(best, 0)]!;
+  let best = 0;
+  for (const name of claimedNames(payload)) if (isRole(name)) best = Math.max(best, ROLES.indexOf(name));
+  return ROLES[best]!;
+}
+
+/** Whether the token was issued for `audience`: ID tokens name it in aud (a string or a list), Cognito access tokens in client_id. */
+function issuedFor(payload: JWTPayload, audience: string): boolean {
+  const aud = payload.aud;
+  if (aud === audience || (Array.isArray(aud) && aud.includes(audience))) return true;
+  return payload.client_id === audience;
+}
+
+/** Why jose refused a token, in words that name no library internals. */
+function refusal(e: unknown) {
+  const { code, claim, reason } = e as { code?: string; claim?: string; reason?: string };
+  if (code === 'ERR_JWT_EXPIRED') return invalidToken('it has expired');
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
+    if (claim === 'iss') return invalidToken('it was issued by another issuer');
+    if (claim === 'nbf' && reason === 'check_failed') return invalidToken('it is not valid yet');
+    return invalidToken('its claims are malformed');
+  }
+  return invalidToken('its signature or format is wrong');
 }
 
 export async function authenticate(header: string | undefined): Promise<User | null> {
@@ -43,14 +83,10 @@ export async function authenticate(header: string | undefined): Promise<User | n
         : await jwtVerify(match[1]!, key, options)
     ).payload;
   } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code === 'ERR_JWT_EXPIRED') throw invalidToken('it has expired');
-    if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') throw invalidToken('it was issued by another issuer');
-    throw invalidToken('its signature or format is wrong');
+    throw refusal(e);
   }
-  // Cognito access tokens carry the app client in client_id, ID tokens in aud.
-  if (audience && payload.aud !== audience && payload.client_id !== audience)
-    throw invalidToken('it was issued for another audience');
-  if (!payload.sub) throw invalidToken('it names no subject');
+  if (audience && !issuedFor(payload, audience)) throw invalidToken('it was issued for another audience');
+  if (payload.sub === undefined || payload.sub === '') throw invalidToken('it names no subject');
+  if (typeof payload.sub !== 'string') throw invalidToken('its subject claim is malformed');
   return { sub: payload.sub, role: roleOf(payload) };
 }

@@ -1,5 +1,6 @@
 import { archivePageNotFound, type ResourceType } from '../domain/errors';
 import type { Page } from '../domain/paging';
+import type { User } from '../domain/roles';
 import type { Reply } from './respond';
 import type { ApiUrls } from './urls';
 
@@ -79,3 +80,23 @@ export const created = <B>(body: B, location: string): Reply<B> => ({
 
 /** 200 with the body. */
 export const ok = <B>(body: B): Reply<B> => ({ body });
+
+/**
+ * 200 with an iCalendar body (sent as it is, see jsonResponse) and its caching headers. Anonymous
+ * answers may be kept by shared caches for five minutes; a token's are revalidated every time.
+ */
+export function calendarReply(
+  doc: { body: string; etag: string; lastModified?: string },
+  user: User | null,
+): Reply<string> {
+  return {
+    body: doc.body,
+    headers: {
+      'Content-Type': 'text/calendar; charset=utf-8',
+      ETag: doc.etag,
+      ...(doc.lastModified ? { 'Last-Modified': doc.lastModified } : {}),
+      'Cache-Control': user ? 'private, no-cache' : 'public, max-age=300',
+      Vary: 'Authorization',
+    },
+  };
+}

@@ -20,10 +20,12 @@ export const apiHeaders = (urls: ApiUrls) => ({
 });
 
 export function jsonResponse(reply: Reply, urls: ApiUrls): APIGatewayProxyStructuredResultV2 {
+  // A string body under a Content-Type of the reply's own (text/calendar) is sent as it is.
+  const raw = typeof reply.body === 'string' && reply.headers?.['Content-Type'] !== undefined;
   return {
     statusCode: reply.status ?? 200,
     headers: { ...apiHeaders(urls), ...reply.headers },
-    body: JSON.stringify(reply.body),
+    body: raw ? (reply.body as string) : JSON.stringify(reply.body),
   };
 }
 

@@ -1,11 +1,10 @@
-import { DateTime } from 'luxon';
 import { costDisplay, costValues } from '../domain/cost';
-import { details, resolveZone } from '../domain/dates';
+import { details, isoWithOffset } from '../domain/wall-time';
 import type { EventRecord } from '../domain/event-record';
 import { globalId, publicUrl } from '../domain/post-rules';
 import type { PostRecord, TermRecord } from '../domain/records';
 import { canSeeLinked, seesAll } from '../domain/visibility';
-import { imageView } from '../domain/web-input';
+import { imageView } from '../domain/html';
 import { linkedRecordsOf } from '../repositories/events';
 import type { eventSchema } from '../schemas/event';
 import type { Infer } from '../schemas/infer';
@@ -22,11 +21,6 @@ interface ViewCtx extends Caller {
 }
 
 const image = (url: string | undefined) => (url ? imageView(url) : false);
-
-function isoWithOffset(wallTime: string, zone: string): string {
-  const dt = DateTime.fromSQL(wallTime, { zone: resolveZone(zone) ?? 'UTC' });
-  return dt.isValid ? dt.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ") : wallTime;
-}
 
 /** Events as every event route returns them (reference §3.1, key order included). */
 export async function presentEvents(events: EventRecord[], ctx: ViewCtx): Promise<EventView[]> {
@@ -105,8 +99,8 @@ export async function presentEvents(events: EventRecord[], ctx: ViewCtx): Promis
         ...(d.image ? { image: d.image } : {}),
         url,
         eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
-        startDate: isoWithOffset(d.start, d.timezone),
-        endDate: isoWithOffset(d.end, d.timezone),
+        startDate: isoWithOffset(d.start, d.utcStart),
+        endDate: isoWithOffset(d.end, d.utcEnd),
         ...(venues[0] ? { location: linkedPostJsonLd(venues[0]) } : {}),
         ...(organizers.length === 1
           ? { organizer: linkedPostJsonLd(organizers[0]!) }
@@ -122,7 +116,7 @@ export async function presentEvents(events: EventRecord[], ctx: ViewCtx): Promis
                 url,
                 category: 'primary',
                 availability: 'inStock',
-                validFrom: isoWithOffset(e.date, d.timezone),
+                validFrom: isoWithOffset(e.date, e.date_utc),
               },
             }
           : {}),

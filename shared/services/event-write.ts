@@ -12,7 +12,8 @@ import {
   MAX_LINKED_RECORDS,
 } from '../domain/event-record';
 import { resolveEventTimes } from '../domain/event-times';
-import { assertCanDelete, assertCanEdit, publicationDates, statusOnWrite } from '../domain/post-rules';
+import { assertCanDelete, assertCanEdit, statusOnWrite } from '../domain/post-rules';
+import { publicationDates } from '../domain/publication-dates';
 import { atLeast, type User } from '../domain/roles';
 import { slugify } from '../domain/slugs';
 import { plainText, safeHtml } from '../domain/text';

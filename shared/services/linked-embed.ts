@@ -1,8 +1,8 @@
 import { publicUrl } from '../domain/post-rules';
 import type { PostRecord } from '../domain/records';
 import { linkedView } from './linked-post-view';
-import { type OrganizerData, organizerType } from './organizer-type';
-import { type VenueData, venueType } from './venue-type';
+import { type OrganizerData, organizerView } from './organizer-type';
+import { type VenueData, venueView } from './venue-type';
 
 /**
  * What events show of their venues and organizers: the representation embedded in an event (with
@@ -13,10 +13,10 @@ const asOrganizer = (p: PostRecord) => p as unknown as PostRecord<OrganizerData>
 
 export const linkedPostView = (p: PostRecord, o: { root: string; single: boolean }) =>
   p.type === 'venue'
-    ? linkedView(venueType, asVenue(p), o.single)
-    : linkedView(organizerType, asOrganizer(p), o.single);
+    ? linkedView(venueView, asVenue(p), o.single)
+    : linkedView(organizerView, asOrganizer(p), o.single);
 
 export const linkedPostJsonLd = (p: PostRecord) =>
   p.type === 'venue'
-    ? venueType.jsonLd(asVenue(p), publicUrl('venue', p.slug))
-    : organizerType.jsonLd(asOrganizer(p), publicUrl('organizer', p.slug));
+    ? venueView.jsonLd(asVenue(p), publicUrl('venue', p.slug))
+    : organizerView.jsonLd(asOrganizer(p), publicUrl('organizer', p.slug));

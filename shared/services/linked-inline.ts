@@ -1,8 +1,8 @@
 import type { PostRecord } from '../domain/records';
 import type { User } from '../domain/roles';
 import { type InlineResult, linkedPostWrites } from './linked-write';
-import { organizerType } from './organizer-type';
-import { venueType } from './venue-type';
+import { organizerType } from './organizer-input';
+import { venueType } from './venue-input';
 
 const writers = { venue: linkedPostWrites(venueType), organizer: linkedPostWrites(organizerType) };
 

@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon';
 import { siteZone, utcWall, wall } from '../domain/dates';
 import { invalidParam } from '../domain/errors';
-import { publicationDates, statusOnWrite } from '../domain/post-rules';
+import { statusOnWrite } from '../domain/post-rules';
+import { publicationDates } from '../domain/publication-dates';
 import type { PostRecord } from '../domain/records';
 import { atLeast, type User } from '../domain/roles';
 import { slugify } from '../domain/slugs';

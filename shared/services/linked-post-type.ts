@@ -14,20 +14,11 @@ export interface LinkedData {
 /** A body read field by field where the field's name is data (the type's name field, `dataKeys`). */
 export type Body = Record<string, unknown>;
 
-/**
- * `D`: the type's `data`; `B`: its request bodies as the contract's schema types them (every field
- * optional: creates require the name, updates by slug the slug).
- */
-export interface LinkedPostType<D extends LinkedData, B extends object = object> {
+/** How a venue-like type shows: what reads need (no input handling, so read bundles stay small). */
+export interface LinkedPostView<D extends LinkedData> {
   type: LinkedType;
   kind: 'VENUE' | 'ORGANIZER';
   collection: 'venues' | 'organizers';
-  /** Schema of create bodies: inline records in event bodies are checked against it. */
-  createBody: object;
-  /** Body keys stored under the same name in `data`; an inline record reuses one equal on these. */
-  dataKeys: readonly string[];
-  /** The type's `data` after a create (`prev` undefined) or a partial update; throws the 400s. */
-  data(body: B, sent: Set<string>, prev: D | undefined): D;
   /** The type's keys of the representation, in reference order; empty ones are dropped afterwards. */
   fields(p: PostRecord<D>): Record<string, unknown>;
   /** Keys appended after the empty ones are dropped (venues: `show_map`, `show_map_link`). */
@@ -35,6 +26,20 @@ export interface LinkedPostType<D extends LinkedData, B extends object = object>
   jsonLd(p: PostRecord<D>, url: string): Record<string, unknown>;
   /** Texts `search` looks into besides the name, description and excerpt (reference §7.1). */
   searchable(p: PostRecord<D>): Array<string | undefined>;
+}
+
+/**
+ * A venue-like type in full: its view and how its bodies become its `data`. `D`: the type's `data`;
+ * `B`: its request bodies as the contract's schema types them (every field optional: creates require
+ * the name, updates by slug the slug).
+ */
+export interface LinkedPostType<D extends LinkedData, B extends object = object> extends LinkedPostView<D> {
+  /** Schema of create bodies: inline records in event bodies are checked against it. */
+  createBody: object;
+  /** Body keys stored under the same name in `data`; an inline record reuses one equal on these. */
+  dataKeys: readonly string[];
+  /** The type's `data` after a create (`prev` undefined) or a partial update; throws the 400s. */
+  data(body: B, sent: Set<string>, prev: D | undefined): D;
 }
 
 /** An optional field after a create or partial update: absent keeps it, `null` or `""` clears it. */

@@ -1,10 +1,10 @@
 import { globalId, publicUrl } from '../domain/post-rules';
 import type { PostRecord } from '../domain/records';
-import { imageView } from '../domain/web-input';
+import { imageView } from '../domain/html';
 import type { Infer } from '../schemas/infer';
 import type { organizerSchema } from '../schemas/organizer';
 import type { venueSchema } from '../schemas/venue';
-import type { LinkedData, LinkedPostType } from './linked-post-type';
+import type { LinkedData, LinkedPostView } from './linked-post-type';
 
 /**
  * PHP `array_filter` emptiness (reference §3.2): "", "0", false, null and [] go. Numbers stay: the
@@ -29,8 +29,8 @@ export type LinkedView = Infer<typeof venueSchema> & Infer<typeof organizerSchem
  * own fields and, on single GETs, `json_ld`, with empty values dropped; then the keys that are always
  * there. The name is kept even when it reads "0".
  */
-export function linkedView<D extends LinkedData, B extends object>(
-  def: LinkedPostType<D, B>,
+export function linkedView<D extends LinkedData>(
+  def: LinkedPostView<D>,
   p: PostRecord<D>,
   single: boolean,
 ): LinkedView {

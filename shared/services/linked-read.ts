@@ -3,7 +3,7 @@ import { type Page, type PageRequest, pageOf, sliceOf } from '../domain/paging';
 import { assertReadable, listStatuses, passesStatus } from '../domain/post-rules';
 import type { PostRecord } from '../domain/records';
 import type { User } from '../domain/roles';
-import { plainText } from '../domain/text';
+import { storedHtmlText } from '../domain/html';
 import { canSee, seesAll } from '../domain/visibility';
 import { collect } from '../db/query';
 import { linkedIds, upcomingLinkedIds } from '../repositories/links';
@@ -18,7 +18,7 @@ import {
 import type { Infer } from '../schemas/infer';
 import type { venueListQuery } from '../schemas/venue';
 import type { Caller, Ref } from './context';
-import type { LinkedData, LinkedPostType } from './linked-post-type';
+import type { LinkedData, LinkedPostView } from './linked-post-type';
 import { linkedView } from './linked-post-view';
 
 /** The list query of venues and organizers (the same parameters for both). */
@@ -34,21 +34,23 @@ const newer = (a: PostRecord<object>, b: PostRecord<object>) =>
  * `search` (reference §7.1): the words are split on anything but letters, digits and `-`; a record
  * matches when one of its fields contains all of them, case-insensitively.
  */
-function searcher<D extends LinkedData>(def: LinkedPostType<D, object>, search: string) {
+function searcher<D extends LinkedData>(def: LinkedPostView<D>, search: string) {
   const words = search
     .toLowerCase()
     .split(/[^\p{L}\p{N}-]+/u)
     .filter(Boolean);
   return (p: PostRecord<D>) =>
-    [p.title, plainText(p.description), plainText(p.excerpt), ...def.searchable(p)].some((field) => {
-      const text = field?.toLowerCase();
-      return !!text && words.every((w) => text.includes(w));
-    });
+    [p.title, storedHtmlText(p.description), storedHtmlText(p.excerpt), ...def.searchable(p)].some(
+      (field) => {
+        const text = field?.toLowerCase();
+        return !!text && words.every((w) => text.includes(w));
+      },
+    );
 }
 
 /** IDs the `event` and `only_with_upcoming` filters allow; undefined when neither is given. */
 async function allowedIds<D extends LinkedData>(
-  def: LinkedPostType<D, object>,
+  def: LinkedPostView<D>,
   q: LinkedListQuery,
   user: User | null,
 ) {
@@ -68,7 +70,7 @@ async function allowedIds<D extends LinkedData>(
 
 /** The page of the plain newest-first list, reading no further than the page's last record. */
 async function plainPage<D extends LinkedData>(
-  def: LinkedPostType<D, object>,
+  def: LinkedPostView<D>,
   keep: (p: PostRecord<D>) => boolean,
   total: number,
   { page, perPage }: PageRequest,
@@ -91,7 +93,7 @@ async function plainPage<D extends LinkedData>(
  * `search` and `has_events` read the type's records (never the rest of the table).
  */
 async function listLinkedPosts<D extends LinkedData>(
-  def: LinkedPostType<D, object>,
+  def: LinkedPostView<D>,
   q: LinkedListQuery,
   user: User | null,
 ): Promise<Page<PostRecord<D>>> {
@@ -126,8 +128,8 @@ async function listLinkedPosts<D extends LinkedData>(
 }
 
 /** The reads of a venue-like type: one mechanism for venues and organizers. */
-export function linkedPostReads<D extends LinkedData, B extends object>(def: LinkedPostType<D, B>) {
-  const loose = def as unknown as LinkedPostType<D, object>;
+export function linkedPostReads<D extends LinkedData>(def: LinkedPostView<D>) {
+  const loose = def;
   return {
     /** GET by ID or slug: the record with json_ld, if the caller may see it. */
     async get(ref: Ref, ctx: Caller) {
@@ -145,7 +147,7 @@ export function linkedPostReads<D extends LinkedData, B extends object>(def: Lin
 
 /** The record a path names; unknown IDs and slugs (and other types' IDs) are not found. */
 export async function loadLinked<D extends LinkedData>(
-  def: LinkedPostType<D, object>,
+  def: LinkedPostView<D>,
   ref: Ref,
 ): Promise<PostRecord<D>> {
   const post = 'id' in ref ? await getPost<D>(ref.id) : await getPostBySlug<D>(def.type, ref.slug);

@@ -35,7 +35,6 @@ export type InlineResult = { id: number } | { record: PostRecord<object>; slugBa
  */
 export function linkedPostWrites<D extends LinkedData, B extends object>(def: LinkedPostType<D, B>) {
   const stale = () => conflict(def.type);
-  const loose = def as unknown as LinkedPostType<D, object>;
   let validateInline: ((data: unknown) => void) | undefined;
 
   /** Non-trashed records the caller can see whose slug starts like `title`'s: the same-named ones. */
@@ -50,7 +49,7 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
   /** The record to delete for good: a live one, or one whose interrupted delete this request finishes. */
   async function loadForDelete(ref: Ref): Promise<{ post: PostRecord<D>; resumed: boolean }> {
     try {
-      return { post: await loadLinked(loose, ref), resumed: false };
+      return { post: await loadLinked(def, ref), resumed: false };
     } catch (e) {
       const post =
         'id' in ref ? await getPostBeingDeleted<D>(ref.id) : await getPostBySlug<D>(def.type, ref.slug, true);
@@ -71,7 +70,7 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
      * Trashing by `status` keeps every link (decisions §6): restoring brings them all back.
      */
     async update(ref: Ref, body: B, sent: Set<string>, ctx: Writer) {
-      const current = await loadLinked(loose, ref);
+      const current = await loadLinked(def, ref);
       const { record, slugBase } = nextState(
         def,
         body,
@@ -98,7 +97,7 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
         await finishDelete(target, now);
         return body;
       }
-      const current = await loadLinked(loose, ref);
+      const current = await loadLinked(def, ref);
       assertCanDelete(current, ctx.user, force);
       if (current.status === 'trash') throw trashed(def.type);
       const now = DateTime.now();

@@ -1,9 +1,8 @@
 import type { PostRecord } from '../domain/records';
 import type { Infer } from '../schemas/infer';
-import { organizerCreateBody, type organizerUpdateBySlugBody } from '../schemas/organizer';
-import { compact, type LinkedData, type LinkedPostType, nextOptional } from './linked-post-type';
-import { plainText } from '../domain/text';
-import { emailAddress, httpUrl } from '../domain/web-input';
+import type { organizerUpdateBySlugBody } from '../schemas/organizer';
+import type { LinkedData, LinkedPostView } from './linked-post-type';
+import { storedHtmlText } from '../domain/html';
 
 /** An organizer's own fields, stored under their API names in the post's `data` map. */
 export interface OrganizerData extends LinkedData {
@@ -17,19 +16,10 @@ type Organizer = PostRecord<OrganizerData>;
 /** Any organizer body: create, update or update by slug. */
 export type OrganizerBody = Partial<Infer<typeof organizerUpdateBySlugBody>>;
 
-export const organizerType: LinkedPostType<OrganizerData, OrganizerBody> = {
+export const organizerView: LinkedPostView<OrganizerData> = {
   type: 'organizer',
   kind: 'ORGANIZER',
   collection: 'organizers',
-  createBody: organizerCreateBody,
-  dataKeys: ['phone', 'website', 'email', 'image'],
-
-  data: (body, sent, prev) =>
-    compact({
-      phone: nextOptional(body, sent, 'phone', prev?.phone, (v) => plainText(String(v)) || undefined),
-      website: nextOptional(body, sent, 'website', prev?.website, (v) => httpUrl('website', String(v))),
-      email: nextOptional(body, sent, 'email', prev?.email, (v) => emailAddress('email', String(v))),
-    }),
 
   fields: (o: Organizer) => ({ phone: o.data.phone, website: o.data.website, email: o.data.email }),
 
@@ -39,7 +29,7 @@ export const organizerType: LinkedPostType<OrganizerData, OrganizerBody> = {
   jsonLd: (o: Organizer) => ({
     '@type': 'Person',
     name: o.title,
-    description: plainText(o.description),
+    description: storedHtmlText(o.description),
     url: o.data.website ?? '',
     telephone: o.data.phone ?? '',
     email: o.data.email ?? '',

@@ -1,12 +1,19 @@
-import { invalidParam } from '../domain/errors';
 import type { PostRecord } from '../domain/records';
 import type { Infer } from '../schemas/infer';
-import { venueCreateBody, type venueUpdateBySlugBody } from '../schemas/venue';
-import { compact, type LinkedData, type LinkedPostType, nextOptional } from './linked-post-type';
-import { plainText } from '../domain/text';
-import { httpUrl } from '../domain/web-input';
+import type { venueUpdateBySlugBody } from '../schemas/venue';
+import { compact, type LinkedData, type LinkedPostView } from './linked-post-type';
+import { storedHtmlText } from '../domain/html';
 
-const TEXT = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince'] as const;
+export const TEXT = [
+  'address',
+  'city',
+  'country',
+  'province',
+  'state',
+  'zip',
+  'phone',
+  'stateprovince',
+] as const;
 type TextKey = (typeof TEXT)[number];
 
 /** A venue's own fields, stored under their API names in the post's `data` map. */
@@ -33,37 +40,10 @@ export function stateProvince(d: VenueData): string | undefined {
   return ['', 'us', 'usa', 'united states'].includes(country) ? d.state : d.province;
 }
 
-const text = (v: unknown) => plainText(String(v)) || undefined;
-
-export const venueType: LinkedPostType<VenueData, VenueBody> = {
+export const venueView: LinkedPostView<VenueData> = {
   type: 'venue',
   kind: 'VENUE',
   collection: 'venues',
-  createBody: venueCreateBody,
-  dataKeys: [...TEXT, 'website', 'image', 'show_map', 'show_map_link', 'geo_lat', 'geo_lng'],
-
-  data(body, sent, prev) {
-    const flag = (k: 'show_map' | 'show_map_link') => (sent.has(k) ? body[k] !== false : (prev?.[k] ?? true));
-    const coordinate = (k: 'geo_lat' | 'geo_lng') => nextOptional(body, sent, k, prev?.[k], Number);
-    const data: VenueData = {
-      ...Object.fromEntries(TEXT.map((k) => [k, nextOptional(body, sent, k, prev?.[k], text)])),
-      website: nextOptional(body, sent, 'website', prev?.website, (v) => httpUrl('website', String(v))),
-      show_map: flag('show_map'),
-      show_map_link: flag('show_map_link'),
-      geo_lat: coordinate('geo_lat'),
-      geo_lng: coordinate('geo_lng'),
-    };
-    // A lone coordinate would place the venue nowhere; the geoloc filters need both.
-    if ((data.geo_lat === undefined) !== (data.geo_lng === undefined)) {
-      const missing = data.geo_lat === undefined ? 'geo_lat' : 'geo_lng';
-      throw invalidParam(
-        missing,
-        'geo_lat and geo_lng must be set (or cleared) together.',
-        'rest_missing_coordinate',
-      );
-    }
-    return compact(data);
-  },
 
   fields: (v: Venue) => ({
     address: v.data.address,
@@ -85,7 +65,7 @@ export const venueType: LinkedPostType<VenueData, VenueBody> = {
   jsonLd: (v: Venue, url: string) => ({
     '@type': 'Place',
     name: v.title,
-    description: plainText(v.description),
+    description: storedHtmlText(v.description),
     url,
     address: {
       '@type': 'PostalAddress',

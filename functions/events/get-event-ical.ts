@@ -1,0 +1,9 @@
+import { eventOps } from '../../shared/contracts/events';
+import { conditionalGet } from '../../shared/http/conditional';
+import { createHandler } from '../../shared/http/handler';
+import { calendarReply } from '../../shared/http/replies';
+import { eventCalendar } from '../../shared/services/event-ical';
+
+export const handler = createHandler(eventOps.icalOne, async (req) =>
+  calendarReply(await eventCalendar(req.params.id, req), req.user),
+).use(conditionalGet());

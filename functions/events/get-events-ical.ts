@@ -1,0 +1,9 @@
+import { eventOps } from '../../shared/contracts/events';
+import { conditionalGet } from '../../shared/http/conditional';
+import { createHandler } from '../../shared/http/handler';
+import { calendarReply } from '../../shared/http/replies';
+import { eventsFeed } from '../../shared/services/event-ical';
+
+export const handler = createHandler(eventOps.ical, async (req) =>
+  calendarReply(await eventsFeed(req.query, req), req.user),
+).use(conditionalGet());

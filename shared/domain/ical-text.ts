@@ -1,0 +1,36 @@
+/**
+ * Plain text of an event description for iCalendar's DESCRIPTION. Descriptions are stored as safe HTML
+ * (the allow-list sanitizer runs on write), so there are no scripts, comments or raw `<`, `>`, `&`, `"`
+ * in their text: line breaks and block ends become newlines, list items start with "- ", the other tags
+ * go, the sanitizer's entities are decoded once, and runs of blank lines shrink to one.
+ */
+const ENTITIES: Record<string, string> = { lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' };
+
+const BLOCKS = 'p|div|h[1-6]|blockquote|pre|ul|ol|dl|table|section|article|header|footer|figure|address';
+
+export function descriptionText(html: string): string {
+  return html
+    .replace(/\r\n?/g, '\n')
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<li\b[^>]*>/gi, '- ')
+    .replace(/<\/(li|tr|dt|dd|figcaption)>/gi, '\n')
+    .replace(new RegExp(`</(${BLOCKS})>`, 'gi'), '\n\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(lt|gt|quot|#39|amp);/g, (_, name: string) => ENTITIES[name]!)
+    .replace(/\u00a0/g, ' ')
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/**
+ * iCalendar parameter values (`CN=`) cannot hold a double quote and have no escapes (the generator's
+ * backslashes would be read literally; RFC 6868's are not widely read): double quotes become
+ * apostrophes, backslashes slashes, control characters spaces.
+ */
+export const paramText = (value: string) =>
+  value
+    .replace(/"/g, "'")
+    .replace(/\\/g, '/')
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim();
