@@ -21,7 +21,14 @@ const unusedVarsOptions = {
 };
 
 export default defineConfig([
-  globalIgnores(['**/node_modules/', '**/cdk.out/', '**/.data/', '**/coverage/', '**/test-results/']),
+  globalIgnores([
+    '**/node_modules/',
+    '**/cdk.out/',
+    '**/.data/',
+    '**/coverage/',
+    '**/test-results/',
+    'shared/schemas/compiled/',
+  ]),
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },
   },

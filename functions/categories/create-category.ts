@@ -1,11 +1,12 @@
 import { categoryOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
+import * as validators from '../../shared/schemas/compiled/createCategory';
 import { created } from '../../shared/http/replies';
 import { termWrites } from '../../shared/services/term-write';
 
 const categories = termWrites('tribe_events_cat');
 
-export const handler = createHandler(categoryOps.create, async (req) => {
+export const handler = createHandler(categoryOps.create, validators, async (req) => {
   const term = await categories.create(req.body, req);
   return created(term, term.urls.self);
 });

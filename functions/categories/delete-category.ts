@@ -1,10 +1,11 @@
 import { categoryOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
+import * as validators from '../../shared/schemas/compiled/deleteCategory';
 import { ok } from '../../shared/http/replies';
 import { termWrites } from '../../shared/services/term-write';
 
 const categories = termWrites('tribe_events_cat');
 
-export const handler = createHandler(categoryOps.delete, async (req) =>
+export const handler = createHandler(categoryOps.delete, validators, async (req) =>
   ok(await categories.remove(req.params.id, req)),
 );

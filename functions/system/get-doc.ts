@@ -6,7 +6,7 @@ import { createHandler } from '../../shared/http/handler';
 const cache = new Map<string, OpenApiDocument>();
 
 /** `GET /cal/events/v1/doc`: the OpenAPI 3.1 document, `servers[0].url` = the API root with a slash. */
-export const handler = createHandler(systemOps.doc, async (req) => {
+export const handler = createHandler(systemOps.doc, {}, async (req) => {
   const doc = cache.get(req.urls.root) ?? buildOpenApi(`${req.urls.root}/`);
   cache.set(req.urls.root, doc);
   return { body: doc };

@@ -1,12 +1,13 @@
 import { venueOps } from '../../shared/contracts/venues';
 import { createHandler } from '../../shared/http/handler';
+import * as validators from '../../shared/schemas/compiled/createVenue';
 import { created } from '../../shared/http/replies';
 import { linkedPostWrites } from '../../shared/services/linked-write';
 import { venueType } from '../../shared/services/venue-input';
 
 const venues = linkedPostWrites(venueType);
 
-export const handler = createHandler(venueOps.create, async (req) => {
+export const handler = createHandler(venueOps.create, validators, async (req) => {
   const record = await venues.create(req.body, req.sent, req);
   return created(record, `${req.root}/venues/${record.id}`);
 });

@@ -2,13 +2,7 @@ import { idPath } from '../schemas/common';
 import { eventCreateBody, eventListQuery, eventSchema, eventUpdateBody } from '../schemas/event';
 import { eventIcalQuery, icalendarText } from '../schemas/ical';
 import { postOperations } from './posts';
-import {
-  CALENDAR_HEADERS,
-  CALENDAR_OPTIONAL_HEADERS,
-  errors,
-  notModified,
-  READ_ERRORS,
-} from './responses';
+import { CALENDAR_HEADERS, CALENDAR_OPTIONAL_HEADERS, errors, notModified, READ_ERRORS } from './responses';
 import type { Operation } from './types';
 
 const calendar = (description: string) =>

@@ -34,3 +34,34 @@ export const paramText = (value: string) =>
     .replace(/\\/g, '/')
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')
     .trim();
+
+/** Octets of one code point in UTF-8. */
+const octets = (cp: number) => (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
+
+/**
+ * Folds content lines (CRLF-separated) at 75 octets, RFC 5545 §3.1: a continuation line starts with a
+ * space, which counts; a character (code point) is never split across lines.
+ */
+export function foldContentLines(text: string): string {
+  return text
+    .split('\r\n')
+    .map((line) => {
+      if (line.length <= 75 && !/[^\x00-\x7f]/.test(line)) return line;
+      const parts: string[] = [];
+      let current = '';
+      let size = 0;
+      for (const ch of line) {
+        const n = octets(ch.codePointAt(0)!);
+        if (size + n > 75) {
+          parts.push(current);
+          current = ' ';
+          size = 1;
+        }
+        current += ch;
+        size += n;
+      }
+      parts.push(current);
+      return parts.join('\r\n');
+    })
+    .join('\r\n');
+}

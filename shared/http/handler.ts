@@ -5,7 +5,7 @@ import type { Operation } from '../contracts/types';
 import { atLeast, type User } from '../domain/roles';
 import { forbidden } from '../domain/errors';
 import { coerceObject } from '../schemas/coerce';
-import { compileValidator, validateAll } from '../schemas/validate';
+import { checker, type RawValidate, validateAll } from '../schemas/validation-errors';
 import { authenticate } from './auth';
 import { parseBody } from './body';
 import { unauthenticated } from './errors';
@@ -63,14 +63,29 @@ type SuccessKey<R> = keyof {
   [K in keyof R as number extends K ? never : K extends 200 | 201 ? K : never]: R[K];
 };
 
+/** An operation's validators compiled ahead of time: `shared/schemas/compiled/<operationId>.ts`. */
+export interface CompiledValidators {
+  params?: RawValidate;
+  query?: RawValidate;
+  body?: RawValidate;
+}
+
 export function createHandler<O extends Operation>(
   op: O,
+  compiled: CompiledValidators,
   fn: (req: Request<O>) => Promise<Reply<SuccessBody<O>>>,
 ) {
+  for (const [part, schema] of [
+    ['params', op.pathParams],
+    ['query', op.query],
+    ['body', op.body],
+  ] as const)
+    if (schema && !compiled[part])
+      throw new Error(`${op.operationId}: no compiled ${part} validator; run npm run validators`);
   const validators = {
-    params: op.pathParams && compileValidator(op.pathParams),
-    query: op.query && compileValidator(op.query),
-    body: op.body && compileValidator(op.body),
+    params: compiled.params && checker(compiled.params),
+    query: compiled.query && checker(compiled.query),
+    body: compiled.body && checker(compiled.body),
   };
 
   const authentication: middy.MiddlewareObj = {

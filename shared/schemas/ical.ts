@@ -17,7 +17,8 @@ export const eventIcalQuery = {
     },
     end_date: {
       ...list.end_date,
-      description: 'Events that end on or before this date (default: 365 days after now or after start_date).',
+      description:
+        'Events that end on or before this date (default: 365 days after now or after start_date).',
     },
     starts_before: list.starts_before,
     starts_after: list.starts_after,

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+import ical, { ICalCalendarMethod, type ICalEventData, ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 import { config } from '../config';
 import { readDateParam, siteZone } from '../domain/dates';
-import { descriptionText, paramText } from '../domain/ical-text';
+import { descriptionText, foldContentLines, paramText } from '../domain/ical-text';
 import type { eventIcalQuery } from '../schemas/ical';
 import type { Infer } from '../schemas/infer';
 import type { Caller } from './context';
@@ -56,17 +56,13 @@ export function feedWindow(
   const start = given('start_date');
   const end = given('end_date');
   return {
-    start_date:
-      q.start_date ?? day(DateTime.min(local, end ?? local).minus({ days: FEED_DAYS_BEFORE })),
+    start_date: q.start_date ?? day(DateTime.min(local, end ?? local).minus({ days: FEED_DAYS_BEFORE })),
     end_date: q.end_date ?? day(DateTime.max(local, start ?? local).plus({ days: FEED_DAYS_AFTER })),
   };
 }
 
 /** GET /events/ical: every event GET /events would list for these filters, in the window, up to the cap. */
-export async function eventsFeed(
-  q: IcalQuery,
-  ctx: Caller & { now?: DateTime },
-): Promise<CalendarDocument> {
+export async function eventsFeed(q: IcalQuery, ctx: Caller & { now?: DateTime }): Promise<CalendarDocument> {
   const now = ctx.now ?? DateTime.now();
   const { limit: asked, ...filters } = q;
   const limit = Math.min(asked ?? config.icalMaxEvents, config.icalMaxEvents);
@@ -136,7 +132,7 @@ function vtimezone(tzid: string): string | null {
   return Array.isArray(block) ? (block[0] ?? null) : null;
 }
 
-const siteHost = () => new URL(config.siteUrl).host;
+const siteHost = () => new URL(config.siteUrl).hostname;
 
 /** The UID of an event: never changes, whatever is edited (the slug included). */
 export const eventUid = (id: number) => `event-${id}@${siteHost()}`;
@@ -191,62 +187,76 @@ export function renderCalendar(events: EventView[], now: DateTime): string {
     scale: 'gregorian',
     ttl: 3600,
     // No calendar zone name: the generator would then write DTSTAMP and LAST-MODIFIED in local time.
-    // The generator alone emits one VTIMEZONE per TZID the events use.
     timezone: { name: null, generator: vtimezone },
   });
-  const siteTzid = tzidOf(siteZone().name) ?? 'UTC';
-  calendar.x('X-WR-TIMEZONE', siteTzid);
+  calendar.x('X-WR-TIMEZONE', tzidOf(siteZone().name) ?? 'UTC');
+  const vevents = events.map((e) => calendar.createEvent(eventData(e, now)));
+  const zones = [...new Set(vevents.map((v) => v.timezone()).filter((z): z is string => !!z))];
 
-  for (const e of events) {
-    const venues = (Array.isArray(e.venue) ? e.venue : [e.venue]).filter(Boolean);
-    const venue = venues[0];
-    const organizer = e.organizer.find((o) => field(o, 'email'));
-    const location = locationText(venue);
-    const lat = coordinate(venue, 'geo_lat');
-    const lng = coordinate(venue, 'geo_lng');
-    const tzid = e.all_day ? undefined : tzidOf(e.timezone ?? '');
-    const description = descriptionText(e.description ?? '');
-    const categories = (e.categories ?? []).map((c) => c.name).filter((n) => n.trim() !== '');
+  // ical-generator 10 (the last line that runs on Node 20) folds its finished text with a new
+  // TextEncoder per character: seconds of CPU for a few hundred events. So the calendar's own
+  // properties come from its toString() without events, and the components it would append (one
+  // VTIMEZONE per TZID used, from the same generator, and each VEVENT as the library writes and
+  // escapes it) are folded by foldContentLines. All calendar properties then precede the components,
+  // as RFC 5545's grammar has it.
+  calendar.clear();
+  const head = calendar.toString();
+  const end = head.lastIndexOf('END:VCALENDAR');
+  const components = [
+    ...zones.map((tzid) => `${vtimezone(tzid)!.replace(/\r?\n/g, '\r\n').trim()}\r\n`),
+    ...vevents.map((v) => v.toString()),
+  ];
+  return `${head.slice(0, end)}${foldContentLines(components.join(''))}END:VCALENDAR\r\n`;
+}
 
-    calendar.createEvent({
-      id: eventUid(e.id),
-      stamp: now.toUTC(),
-      sequence: sequenceOf(e.modified_utc),
-      ...(e.all_day
-        ? {
-            allDay: true,
-            // Whole days: the start day and the day after the last one (DTEND is exclusive).
-            start: DateTime.fromISO(e.start_date.slice(0, 10), { zone: 'utc' }),
-            end: DateTime.fromISO(e.end_date.slice(0, 10), { zone: 'utc' }).plus({ days: 1 }),
-          }
-        : {
-            start: tzid ? utc(e.utc_start_date!).setZone(tzid) : utc(e.utc_start_date!),
-            end: tzid ? utc(e.utc_end_date!).setZone(tzid) : utc(e.utc_end_date!),
-            timezone: tzid ?? null,
-          }),
-      summary: e.title,
-      ...(description ? { description } : {}),
-      ...(location
-        ? {
-            location: {
-              title: location,
-              ...(lat !== undefined && lng !== undefined ? { geo: { lat, lon: lng } } : {}),
-            },
-          }
-        : {}),
-      url: e.url,
-      categories: categories.map((name) => ({ name })),
-      ...(organizer
-        ? {
-            organizer: {
-              name: paramText(field(organizer, 'organizer') ?? field(organizer, 'email')!),
-              email: field(organizer, 'email')!,
-            },
-          }
-        : {}),
-      ...(e.modified_utc ? { lastModified: utc(e.modified_utc) } : {}),
-      status: STATUS[e.status] ?? ICalEventStatus.CONFIRMED,
-    });
-  }
-  return calendar.toString();
+/** What ical-generator needs for one VEVENT. */
+function eventData(e: EventView, now: DateTime): ICalEventData {
+  const venues = (Array.isArray(e.venue) ? e.venue : [e.venue]).filter(Boolean);
+  const venue = venues[0];
+  const organizer = e.organizer.find((o) => field(o, 'email'));
+  const location = locationText(venue);
+  const lat = coordinate(venue, 'geo_lat');
+  const lng = coordinate(venue, 'geo_lng');
+  const tzid = e.all_day ? undefined : tzidOf(e.timezone ?? '');
+  const description = descriptionText(e.description ?? '');
+  const categories = (e.categories ?? []).map((c) => c.name).filter((n) => n.trim() !== '');
+  return {
+    id: eventUid(e.id),
+    stamp: now.toUTC(),
+    sequence: sequenceOf(e.modified_utc),
+    ...(e.all_day
+      ? {
+          allDay: true,
+          // Whole days: the start day and the day after the last one (DTEND is exclusive).
+          start: DateTime.fromISO(e.start_date.slice(0, 10), { zone: 'utc' }),
+          end: DateTime.fromISO(e.end_date.slice(0, 10), { zone: 'utc' }).plus({ days: 1 }),
+        }
+      : {
+          start: tzid ? utc(e.utc_start_date!).setZone(tzid) : utc(e.utc_start_date!),
+          end: tzid ? utc(e.utc_end_date!).setZone(tzid) : utc(e.utc_end_date!),
+          timezone: tzid ?? null,
+        }),
+    summary: e.title,
+    ...(description ? { description } : {}),
+    ...(location
+      ? {
+          location: {
+            title: location,
+            ...(lat !== undefined && lng !== undefined ? { geo: { lat, lon: lng } } : {}),
+          },
+        }
+      : {}),
+    url: e.url,
+    categories: categories.map((name) => ({ name })),
+    ...(organizer
+      ? {
+          organizer: {
+            name: paramText(field(organizer, 'organizer') ?? field(organizer, 'email')!),
+            email: field(organizer, 'email')!,
+          },
+        }
+      : {}),
+    ...(e.modified_utc ? { lastModified: utc(e.modified_utc) } : {}),
+    status: STATUS[e.status] ?? ICalEventStatus.CONFIRMED,
+  };
 }

@@ -15,7 +15,7 @@ import {
   updatePost,
 } from '../repositories/posts';
 import { coerceObject } from '../schemas/coerce';
-import { compileValidator } from '../schemas/validate';
+import { checker } from '../schemas/validation-errors';
 import type { Ref, Writer } from './context';
 import { loadLinked } from './linked-read';
 import { nextState } from './linked-post-state';
@@ -124,7 +124,7 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
     ): Promise<InlineResult> {
       const body = coerceObject(def.createBody, raw) as B;
       const sent = new Set(Object.keys(raw));
-      validateInline ??= compileValidator(def.createBody);
+      validateInline ??= checker(def.validateCreateBody);
       const { record, slugBase } = nested(param, () => {
         validateInline!(body);
         return nextState(def, body, withoutSlug(sent), user);

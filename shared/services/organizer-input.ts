@@ -1,5 +1,6 @@
 import { plainText } from '../domain/text';
 import { emailAddress, httpUrl } from '../domain/web-input';
+import * as inline from '../schemas/compiled/inlineRecords';
 import { organizerCreateBody } from '../schemas/organizer';
 import { compact, type LinkedPostType, nextOptional } from './linked-post-type';
 import { type OrganizerBody, type OrganizerData, organizerView } from './organizer-type';
@@ -8,6 +9,7 @@ import { type OrganizerBody, type OrganizerData, organizerView } from './organiz
 export const organizerType: LinkedPostType<OrganizerData, OrganizerBody> = {
   ...organizerView,
   createBody: organizerCreateBody,
+  validateCreateBody: inline.organizer,
   dataKeys: ['phone', 'website', 'email', 'image'],
 
   data: (body, sent, prev) =>
