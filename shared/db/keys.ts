@@ -15,12 +15,16 @@ import type { LinkKind, PostType, Taxonomy } from '../domain/records';
  *                                                       byAssignment = <KIND>#<id> / <event-local start>#<eventId>
  *   slug guard       SLUG#<type>#<slug> / GUARD          unique slug per type, written in the record's transaction
  *   term name guard  TERMNAME#<taxonomy>#<name> / GUARD  unique term name per taxonomy
- *   status totals    COUNT#<type> / STATUS               posts of a type per status
+ *   slug sequence    SLUGSEQ#<type>#<base> / SEQ         next `-N` for a slug claimed by concurrent writers
+ *   status totals    COUNT#<type> / STATUS#<shard>       posts of a type per status, in STATUS_SHARDS shards
  *   day tally        TALLY#<scope> / <start day>          listable events of a scope starting that day, by end day
  *
  * Index sort keys hold event-local wall times (`Y-m-d H:i:s` in the event's own zone), because list
  * windows compare wall times (reference §4.3); only the `utcEnd` attribute is UTC.
  */
+
+/** Shards of the status totals: a write adds to one at random, a read sums them all. */
+export const STATUS_SHARDS = 10;
 
 const pad = (n: number) => String(n).padStart(12, '0');
 
@@ -50,6 +54,11 @@ export const keys = {
   }),
 
   slugGuard: (type: PostType | Taxonomy, slug: string): Key => ({ pk: `SLUG#${type}#${slug}`, sk: 'GUARD' }),
+  /** The next suffix for a slug that concurrent writers want at once (`base-N`). */
+  slugSequence: (type: PostType | Taxonomy, base: string): Key => ({
+    pk: `SLUGSEQ#${type}#${base}`,
+    sk: 'SEQ',
+  }),
 
   link: (eventId: number, kind: LinkKind, targetId: number): Key => ({
     pk: `POST#${eventId}`,
@@ -64,7 +73,8 @@ export const keys = {
   /** The record an event links to: a term or a post. */
   linkTarget: (kind: LinkKind, id: number): Key => (kind === 'TERM' ? keys.term(id) : keys.post(id)),
 
-  statusTotals: (type: PostType): Key => ({ pk: `COUNT#${type}`, sk: 'STATUS' }),
+  /** Status totals are spread over shards so that concurrent creates of one type do not collide. */
+  statusTotals: (type: PostType, shard: number): Key => ({ pk: `COUNT#${type}`, sk: `STATUS#${shard}` }),
   tallyPartition: (scope: string) => `TALLY#${scope}`,
   tally: (scope: string, startDay: string): Key => ({ pk: `TALLY#${scope}`, sk: startDay }),
 };

@@ -96,13 +96,17 @@ export async function collect<T>(items: AsyncIterable<T>, limit = Number.POSITIV
 }
 
 /** Reads many items by key in rounds of 100, retrying unprocessed keys. */
-export async function batchGet(keyList: Key[]): Promise<Map<string, Item>> {
+export async function batchGet(keyList: Key[], consistent = false): Promise<Map<string, Item>> {
   const found = new Map<string, Item>();
   const unique = [...new Map(keyList.map((k) => [`${k.pk}|${k.sk}`, k])).values()];
   for (let i = 0; i < unique.length; i += 100) {
     let pending: Array<Record<string, unknown>> = unique.slice(i, i + 100);
     for (let attempt = 0; pending.length > 0 && attempt < 5; attempt++) {
-      const out = await ddb.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
+      const out = await ddb.send(
+        new BatchGetCommand({
+          RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: consistent || undefined } },
+        }),
+      );
       for (const item of out.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item);
       pending = (out.UnprocessedKeys?.[tableName()]?.Keys as Array<Record<string, unknown>>) ?? [];
     }

@@ -49,7 +49,10 @@ export function roleOf(payload: JWTPayload): Role {
   return ROLES[best]!;
 }
 
-/** Whether the token was issued for `audience`: ID tokens name it in aud (a string or a list), Cognito access tokens in client_id. */
+/**
+ * Whether the token was issued for `audience`: ID tokens name it in `aud` (a string or a list), Cognito
+ * access tokens in `client_id`.
+ */
 function issuedFor(payload: JWTPayload, audience: string): boolean {
   const aud = payload.aud;
   if (aud === audience || (Array.isArray(aud) && aud.includes(audience))) return true;

@@ -76,3 +76,16 @@ export const serviceUnavailable = () =>
     {},
     { 'Retry-After': '1' },
   );
+
+/**
+ * The function ran out of time. A write may or may not have been applied: the client should read the
+ * record before sending it again (never a 500, which would claim that nothing happened).
+ */
+export const timedOut = () =>
+  new ApiError(
+    503,
+    'rest_timeout',
+    'The request took too long and was stopped; a write may have been applied. Read before retrying.',
+    {},
+    { 'Retry-After': '1' },
+  );

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ApiError, asApiError, serviceUnavailable } from './errors';
+import { ApiError, asApiError, serviceUnavailable, timedOut } from './errors';
 import { logger } from './logger';
 import { type ApiUrls, urlsOf } from './urls';
 
@@ -62,7 +62,10 @@ export function errorResponse(
   requestId = event.requestContext?.requestId ?? '',
 ): APIGatewayProxyStructuredResultV2 {
   let api = asApiError(error);
-  if (!api && isRetryable(error)) {
+  if (!api && (error as { name?: string } | undefined)?.name === 'TimeoutError') {
+    logger.warn('function timeout', { error: error as Error });
+    api = timedOut();
+  } else if (!api && isRetryable(error)) {
     logger.warn('data store unavailable', { error: error as Error });
     api = serviceUnavailable();
   } else if (!api) {

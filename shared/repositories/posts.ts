@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PostHead, PostRecord, PostType } from '../domain/records';
 import { ddb, tableName } from '../db/client';
 import { nextId } from '../db/ids';
-import { keys } from '../db/keys';
+import { keys, STATUS_SHARDS } from '../db/keys';
 import { batchGet, type Item, queryIndex } from '../db/query';
 import { commitAll, type PlannedWrite, type WriteItem } from '../db/transact';
 import { commitWithSlugs, recordsWithSlugPrefix, type SlugClaim } from './slug-claims';
@@ -102,15 +102,17 @@ export async function getPosts<D extends object>(ids: number[]): Promise<Map<num
   return out;
 }
 
-const addStatus = (type: PostType, adds: Array<[string, number]>): WriteItem => ({
+const addStatus = (type: PostType, adds: Array<[string, number]>, shard: number): WriteItem => ({
   Update: {
     TableName: tableName(),
-    Key: keys.statusTotals(type),
+    Key: keys.statusTotals(type, shard),
     UpdateExpression: `ADD ${adds.map((_, i) => `#s${i} :n${i}`).join(', ')}`,
     ExpressionAttributeNames: Object.fromEntries(adds.map(([s], i) => [`#s${i}`, s])),
     ExpressionAttributeValues: Object.fromEntries(adds.map(([, n], i) => [`:n${i}`, n])),
   },
 });
+
+const randomShard = () => Math.floor(Math.random() * STATUS_SHARDS);
 
 /** Per type and status totals, kept in the same transactions as the posts (list totals read them). */
 export function statusCount(
@@ -123,23 +125,28 @@ export function statusCount(
   const adds: Array<[string, number]> = [];
   if (from) adds.push([from, -n]);
   if (to) adds.push([to, n]);
+  const shard = randomShard();
   return [
     {
-      item: addStatus(type, adds),
+      item: addStatus(type, adds, shard),
       undo: addStatus(
         type,
         adds.map(([s, d]) => [s, -d]),
+        shard,
       ),
     },
   ];
 }
 
+/** Posts of a type per status: the sum of the status-total shards, read in one round trip. */
 export async function statusCounts(type: PostType): Promise<Record<string, number>> {
-  const out = await ddb.send(
-    new GetCommand({ TableName: tableName(), Key: keys.statusTotals(type), ConsistentRead: true }),
+  const shards = await batchGet(
+    Array.from({ length: STATUS_SHARDS }, (_, i) => keys.statusTotals(type, i)),
+    true,
   );
   const counts: Record<string, number> = {};
-  for (const [k, v] of Object.entries(out.Item ?? {})) if (typeof v === 'number') counts[k] = v;
+  for (const item of shards.values())
+    for (const [k, v] of Object.entries(item)) if (typeof v === 'number') counts[k] = (counts[k] ?? 0) + v;
   return counts;
 }
 
@@ -350,14 +357,16 @@ export async function* postsWithSlugPrefix<D extends object>(
 /** Status totals of several posts of one type created in one write, as one item (with its undo). */
 export function statusTotals(type: PostType, created: Array<{ status: string; n: number }>): PlannedWrite[] {
   const adds = created.map(({ status, n }) => [status, n] as [string, number]);
+  const shard = randomShard();
   return adds.length === 0
     ? []
     : [
         {
-          item: addStatus(type, adds),
+          item: addStatus(type, adds, shard),
           undo: addStatus(
             type,
             adds.map(([s, n]) => [s, -n]),
+            shard,
           ),
         },
       ];

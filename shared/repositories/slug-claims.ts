@@ -1,6 +1,8 @@
 import { invalidParam } from '../domain/errors';
 import type { PostType, Taxonomy } from '../domain/records';
 import { nextFreeSlug } from '../domain/slugs';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../db/client';
 import { keys } from '../db/keys';
 import { type Item, queryIndex } from '../db/query';
 import { lostRace, SlugTaken, type Write } from '../db/transact';
@@ -40,17 +42,40 @@ async function takenSlugs(claim: SlugClaim): Promise<Set<string>> {
 
 /** Enough for the 100 concurrent writers of one name that a Lambda burst can bring. */
 const MAX_ATTEMPTS = 200;
-/** Transactions lost to concurrent ones before the write gives up (503, retryable by the client). */
-const MAX_RACES = 8;
+
+const nameOf = (scope: SlugScope) => ('type' in scope ? scope.type : scope.taxonomy);
+
+/** The next `-N` of a slug base, from its counter (started above the highest suffix seen taken). */
+async function nextSuffix(claim: SlugClaim, taken: Set<string>): Promise<number> {
+  const suffixes = [...taken].map((s) =>
+    s === claim.base ? 1 : Number(s.slice(claim.base.length + 1)) || 1,
+  );
+  const out = await ddb.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.slugSequence(nameOf(claim.scope), claim.base),
+      UpdateExpression: 'SET n = if_not_exists(n, :floor) + :one',
+      ExpressionAttributeValues: { ':floor': Math.max(1, ...suffixes), ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(out.Attributes?.n);
+}
+/**
+ * Transactions lost to concurrent ones before the write gives up (503, retryable by the client). Creates
+ * of one type all touch its status totals, so a burst of creates conflicts often: retry with jittered,
+ * growing pauses (at most ~0.2 s each) rather than fail.
+ */
+const MAX_RACES = 40;
 const pause = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 /**
  * Commits `build(slugs)` with a free slug for every claim (`slugs[i]` for `claims[i]`). The slug
  * guards in the transaction are what make slugs unique; the index read only picks likely-free
- * candidates. A claim that lost its slug to a concurrent writer moves on to the next one (re-reading
- * the index, and counting the lost one as taken even where the index lags), so any number of
- * concurrent writers of one name get dense suffixes; a transaction that lost a race retries after a
- * short random pause. An exact claim (a rename) that is taken is a 400 naming `slug`.
+ * candidates. A claim that lost its slug to a concurrent writer draws its next suffix from the base's
+ * counter (SLUGSEQ), so any number of concurrent writers of one name get distinct, dense suffixes in
+ * about two attempts each; a transaction that lost a race retries after a short random pause. An
+ * exact claim (a rename) that is taken is a 400 naming `slug`.
  */
 export async function commitWithSlugs(
   claims: SlugClaim[],
@@ -58,7 +83,9 @@ export async function commitWithSlugs(
   commitFn: (writes: Write[]) => Promise<void>,
 ): Promise<string[]> {
   const taken = await Promise.all(claims.map(takenSlugs));
-  const pick = (i: number) => (claims[i]!.exact ? claims[i]!.base : nextFreeSlug(claims[i]!.base, taken[i]!));
+  const drawn: Array<string | undefined> = claims.map(() => undefined);
+  const pick = (i: number) =>
+    claims[i]!.exact ? claims[i]!.base : (drawn[i] ?? nextFreeSlug(claims[i]!.base, taken[i]!));
   let races = 0;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const slugs = claims.map((_, i) => pick(i));
@@ -74,12 +101,14 @@ export async function commitWithSlugs(
             `slug "${claim.base}" is already used by another ${nounOf(claim.scope)}.`,
             'rest_slug_taken',
           );
-        const fresh = await takenSlugs(claim);
-        taken[e.claim] = new Set([...taken[e.claim]!, ...fresh, slugs[e.claim]!]);
+        // Concurrent writers of one name each draw the next suffix from a counter: one more attempt
+        // each, instead of all of them trying the same next slug round after round.
+        taken[e.claim]!.add(slugs[e.claim]!);
+        drawn[e.claim] = `${claim.base}-${await nextSuffix(claim, taken[e.claim]!)}`;
         continue;
       }
       if (lostRace(e) && ++races <= MAX_RACES) {
-        await pause(5 + Math.random() * 20 * races);
+        await pause(Math.random() * Math.min(200, 5 * 2 ** Math.min(races, 6)));
         continue;
       }
       throw e;

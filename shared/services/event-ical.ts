@@ -4,6 +4,7 @@ import { DateTime } from 'luxon';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 import { config } from '../config';
 import { readDateParam, siteZone } from '../domain/dates';
+import { dateBounds, type WindowQuery } from '../domain/event-window';
 import { descriptionText, foldContentLines, paramText } from '../domain/ical-text';
 import type { eventIcalQuery } from '../schemas/ical';
 import type { Infer } from '../schemas/infer';
@@ -32,9 +33,11 @@ export interface CalendarDocument {
 /** Days before and after now of the default window. */
 export const FEED_DAYS_BEFORE = 30;
 export const FEED_DAYS_AFTER = 365;
-/** Page size the feed reads the list service with, and how many pages it reads at once. */
+/** Page size the feed reads the list service with, and how many pages or slices it reads at once. */
 const PAGE_SIZE = 50;
-const PARALLEL_PAGES = 4;
+const PARALLEL_READS = 4;
+/** Events per slice of the window the feed aims at when a window holds more (see eventsFeed). */
+export const CHUNK_EVENTS = 100;
 /** Bump when the rendering changes, so the entity tags of unchanged data change with it. */
 const FORMAT = 1;
 /** SEQUENCE is modified_utc in seconds since this instant (fits 32 bits until 2088). */
@@ -61,29 +64,99 @@ export function feedWindow(
   };
 }
 
-/** GET /events/ical: every event GET /events would list for these filters, in the window, up to the cap. */
+/**
+ * GET /events/ical: every event GET /events would list for these filters, in the window, earliest
+ * first, up to the cap. Read with the list service, 50 a page. Every page of the list service reads
+ * the candidates up to its end again, so a window with more than CHUNK_EVENTS events is read as
+ * consecutive slices of days (see windowSlices), each paged on its own: the reads then grow with the
+ * number of events, not with its square.
+ */
 export async function eventsFeed(q: IcalQuery, ctx: Caller & { now?: DateTime }): Promise<CalendarDocument> {
   const now = ctx.now ?? DateTime.now();
   const { limit: asked, ...filters } = q;
   const limit = Math.min(asked ?? config.icalMaxEvents, config.icalMaxEvents);
   const base: EventListQuery = { ...filters, ...feedWindow(q, now), per_page: PAGE_SIZE };
-  const read = (page: number) => listEvents({ ...base, page }, { ...ctx, now });
+  const read = (query: EventListQuery, page: number) => listEvents({ ...query, page }, { ...ctx, now });
 
-  const first = await read(1);
-  const pages = Math.ceil(Math.min(first.total, limit) / first.paging.perPage);
-  const rest: Array<Awaited<ReturnType<typeof read>>> = [];
-  for (let from = 2; from <= pages; from += PARALLEL_PAGES) {
-    const batch = [];
-    for (let page = from; page < from + PARALLEL_PAGES && page <= pages; page++) batch.push(read(page));
-    rest.push(...(await Promise.all(batch)));
+  const first = await read(base, 1);
+  const slices =
+    first.total > CHUNK_EVENTS && limit > first.items.length
+      ? windowSlices(base, Math.ceil(first.total / CHUNK_EVENTS), now)
+      : [{}];
+  const found: EventView[][] = [];
+  let count = 0;
+  for (let from = 0; from < slices.length && count < limit; from += PARALLEL_READS) {
+    const batch = slices.slice(from, from + PARALLEL_READS).map((slice) => {
+      const query = { ...base, ...slice };
+      return allPages((page) => read(query, page), limit, slices.length === 1 ? first : undefined);
+    });
+    for (const items of await Promise.all(batch)) {
+      found.push(items);
+      count += items.length;
+    }
   }
-  // Pages read at different moments may overlap when an event is added meanwhile: each ID once.
+  // Slices share their boundary day, and pages read at different moments may overlap when an event is
+  // added meanwhile: each event once, in list order (slices are in order of start).
   const seen = new Set<number>();
-  const events = [first, ...rest]
-    .flatMap((p) => p.items)
+  const events = found
+    .flat()
     .filter((e) => !seen.has(e.id) && seen.add(e.id))
     .slice(0, limit);
   return calendarOf(events, now, { kind: 'feed', query: { ...base, limit }, user: ctx.user });
+}
+
+type ListPage = Awaited<ReturnType<typeof listEvents>>;
+
+/** The items of every page of one list query, up to `limit`, reading PARALLEL_READS pages at a time. */
+async function allPages(
+  read: (page: number) => Promise<ListPage>,
+  limit: number,
+  first?: ListPage,
+): Promise<EventView[]> {
+  const one = first ?? (await read(1));
+  const pages = Math.ceil(Math.min(one.total, limit) / one.paging.perPage);
+  const items = [...one.items];
+  for (let from = 2; from <= pages; from += PARALLEL_READS) {
+    const batch = [];
+    for (let page = from; page < from + PARALLEL_READS && page <= pages; page++) batch.push(read(page));
+    for (const p of await Promise.all(batch)) items.push(...p.items);
+  }
+  return items;
+}
+
+/**
+ * Splits the window of a list query into `count` slices of consecutive days by event start (fewer when
+ * the window has fewer days): each slice narrows start_date and starts_before, in the query's own mode.
+ * With whole days (strict_dates false), `starts_before=D` keeps starts before the end of day D and the
+ * next slice's `start_date=D` starts at its beginning: neighbours share day D, and nothing falls between
+ * them. With strict dates both mean D 00:00:00, so the slices meet exactly. The first slice keeps the
+ * query's start_date, the last its starts_before; every other bound (ends, starts_after) stays as it is.
+ */
+export function windowSlices(
+  q: WindowQuery,
+  count: number,
+  now: DateTime,
+): Array<Pick<EventListQuery, 'start_date' | 'starts_before'>> {
+  const b = dateBounds(q, now);
+  const pick = (values: Array<string | undefined>, earliest: boolean) =>
+    values.filter((v): v is string => v !== undefined).reduce((a, v) => ((earliest ? v < a : v > a) ? v : a));
+  const low = DateTime.fromISO(pick([b.startMin, b.startAfter], false).slice(0, 10), { zone: 'utc' });
+  const high = DateTime.fromISO(pick([b.startBefore, b.endMax, b.endBefore], true).slice(0, 10), {
+    zone: 'utc',
+  });
+  const days = Math.floor(high.diff(low, 'days').days) + 1;
+  const n = Math.min(count, days);
+  if (!low.isValid || !high.isValid || n <= 1) return [{}];
+  const cut = (i: number) => low.plus({ days: Math.round((i * days) / n) }).toFormat('yyyy-MM-dd');
+  const boundary = (day: string) => `${day} ${q.strict_dates === true ? '00:00:00' : '23:59:59'}`;
+  return Array.from({ length: n }, (_, i) => {
+    const next = i < n - 1 ? cut(i + 1) : undefined;
+    const userFirst = next === undefined || (b.startBefore !== undefined && b.startBefore <= boundary(next));
+    return {
+      ...(i > 0 ? { start_date: cut(i) } : {}),
+      ...(userFirst ? {} : { starts_before: next }),
+    };
+  });
 }
 
 /** GET /events/{id}/ical: the event as GET /events/{id} shows it (same 403 / 404), in a VCALENDAR. */

@@ -264,6 +264,10 @@ describe('cancelled transactions on create', () => {
   });
 
   it('moves on to the next slug when the slug guard is taken first', async () => {
+    // The loser draws its next suffix from the slug's counter (started above the taken `music`).
+    ddb
+      .on(UpdateCommand, { Key: { pk: 'SLUGSEQ#tribe_events_cat#music', sk: 'SEQ' } })
+      .resolves({ Attributes: { n: 2 } });
     ddb.on(TransactWriteCommand).callsFakeOnce(cancelWhere(SLUG_GUARD, FAILED)).resolves({});
 
     const res = await call(createCategory, 'POST', '/categories', { body: { name: 'Music' } });

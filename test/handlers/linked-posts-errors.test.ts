@@ -145,6 +145,10 @@ describe('venue and organizer handlers on a failing data store', () => {
 
   it('moves on to the next slug when a concurrent create takes the slug guard first', async () => {
     ddb.on(UpdateCommand).resolves({ Attributes: { value: 42 } });
+    // The loser draws its next suffix from the slug's counter (started above the taken `raced`).
+    ddb
+      .on(UpdateCommand, { Key: { pk: 'SLUGSEQ#organizer#raced', sk: 'SEQ' } })
+      .resolves({ Attributes: { n: 2 } });
     ddb.on(QueryCommand).resolves({ Items: [] });
     ddb
       .on(TransactWriteCommand)

@@ -53,6 +53,10 @@ describe('POST /venues when the slug guard is contended', () => {
   });
 
   it('moves on to the -2 slug when the guard is taken (ConditionalCheckFailed) and answers 201', async () => {
+    // The loser draws its next suffix from the slug's counter (started above the taken `taken-hall`).
+    ddb
+      .on(UpdateCommand, { Key: { pk: 'SLUGSEQ#venue#taken-hall', sk: 'SEQ' } })
+      .resolves({ Attributes: { n: 2 } });
     ddb
       .on(TransactWriteCommand)
       .callsFakeOnce(cancelWhere(SLUG_GUARD, 'ConditionalCheckFailed'))

@@ -47,10 +47,10 @@ describe('item keys', () => {
     ]);
   });
 
-  it('keys the status totals of a post type as COUNT#<type> / STATUS', () => {
-    const key = keys.statusTotals('organizer');
+  it('keys the status totals of a post type as COUNT#<type> / STATUS#<shard> (sharded against hot writes)', () => {
+    const key = keys.statusTotals('organizer', 3);
 
-    expect(key).toEqual({ pk: 'COUNT#organizer', sk: 'STATUS' });
+    expect(key).toEqual({ pk: 'COUNT#organizer', sk: 'STATUS#3' });
   });
 
   it('keys a day tally as TALLY#<scope> / <start day>', () => {
