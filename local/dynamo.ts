@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { spawnSync } from 'node:child_process';
+import { spawn as spawnProcess, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -46,7 +46,29 @@ export const localClient = (endpoint: string) =>
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
 
-/** Starts AWS's DynamoDB Local (shipped inside an npm package) in memory or persisted under `dataDir`. */
+/** How long DynamoDB Local gets to end on SIGTERM before it is killed. */
+const STOP_GRACE_MS = 5_000;
+
+/**
+ * A shell that outlives this process to end DynamoDB Local when this process is killed outright
+ * (SIGKILL, the OOM killer), which leaves no chance to stop it: Java would otherwise be re-parented and
+ * keep its port. It ends by itself with DynamoDB Local.
+ */
+function watchdog(javaPid: number): ChildProcess {
+  const script =
+    `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${javaPid} 2>/dev/null; do sleep 1; done; ` +
+    `kill -9 ${javaPid} 2>/dev/null; exit 0`;
+  const dog = spawnProcess('sh', ['-c', script], { stdio: 'ignore' });
+  dog.on('error', () => {}); // no POSIX shell: the exit handler below still covers every other way out
+  dog.unref();
+  return dog;
+}
+
+/**
+ * Starts AWS's DynamoDB Local (shipped inside an npm package) in memory or persisted under `dataDir`.
+ * Java is a child in this process's group (Ctrl-C reaches it too), ended by `stop()`, killed when this
+ * process exits any other way, and by a watchdog when this process is killed outright.
+ */
 export async function startDynamo(opts: { port?: number; dataDir?: string } = {}): Promise<LocalDynamo> {
   requireJava();
   const port = opts.port ?? (await freePort());
@@ -55,12 +77,28 @@ export async function startDynamo(opts: { port?: number; dataDir?: string } = {}
     path = resolve(opts.dataDir);
     mkdirSync(path, { recursive: true });
   }
-  const child: ChildProcess = spawn({ port, path, sharedDb: true, stdio: 'ignore' });
+  const child: ChildProcess = spawn({ port, path, sharedDb: true, detached: false, stdio: 'ignore' });
   const endpoint = `http://127.0.0.1:${port}`;
-  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const kill = () => {
+    if (running()) child.kill('SIGKILL');
+  };
+  process.on('exit', kill);
+  const dog = child.pid === undefined ? undefined : watchdog(child.pid);
+  const exited = new Promise<void>((ok) => {
+    const done = () => {
+      process.off('exit', kill);
+      dog?.kill();
+      ok();
+    };
+    child.once('exit', done);
+    child.once('error', done);
+  });
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (running()) child.kill('SIGTERM');
+    const timer = setTimeout(kill, STOP_GRACE_MS);
     await exited;
+    clearTimeout(timer);
   };
   const client = localClient(endpoint);
   const deadline = Date.now() + 30_000;
@@ -69,7 +107,7 @@ export async function startDynamo(opts: { port?: number; dataDir?: string } = {}
       await client.send(new ListTablesCommand({}));
       break;
     } catch (e) {
-      if (child.exitCode !== null || Date.now() > deadline) {
+      if (!running() || Date.now() > deadline) {
         await stop();
         throw new Error(`DynamoDB Local did not start on port ${port}: ${(e as Error).message}`);
       }

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { matchRoute } from '../shared/contracts';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, NAMESPACE_PATH, NO_ROUTE_HANDLER } from '../shared/config';
 import type { Invoker } from '../shared/http/dispatch';
+import { ApiError } from '../shared/http/errors';
+import { errorResponse } from '../shared/http/respond';
 
 type Handler = (
   event: APIGatewayProxyEventV2,
@@ -129,8 +132,115 @@ async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void
   res.end(result.body ?? '');
 }
 
+/** The longest request target (path and query) the gateway routes; a longer one is a 414. */
+export const MAX_URL_BYTES = 16 * 1024;
+/**
+ * What Node reads of a request line and its headers together before giving up (its default is 16 KB,
+ * which would refuse a long URL before the gateway could answer it).
+ */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+const urlTooLong = () =>
+  new ApiError(414, 'rest_url_too_long', `The request URL is longer than ${MAX_URL_BYTES} bytes.`);
+const headersTooLarge = () =>
+  new ApiError(
+    431,
+    'rest_headers_too_large',
+    `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes.`,
+  );
+const badRequest = () => new ApiError(400, 'rest_bad_request', 'The request is not valid HTTP.');
+const requestTimeout = () =>
+  new ApiError(408, 'rest_request_timeout', 'The request was not received in time.');
+
+/**
+ * The start of the line being received on each connection (after its last line feed), kept so that a
+ * request Node refuses as too large can be told apart: a request line (`METHOD target…`, a 414) or a
+ * header line (`Name: value…`, a 431).
+ */
+const lineStarts = new WeakMap<Socket, Buffer>();
+const LINE_START_BYTES = 32;
+
+function lineStartAfter(previous: Buffer, chunk: Buffer): Buffer {
+  const lf = chunk.lastIndexOf(10);
+  if (lf >= 0) return Buffer.from(chunk.subarray(lf + 1, lf + 1 + LINE_START_BYTES));
+  if (previous.length >= LINE_START_BYTES) return previous;
+  return Buffer.concat([previous, chunk]).subarray(0, LINE_START_BYTES);
+}
+
+/**
+ * A header line starts with its name (a token) and a colon; a request line with a method and a space.
+ * What is not a header line is taken for a request line (also one glued to the end of a previous body).
+ */
+const HEADER_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(:|$)/;
+
+type ParseError = Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number };
+
+/** The envelope for a request Node's parser refused; nothing of the parser's error reaches the caller. */
+function refusalOf(error: ParseError, socket: Socket): ApiError {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return requestTimeout();
+  if (error.code !== 'HPE_HEADER_OVERFLOW') return badRequest();
+  const raw = error.rawPacket ?? Buffer.alloc(0);
+  const parsed = raw.subarray(0, error.bytesParsed ?? raw.length);
+  const line = lineStartAfter(lineStarts.get(socket) ?? Buffer.alloc(0), parsed).toString('latin1');
+  return HEADER_LINE.test(line) ? headersTooLarge() : urlTooLong();
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  414: 'URI Too Long',
+  431: 'Request Header Fields Too Large',
+};
+
+const answered = new WeakSet<Socket>();
+
+/**
+ * Answers what Node refuses before a request exists (too large, not HTTP, too slow) with the service's
+ * error envelope, after the answer to any request before it on the connection, then closes the
+ * connection gracefully: the rest of what the client sends is read and dropped, so the answer is not
+ * lost to a reset.
+ */
+function onClientError(error: ParseError, socket: Socket): void {
+  if (answered.has(socket)) return; // the parser reports every further chunk as an error too
+  answered.add(socket);
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const api = refusalOf(error, socket);
+  const send = () => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const body = JSON.stringify(api.toBody());
+    const headers = {
+      ...CORS,
+      'Content-Type': 'application/json; charset=UTF-8',
+      'X-Cal-API-Version': 'v1',
+      'Content-Length': String(Buffer.byteLength(body)),
+      Connection: 'close',
+    };
+    const head = Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
+    socket.end(`HTTP/1.1 ${api.status} ${STATUS_TEXT[api.status] ?? 'Error'}\r\n${head}\r\n${body}`);
+    setTimeout(() => socket.destroy(), 2_000).unref();
+  };
+  socket.resume();
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (inFlight) inFlight.once('close', send);
+  else send();
+}
+
 export async function startGateway(port: number, host = '127.0.0.1'): Promise<Server> {
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    if ((req.url ?? '').length > MAX_URL_BYTES) {
+      const reply = errorResponse(urlTooLong(), toEvent(req, Buffer.alloc(0), '$default'));
+      res.writeHead(reply.statusCode ?? 414, { ...CORS, ...(reply.headers as Record<string, string>) });
+      res.end(reply.body);
+      return;
+    }
     dispatch(req, res).catch((e) => {
       console.error(e);
       res.writeHead(500, { 'Content-Type': 'application/json' });
@@ -139,6 +249,14 @@ export async function startGateway(port: number, host = '127.0.0.1'): Promise<Se
       );
     });
   });
+  // Watching the bytes as they arrive (alongside Node's parser) is what tells a long URL from long headers.
+  server.on('connection', (socket: Socket) => {
+    lineStarts.set(socket, Buffer.alloc(0));
+    socket.on('data', (chunk: Buffer) => {
+      lineStarts.set(socket, lineStartAfter(lineStarts.get(socket)!, chunk));
+    });
+  });
+  server.on('clientError', onClientError);
   await new Promise<void>((ok) => server.listen(port, host, ok));
   return server;
 }
