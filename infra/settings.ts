@@ -16,6 +16,8 @@ export interface Settings {
   siteTimezone: string;
   corsAllowOrigins: string[];
   maxPerPage: number;
+  /** Most events one iCalendar feed holds. */
+  icalMaxEvents: number;
   /** Public base URL when the API sits behind a custom domain; handlers otherwise use the request's host. */
   apiBaseUrl?: string;
   oidc?: OidcSettings;
@@ -68,6 +70,7 @@ export function readSettings(scope: Construct): Settings {
     siteTimezone: str('siteTimezone', 'UTC')!,
     corsAllowOrigins: list('corsAllowOrigins', ['*']),
     maxPerPage: num('maxPerPage', 50),
+    icalMaxEvents: num('icalMaxEvents', 2000),
     apiBaseUrl: str('apiBaseUrl'),
     oidc: issuer && jwksUrl ? { issuer, jwksUrl, audience: str('oidcAudience') } : undefined,
     throttleRate: num('throttleRate', 50),

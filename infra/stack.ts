@@ -28,6 +28,7 @@ export class CalEventsStack extends Stack {
         SITE_URL: settings.siteUrl,
         SITE_TIMEZONE: settings.siteTimezone,
         MAX_PER_PAGE: String(settings.maxPerPage),
+        ICAL_MAX_EVENTS: String(settings.icalMaxEvents),
         LOG_LEVEL: settings.logLevel,
         ...(settings.apiBaseUrl ? { API_BASE_URL: settings.apiBaseUrl } : {}),
         ...auth.environment,

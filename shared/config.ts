@@ -18,6 +18,8 @@ export const CORS_EXPOSE_HEADERS = [
   'Location',
   'Allow',
   'Retry-After',
+  'ETag',
+  'Last-Modified',
 ] as const;
 export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type'] as const;
 
