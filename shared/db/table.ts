@@ -1,4 +1,4 @@
-import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import type { CreateTableCommandInput, UpdateTimeToLiveCommandInput } from '@aws-sdk/client-dynamodb';
 
 /**
  * The one table's shape, imported by the CDK construct and by the local stack, so that infra and
@@ -7,6 +7,11 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 export const TABLE = {
   partitionKey: 'pk',
   sortKey: 'sk',
+  /**
+   * Time to live (epoch seconds): items carrying it (change-log entries, idempotency records) are
+   * removed by DynamoDB some time after it; items without it live for ever.
+   */
+  ttlAttribute: 'expiration',
   indexes: {
     /** Records of one type (or terms of one taxonomy) by slug: slug look-ups, term lists, free slugs. */
     bySlug: { name: 'bySlug', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
@@ -20,6 +25,14 @@ export const TABLE = {
 } as const;
 
 export type IndexName = (typeof TABLE.indexes)[keyof typeof TABLE.indexes]['name'];
+
+/** UpdateTimeToLive input (CreateTable cannot enable TTL); the CDK construct sets the same attribute. */
+export function timeToLiveInput(tableName: string): UpdateTimeToLiveCommandInput {
+  return {
+    TableName: tableName,
+    TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+  };
+}
 
 /** CreateTable input for DynamoDB Local and tests; the CDK construct declares the same indexes. */
 export function createTableInput(tableName: string): CreateTableCommandInput {
