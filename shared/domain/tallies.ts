@@ -57,3 +57,26 @@ export function tallyCount(item: Record<string, unknown>, who: TallyWho, b: Date
   }
   return total;
 }
+
+/** Where a page begins, found from the day tallies: the index key to read from and the rows to skip there. */
+export interface PageStart {
+  /** Start-index key of the day holding the first row of the page (`YYYY-MM-DD` or its 23:59:59 second). */
+  from: string;
+  /** Listed events of that day (in list order) before the page's first row. */
+  skip: number;
+}
+
+/**
+ * The day where row `offset` of a tallied list falls, from that list's per-day counts in key order.
+ * Index keys start with the wall time, so a day key `D` starts at `D` and `D~` at `D 23:59:59`.
+ * Undefined when the list has no row `offset`.
+ */
+export function pageStart(days: Array<[string, number]>, offset: number): PageStart | undefined {
+  let before = 0;
+  for (const [key, count] of days) {
+    if (before + count > offset)
+      return { from: key.endsWith('~') ? `${key.slice(0, 10)} 23:59:59` : key, skip: offset - before };
+    before += count;
+  }
+  return undefined;
+}

@@ -12,6 +12,7 @@ import {
   tallyWho,
 } from '../domain/event-query';
 import { type DateBounds, dateBounds, startRange } from '../domain/event-window';
+import { pageStart } from '../domain/tallies';
 import { pointOf } from '../domain/geo';
 import { type Page, pageOf } from '../domain/paging';
 import { listStatuses } from '../domain/post-rules';
@@ -22,7 +23,7 @@ import { canSeeLinked } from '../domain/visibility';
 import { eventsStartingBetween } from '../repositories/events';
 import { eventsLinkedTo } from '../repositories/links';
 import { getPosts } from '../repositories/posts';
-import { tallyTotal } from '../repositories/tallies';
+import { tallyDays } from '../repositories/tallies';
 import { listTerms } from '../repositories/terms';
 import type { eventListQuery } from '../schemas/event';
 import type { Infer } from '../schemas/infer';
@@ -142,22 +143,34 @@ export async function listEvents(
 
   let candidates: Candidate[];
   let total: number | undefined;
+  /** The candidates are the requested page already (the tallied path reads only that). */
+  let paged = false;
   if (tallied) {
-    total = await tallyTotal(scope!, who!, bounds!);
-    const needed = Math.min(total, paging.page * paging.perPage);
+    // The tallies count every day, so the page's first row is found without reading the rows before it.
+    const counted = await tallyDays(scope!, who!, bounds!);
+    total = counted.total;
+    const start = pageStart(counted.days, (paging.page - 1) * paging.perPage);
     candidates = [];
-    // Read in pages a little larger than what is needed: without a Limit DynamoDB returns a full 1 MB page.
-    const pageSize = Math.min(needed + 25, 500);
-    const single = links[0];
-    const stream = single
-      ? candidatesOf(eventsLinkedTo(single.kind, single.ids[0]!, range, pageSize))
-      : rowsOf(eventsStartingBetween(range, pageSize));
-    if (needed > 0)
+    paged = true;
+    if (start) {
+      // Read in pages a little larger than what is needed: without a Limit DynamoDB returns a full 1 MB page.
+      const pageSize = Math.min(start.skip + paging.perPage + 25, 500);
+      const from = { low: start.from > range.low ? start.from : range.low, high: range.high };
+      const single = links[0];
+      const stream = single
+        ? candidatesOf(eventsLinkedTo(single.kind, single.ids[0]!, from, pageSize))
+        : rowsOf(eventsStartingBetween(from, pageSize));
+      let skipped = 0;
       for await (const c of stream) {
         if (!keep(c.row)) continue;
+        if (skipped < start.skip) {
+          skipped++;
+          continue;
+        }
         candidates.push(c);
-        if (candidates.length >= needed) break;
+        if (candidates.length >= paging.perPage) break;
       }
+    }
   } else if (q.include) {
     const posts = await getPosts<EventData>(q.include);
     const linked = (e: EventRecord, kind: LinkFilter['kind']) =>
@@ -203,7 +216,8 @@ export async function listEvents(
       return geoMatch(points, q);
     });
   }
-  const records = (await withRecords(pageOfCandidates(candidates, paging))).map((c) => c.record!);
+  const pageRows = paged ? candidates : pageOfCandidates(candidates, paging);
+  const records = (await withRecords(pageRows)).map((c) => c.record!);
   return {
     items: await presentEvents(records, { user: ctx.user, root: ctx.root, single: false }),
     total: total ?? candidates.length,

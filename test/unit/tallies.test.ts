@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { type DateBounds, inBounds } from '../../shared/domain/event-window';
-import { dayKey, endDayOk, startDayOk, tallyAttr, tallyCount, tallyRange } from '../../shared/domain/tallies';
+import {
+  dayKey,
+  endDayOk,
+  pageStart,
+  startDayOk,
+  tallyAttr,
+  tallyCount,
+  tallyRange,
+} from '../../shared/domain/tallies';
 
 /**
  * Day tallies (shared/domain/tallies.ts): list totals over whole-day windows (reference §4.3, inclusive
@@ -330,5 +338,29 @@ describe('tallyCount', () => {
     const byWindow = windows.map((b) => events.filter(([s, e]) => inBounds(b, s, e)).length);
 
     expect(byTally).toEqual(byWindow);
+  });
+});
+
+describe('pageStart', () => {
+  const days: Array<[string, number]> = [
+    ['2027-01-14', 3],
+    ['2027-01-14~', 2],
+    ['2027-01-16', 4],
+  ];
+
+  it.each([
+    [0, { from: '2027-01-14', skip: 0 }],
+    [2, { from: '2027-01-14', skip: 2 }],
+    [3, { from: '2027-01-14 23:59:59', skip: 0 }],
+    [4, { from: '2027-01-14 23:59:59', skip: 1 }],
+    [5, { from: '2027-01-16', skip: 0 }],
+    [8, { from: '2027-01-16', skip: 3 }],
+  ])('finds the day of row %i', (offset, expected) => {
+    expect(pageStart(days, offset)).toEqual(expected);
+  });
+
+  it('has no start past the last row', () => {
+    expect(pageStart(days, 9)).toBeUndefined();
+    expect(pageStart([], 0)).toBeUndefined();
   });
 });

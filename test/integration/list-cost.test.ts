@@ -1,0 +1,96 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type DbCall, measure } from '../support/db-calls';
+import { useStack } from '../support/use-stack';
+
+/**
+ * What a list costs (issue 9): DynamoDB calls and items read, counted, never timed. A page reads the
+ * day tallies, the page itself (plus at most the rest of its first day) and one batch of embedded
+ * records, however many events come before it.
+ */
+const {
+  api,
+  tokens: { editor },
+} = await useStack({ tokens: { editor: 'editor' } });
+
+type Rec = Record<string, any>;
+const DAYS = 12;
+const PER_DAY = 5;
+const WINDOW = 'start_date=2031-03-01&end_date=2031-03-31';
+let venue: Rec;
+
+const day = (d: number) => `2031-03-${String(d + 1).padStart(2, '0')}`;
+
+beforeAll(async () => {
+  venue = (await api.post('/venues', { venue: 'Hall', status: 'publish' }, { token: editor })).body;
+  const bodies: Rec[] = [];
+  for (let d = 0; d < DAYS; d++)
+    for (let i = 0; i < PER_DAY; i++)
+      bodies.push({
+        title: `Event ${d}-${i}`,
+        status: 'publish',
+        start_date: `${day(d)} ${String(8 + i).padStart(2, '0')}:00:00`,
+        end_date: `${day(d)} ${String(9 + i).padStart(2, '0')}:00:00`,
+        venue: venue.id,
+      });
+  for (let i = 0; i < bodies.length; i += 6)
+    await Promise.all(
+      bodies.slice(i, i + 6).map(async (b) => {
+        const res = await api.post('/events', b, { token: editor });
+        expect(res.status).toBe(201);
+      }),
+    );
+}, 120_000);
+
+const queries = (calls: DbCall[], index: string) =>
+  calls.filter((c) => c.command === 'QueryCommand' && c.index === index);
+const itemsOf = (calls: DbCall[]) => calls.reduce((n, c) => n + c.items, 0);
+
+/** Every ID of a list, read through the untallied path (strict dates) as the reference order. */
+async function reference(filter = ''): Promise<number[]> {
+  const ids: number[] = [];
+  for (let p = 1; ; p++) {
+    const res = await api.get(`/events?${WINDOW}&strict_dates=true&per_page=50&page=${p}${filter}`);
+    expect(res.status).toBe(200);
+    ids.push(...(res.body.events as Rec[]).map((e) => e.id as number));
+    if (ids.length >= res.body.total) return ids;
+  }
+}
+
+async function page(path: string) {
+  const { result, calls } = await measure(() => api.get(path));
+  expect(result.status).toBe(200);
+  return { body: result.body as Rec, calls };
+}
+
+describe('deep pages through the day tallies', () => {
+  it('reads the page and at most the rest of its day, not the rows before it', async () => {
+    const ids = await reference();
+    expect(ids).toHaveLength(DAYS * PER_DAY);
+
+    for (const p of [1, 3, 6, 7, 12]) {
+      const { body, calls } = await page(`/events?${WINDOW}&per_page=5&page=${p}`);
+      expect((body.events as Rec[]).map((e) => e.id)).toEqual(ids.slice((p - 1) * 5, p * 5));
+      expect(body.total).toBe(DAYS * PER_DAY);
+      // Rows read from the start index: at most a day before the page, the page, and a small margin.
+      expect(itemsOf(queries(calls, 'byStart'))).toBeLessThanOrEqual(PER_DAY + 5 + 25);
+      expect(calls.length).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('serves an odd offset inside a day the same way (per_page=7)', async () => {
+    const ids = await reference();
+    const lastPage = Math.ceil((DAYS * PER_DAY) / 7);
+    for (const p of [2, 5, lastPage]) {
+      const { body } = await page(`/events?${WINDOW}&per_page=7&page=${p}`);
+      expect((body.events as Rec[]).map((e) => e.id)).toEqual(ids.slice((p - 1) * 7, p * 7));
+    }
+  });
+
+  it('does the same for one venue (link index)', async () => {
+    const ids = await reference(`&venue=${venue.id}`);
+    expect(ids).toHaveLength(DAYS * PER_DAY);
+    const { body, calls } = await page(`/events?${WINDOW}&per_page=5&page=12&venue=${venue.id}`);
+    expect((body.events as Rec[]).map((e) => e.id)).toEqual(ids.slice(55, 60));
+    expect(itemsOf(queries(calls, 'byAssignment'))).toBeLessThanOrEqual(PER_DAY + 5 + 25);
+  });
+});

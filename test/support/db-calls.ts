@@ -1,0 +1,60 @@
+import { ddb } from '../../shared/db/client';
+
+/** One DynamoDB command the handlers sent, and how many items it returned. */
+export interface DbCall {
+  command: string;
+  /** The index a Query read, if any. */
+  index?: string;
+  /** The partition a Query read (its `:pk` value), if any. */
+  partition?: string;
+  items: number;
+}
+
+const calls: DbCall[] = [];
+let installed = false;
+
+/** Items a command's output holds: Query/Scan `Items`, BatchGet `Responses`, Get `Item`. */
+function itemsOf(output: Record<string, unknown>): number {
+  if (Array.isArray(output.Items)) return output.Items.length;
+  if (output.Responses && typeof output.Responses === 'object')
+    return Object.values(output.Responses as Record<string, unknown[]>).reduce(
+      (n, list) => n + (Array.isArray(list) ? list.length : 0),
+      0,
+    );
+  return output.Item ? 1 : 0;
+}
+
+/**
+ * Counts the DynamoDB commands of the shared document client (the gateway runs the handlers in this
+ * process, so it sees theirs). Deterministic: calls and items, never times.
+ */
+export function watchDb(): void {
+  if (installed) return;
+  installed = true;
+  ddb.middlewareStack.add(
+    (next, context) => async (args) => {
+      const out = await next(args);
+      const input = args.input as { IndexName?: string; ExpressionAttributeValues?: Record<string, unknown> };
+      const pk = input.ExpressionAttributeValues?.[':pk'];
+      calls.push({
+        command: String(context.commandName ?? 'unknown'),
+        index: input.IndexName,
+        partition: typeof pk === 'string' ? pk : (pk as { S?: string } | undefined)?.S,
+        items: itemsOf(out.output as Record<string, unknown>),
+      });
+      return out;
+    },
+    { step: 'initialize', name: 'countCalls' },
+  );
+}
+
+/** The calls made while `fn` ran, and their totals. */
+export async function measure<T>(
+  fn: () => Promise<T>,
+): Promise<{ result: T; calls: DbCall[]; items: number }> {
+  watchDb();
+  const from = calls.length;
+  const result = await fn();
+  const made = calls.slice(from);
+  return { result, calls: made, items: made.reduce((n, c) => n + c.items, 0) };
+}
