@@ -1,4 +1,4 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccountRecovery, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { ROLES } from '../shared/domain/roles';
@@ -36,8 +36,28 @@ export class Auth extends Construct {
       selfSignUpEnabled: false,
       signInAliases: { email: true },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
+      passwordPolicy: {
+        minLength: 12,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+        tempPasswordValidity: Duration.days(3),
+      },
       removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       deletionProtection: props.retain,
+    });
+    Validations.of(this.userPool).acknowledge({
+      id: 'AwsSolutions-COG2',
+      reason:
+        'MFA is left to each deployment: the pool has no self sign-up (administrators create users), and ' +
+        'scripts and integrations sign in to it without a second factor.',
+    });
+    Validations.of(this.userPool).acknowledge({
+      id: 'AwsSolutions-COG8',
+      reason:
+        'The Essentials plan is enough for a pool of staff accounts created by administrators; Plus (threat ' +
+        'protection) is billed per user and can be chosen per deployment.',
     });
     this.userPoolClient = this.userPool.addClient('Client', {
       authFlows: { userSrp: true },

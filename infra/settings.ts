@@ -25,6 +25,8 @@ export interface Settings {
   throttleBurst: number;
   logRetention: RetentionDays;
   logLevel: string;
+  /** CloudWatch namespace of the business counters (EventsCreated, Deletes, ClientErrors). */
+  metricsNamespace: string;
 }
 
 /** Reads and checks the context; `-c` values arrive as strings, cdk.json values as JSON. */
@@ -77,5 +79,6 @@ export function readSettings(scope: Construct): Settings {
     throttleBurst: num('throttleBurst', 100),
     logRetention: retentionDays as RetentionDays,
     logLevel: str('logLevel', 'INFO')!,
+    metricsNamespace: str('metricsNamespace', 'CalEvents')!,
   };
 }

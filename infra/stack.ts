@@ -30,6 +30,7 @@ export class CalEventsStack extends Stack {
         MAX_PER_PAGE: String(settings.maxPerPage),
         ICAL_MAX_EVENTS: String(settings.icalMaxEvents),
         LOG_LEVEL: settings.logLevel,
+        POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
         ...(settings.apiBaseUrl ? { API_BASE_URL: settings.apiBaseUrl } : {}),
         ...auth.environment,
       },

@@ -55,6 +55,8 @@ export const config = {
   siteTimezone: requireEnv('SITE_TIMEZONE', 'UTC'),
   maxPerPage: positive('MAX_PER_PAGE', '50'),
   maxBodyBytes: 1024 * 1024,
+  /** CloudWatch namespace of the business counters (shared/http/metrics.ts). */
+  metricsNamespace: requireEnv('POWERTOOLS_METRICS_NAMESPACE', 'CalEvents'),
   /** Public base of the API (scheme + host + stage prefix) when it cannot be read from the request. */
   apiBaseUrl: optionalEnv('API_BASE_URL')?.replace(/\/+$/, ''),
   /** Most events an iCalendar feed carries; read when a feed is built, so only the feed's function needs it. */

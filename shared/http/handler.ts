@@ -10,6 +10,7 @@ import { authenticate } from './auth';
 import { parseBody } from './body';
 import { unauthenticated } from './errors';
 import { logger } from './logger';
+import { businessMetrics } from './metrics';
 import { parseQueryString } from './params';
 import type { ListEnvelope } from './replies';
 import { errorResponse, jsonResponse, type Reply } from './respond';
@@ -132,6 +133,7 @@ export function createHandler<O extends Operation>(
   };
 
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+    .use(businessMetrics(op)) // first, so it counts the final answer (errors included)
     .use(errors)
     .use(authentication)
     .use(validation)

@@ -1,4 +1,5 @@
 import { App } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
@@ -114,6 +115,7 @@ describe('functions', () => {
           AUTH_AUDIENCE: Match.anyValue(),
           NODE_OPTIONS: '--enable-source-maps',
           POWERTOOLS_SERVICE_NAME: Match.anyValue(),
+          POWERTOOLS_METRICS_NAMESPACE: 'CalEvents',
         }),
       },
     });
@@ -137,6 +139,38 @@ describe('functions', () => {
       expect(actionsOf(dev.template, dev.logicalId(op.operationId)), op.operationId).toEqual(
         expect.arrayContaining(WRITE_ACTIONS),
       );
+    }
+  });
+
+  it('takes the metric namespace from context', () => {
+    const { template } = synth({ metricsNamespace: 'Calendar/Prod' });
+    template.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'Calendar/Prod' }) },
+    });
+  });
+
+  it('gives every function a role of its own without managed policies, writing only its own log group', () => {
+    const fns = dev.template.findResources('AWS::Lambda::Function');
+    const roles = dev.template.findResources('AWS::IAM::Role');
+    for (const [id, fn] of Object.entries(fns)) {
+      const role = roles[fn.Properties.Role['Fn::GetAtt'][0] as string]!;
+      const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref as string;
+      expect(role.Properties.ManagedPolicyArns, id).toBeUndefined();
+      expect(role.Properties.Policies, id).toEqual([
+        {
+          PolicyName: 'Logs',
+          PolicyDocument: {
+            Version: '2012-10-17',
+            Statement: [
+              {
+                Effect: 'Allow',
+                Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+                Resource: { 'Fn::GetAtt': [logGroupId, 'Arn'] },
+              },
+            ],
+          },
+        },
+      ]);
     }
   });
 
@@ -324,11 +358,98 @@ describe('authentication', () => {
 });
 
 describe('alarms', () => {
+  const alarms = () => Object.values(dev.template.findResources('AWS::CloudWatch::Alarm'));
+  const functionCount = operations.length + 1;
+  const throttleAlarms = Math.ceil(functionCount / 10);
+  /** The metrics (namespace, name, dimension names) a metric-math alarm reads. */
+  const mathMetrics = (alarm: any) =>
+    (alarm.Properties.Metrics as any[])
+      .filter((m) => m.MetricStat)
+      .map((m) => m.MetricStat.Metric as { Namespace: string; MetricName: string; Dimensions: any[] });
+
   it('watches API 5xx, every function and table throttling', () => {
-    dev.template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + operations.length + 1 + 1);
+    dev.template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 1 + functionCount + throttleAlarms + 1);
     dev.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: '5xx',
       Namespace: 'AWS/ApiGateway',
     });
+  });
+
+  it('watches the share of 5xx answers', () => {
+    const [rate] = alarms().filter((a) =>
+      /IF\(requests > 0/.test(JSON.stringify(a.Properties.Metrics ?? '')),
+    );
+
+    expect(rate?.Properties).toMatchObject({
+      Threshold: 5,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    expect(
+      mathMetrics(rate)
+        .map((m) => `${m.Namespace} ${m.MetricName}`)
+        .sort(),
+    ).toEqual(['AWS/ApiGateway 5xx', 'AWS/ApiGateway Count']);
+  });
+
+  it('watches the errors of every function', () => {
+    const watched = alarms()
+      .filter((a) => a.Properties.Namespace === 'AWS/Lambda' && a.Properties.MetricName === 'Errors')
+      .map((a) => a.Properties.Dimensions[0].Value.Ref);
+
+    expect(watched.sort()).toEqual(
+      [...operations.map((op) => dev.logicalId(op.operationId)), dev.logicalId('noRoute')].sort(),
+    );
+  });
+
+  it('watches the throttles of every function, ten functions an alarm', () => {
+    const throttled = alarms()
+      .filter((a) => a.Properties.Metrics)
+      .flatMap(mathMetrics)
+      .filter((m) => m.Namespace === 'AWS/Lambda');
+
+    expect(throttled.every((m) => m.MetricName === 'Throttles')).toBe(true);
+    expect(throttled.map((m) => m.Dimensions[0].Value.Ref).sort()).toEqual(
+      [...operations.map((op) => dev.logicalId(op.operationId)), dev.logicalId('noRoute')].sort(),
+    );
+  });
+
+  it('watches DynamoDB throttling of the table', () => {
+    const table = Object.keys(dev.template.findResources('AWS::DynamoDB::Table'))[0]!;
+    const throttles = alarms()
+      .filter((a) => a.Properties.Metrics)
+      .flatMap(mathMetrics)
+      .filter((m) => m.Namespace === 'AWS/DynamoDB');
+
+    expect(throttles.length).toBeGreaterThan(0);
+    expect(throttles.every((m) => m.MetricName === 'ThrottledRequests')).toBe(true);
+    expect(throttles.every((m) => m.Dimensions.some((d: any) => d.Value.Ref === table))).toBe(true);
+  });
+});
+
+describe('cdk-nag AWS Solutions checks', () => {
+  /** Every finding not acknowledged in the code (each acknowledgement carries its reason there). */
+  const findings = (context: Record<string, unknown> = {}) => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+    const stack = new CalEventsStack(app, 'Nag');
+    const report = new AwsSolutionsChecks(app).validateScope(stack);
+    return report.violations.flatMap((v) =>
+      v.violatingResources.map(
+        (r) => `${v.ruleName} (${v.severity}) ${r.constructPath ?? r.resourceLogicalId}`,
+      ),
+    );
+  };
+
+  it('passes for the dev stack, with its own Cognito user pool', () => {
+    expect(findings()).toEqual([]);
+  });
+
+  it('passes for a prod stack trusting an external OIDC issuer', () => {
+    expect(
+      findings({
+        stage: 'prod',
+        oidcIssuer: 'https://issuer.example.com',
+        oidcJwksUrl: 'https://issuer.example.com/jwks.json',
+      }),
+    ).toEqual([]);
   });
 });

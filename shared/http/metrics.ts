@@ -1,0 +1,63 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type middy from '@middy/core';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { config, SERVICE_NAME } from '../config';
+import type { Operation } from '../contracts/types';
+
+/**
+ * Business counters as CloudWatch embedded-metric-format lines on stdout (no API call, no latency):
+ * `EventsCreated`, `Deletes` (by operation) and `ClientErrors` (by error code). Published in Lambda;
+ * silent in tests and the local stack unless CAL_METRICS=1 (or POWERTOOLS_METRICS_DISABLED=false).
+ */
+export const metrics = new Metrics({ namespace: config.metricsNamespace, serviceName: SERVICE_NAME });
+
+function enabled(): boolean {
+  const disabled = process.env.POWERTOOLS_METRICS_DISABLED;
+  if (disabled !== undefined && disabled !== '') return !/^(1|true|yes|on)$/i.test(disabled);
+  return process.env.CAL_METRICS === '1' || process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
+}
+
+/** The `code` of an error envelope, or `unknown` when the body is not one. */
+function errorCode(body: string | undefined): string {
+  try {
+    const code = (JSON.parse(body ?? '') as { code?: unknown }).code;
+    return typeof code === 'string' ? code : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** What one answer counts for, as [metric, dimensions] pairs (exported for the tests). */
+export function countersFor(
+  op: Pick<Operation, 'operationId'>,
+  response: APIGatewayProxyStructuredResultV2 | undefined,
+): Array<[name: string, dimensions: Record<string, string>]> {
+  const status = response?.statusCode ?? 0;
+  if (status >= 400 && status < 500) return [['ClientErrors', { code: errorCode(response?.body) }]];
+  if (op.operationId === 'createEvent' && status === 201) return [['EventsCreated', {}]];
+  if (op.operationId.startsWith('delete') && status === 200)
+    return [['Deletes', { operation: op.operationId }]];
+  return [];
+}
+
+/**
+ * Registered first in createHandler, so that its `after` / `onError` run last, once the error
+ * middleware has turned a failure into the envelope. Counting never fails a request.
+ */
+export function businessMetrics(op: Pick<Operation, 'operationId'>): middy.MiddlewareObj {
+  const publish = (request: middy.Request) => {
+    if (!enabled()) return;
+    try {
+      const counters = countersFor(op, request.response as APIGatewayProxyStructuredResultV2 | undefined);
+      for (const [name, dimensions] of counters) {
+        // One EMF line per counter: dimensions differ between counters.
+        const single = metrics.singleMetric();
+        for (const [key, value] of Object.entries(dimensions)) single.addDimension(key, value);
+        single.addMetric(name, MetricUnit.Count, 1);
+      }
+    } catch {
+      // A metric is never worth an answer.
+    }
+  };
+  return { after: publish, onError: publish };
+}
