@@ -47,6 +47,8 @@ export const localClient = (endpoint: string) =>
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
 
+/** How long DynamoDB Local gets to answer after it is started (DYNAMODB_LOCAL_START_TIMEOUT_MS). */
+const START_TIMEOUT_MS = Number(process.env.DYNAMODB_LOCAL_START_TIMEOUT_MS) || 120_000;
 /** How long DynamoDB Local gets to end on SIGTERM before it is killed. */
 const STOP_GRACE_MS = 5_000;
 
@@ -102,7 +104,8 @@ export async function startDynamo(opts: { port?: number; dataDir?: string } = {}
     clearTimeout(timer);
   };
   const client = localClient(endpoint);
-  const deadline = Date.now() + 30_000;
+  // Java takes well over 30 s to answer on a busy two-core machine (several test runs at once).
+  const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     try {
       await client.send(new ListTablesCommand({}));

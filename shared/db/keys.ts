@@ -18,6 +18,8 @@ import type { LinkKind, PostType, Taxonomy } from '../domain/records';
  *   slug sequence    SLUGSEQ#<type>#<base> / SEQ         next `-N` for a slug claimed by concurrent writers
  *   status totals    COUNT#<type> / STATUS#<shard>       posts of a type per status, in STATUS_SHARDS shards
  *   day tally        TALLY#<scope> / <start day>          listable events of a scope starting that day, by end day
+ *   search word      POST#<eventId> / WORD#<word>        a folded word of an event's texts (search index);
+ *                                                       byAssignment = WORD#<first two characters> / <word>#<eventId>
  *
  * Index sort keys hold event-local wall times (`Y-m-d H:i:s` in the event's own zone), because list
  * windows compare wall times (reference §4.3); only the `utcEnd` attribute is UTC.
@@ -77,4 +79,13 @@ export const keys = {
   statusTotals: (type: PostType, shard: number): Key => ({ pk: `COUNT#${type}`, sk: `STATUS#${shard}` }),
   tallyPartition: (scope: string) => `TALLY#${scope}`,
   tally: (scope: string, startDay: string): Key => ({ pk: `TALLY#${scope}`, sk: startDay }),
+
+  /** A word of an event's texts in the search index; `head` is the word's first two characters. */
+  word: (eventId: number, word: string): Key => ({ pk: `POST#${eventId}`, sk: `WORD#${word}` }),
+  wordPrefix: 'WORD#',
+  wordIndex: (head: string, word: string, eventId: number) => ({
+    gsi4pk: `WORD#${head}`,
+    gsi4sk: `${word}#${pad(eventId)}`,
+  }),
+  wordPartition: (head: string) => `WORD#${head}`,
 };
