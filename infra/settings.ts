@@ -18,6 +18,8 @@ export interface Settings {
   maxPerPage: number;
   /** Most events one iCalendar feed holds. */
   icalMaxEvents: number;
+  /** Seconds the change feed holds back new entries; more than a write function's timeout. */
+  changesSettleSeconds: number;
   /** Public base URL when the API sits behind a custom domain; handlers otherwise use the request's host. */
   apiBaseUrl?: string;
   oidc?: OidcSettings;
@@ -73,6 +75,7 @@ export function readSettings(scope: Construct): Settings {
     corsAllowOrigins: list('corsAllowOrigins', ['*']),
     maxPerPage: num('maxPerPage', 50),
     icalMaxEvents: num('icalMaxEvents', 2000),
+    changesSettleSeconds: num('changesSettleSeconds', 15),
     apiBaseUrl: str('apiBaseUrl'),
     oidc: issuer && jwksUrl ? { issuer, jwksUrl, audience: str('oidcAudience') } : undefined,
     throttleRate: num('throttleRate', 50),

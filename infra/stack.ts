@@ -29,6 +29,7 @@ export class CalEventsStack extends Stack {
         SITE_TIMEZONE: settings.siteTimezone,
         MAX_PER_PAGE: String(settings.maxPerPage),
         ICAL_MAX_EVENTS: String(settings.icalMaxEvents),
+        CHANGES_SETTLE_SECONDS: String(settings.changesSettleSeconds),
         LOG_LEVEL: settings.logLevel,
         POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
         ...(settings.apiBaseUrl ? { API_BASE_URL: settings.apiBaseUrl } : {}),

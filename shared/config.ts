@@ -63,4 +63,14 @@ export const config = {
   get icalMaxEvents(): number {
     return positive('ICAL_MAX_EVENTS', '2000');
   },
+  /**
+   * Seconds the change feed holds back new entries: longer than a write can take between taking its
+   * log position and committing (the function timeout), so no cursor passes a change still landing.
+   */
+  get changesSettleSeconds(): number {
+    const n = Number(requireEnv('CHANGES_SETTLE_SECONDS', '2'));
+    if (!Number.isInteger(n) || n < 0)
+      throw new Error('Setting CHANGES_SETTLE_SECONDS must be a whole number of seconds (0 or more).');
+    return n;
+  },
 };

@@ -1,3 +1,4 @@
+import { changeOps } from './changes';
 import { eventOps } from './events';
 import { organizerOps } from './organizers';
 import { systemOps } from './system';
@@ -17,6 +18,7 @@ export const operations: readonly Operation[] = [
   ...Object.values(organizerOps),
   ...Object.values(categoryOps),
   ...Object.values(tagOps),
+  ...Object.values(changeOps),
 ];
 
 /** Route template (`/categories/{id}`) → regular expression over the path below the namespace. */

@@ -20,6 +20,8 @@ import type { LinkKind, PostType, Taxonomy } from '../domain/records';
  *   day tally        TALLY#<scope> / <start day>          listable events of a scope starting that day, by end day
  *   search word      POST#<eventId> / WORD#<word>        a folded word of an event's texts (search index);
  *                                                       byAssignment = WORD#<first two characters> / <word>#<eventId>
+ *   change           CHANGES / <ISO time>#<writer>#<seq>  the change log (GET /changes), one partition in
+ *                                                       write order, each entry expiring after 35 days
  *
  * Index sort keys hold event-local wall times (`Y-m-d H:i:s` in the event's own zone), because list
  * windows compare wall times (reference §4.3); only the `utcEnd` attribute is UTC.
@@ -79,6 +81,9 @@ export const keys = {
   statusTotals: (type: PostType, shard: number): Key => ({ pk: `COUNT#${type}`, sk: `STATUS#${shard}` }),
   tallyPartition: (scope: string) => `TALLY#${scope}`,
   tally: (scope: string, startDay: string): Key => ({ pk: `TALLY#${scope}`, sk: startDay }),
+  /** The change log is one partition, so that a page of it is one Query in write order. */
+  changePartition: 'CHANGES',
+  change: (position: string): Key => ({ pk: 'CHANGES', sk: position }),
 
   /** A word of an event's texts in the search index; `head` is the word's first two characters. */
   word: (eventId: number, word: string): Key => ({ pk: `POST#${eventId}`, sk: `WORD#${word}` }),

@@ -4,6 +4,8 @@ import { tableName } from '../db/client';
 import { type Key, keys } from '../db/keys';
 import { batchDelete, collect, queryIndex } from '../db/query';
 import { commit, lostRace, MAX_TRANSACTION_ITEMS, type Write } from '../db/transact';
+import { postState } from '../domain/changes';
+import { changeWrite, postChange, termChange } from './changes';
 import { eventIdsLinkedTo } from './links';
 import { getPosts, statusCount } from './posts';
 
@@ -13,10 +15,12 @@ import { getPosts, statusCount } from './posts';
  *
  * 1. the tombstone: the record gets `deleting` (and leaves its status total) in one transaction.
  *    From then on every read treats it as gone (404, unknown in filters, not embedded), and no event
- *    write can link to it (their link condition requires no tombstone);
+ *    write can link to it (their link condition requires no tombstone); the change log says it is
+ *    removed in that same transaction;
  * 2. unlinking: every event that links to it loses the ID and the link item, in transactions of up to
- *    45 events, each under the event's version (an event changed meanwhile is read again);
- * 3. clean-up: its day tallies go, and a category's children move up to its parent;
+ *    30 events, each under the event's version (an event changed meanwhile is read again), each event
+ *    logged as updated;
+ * 3. clean-up: its day tallies go, and a category's children move up to its parent (logged as updated);
  * 4. the record, its slug guard and (terms) name guard go in one last transaction.
  *
  * A delete interrupted anywhere is finished by sending the same DELETE again: it finds the tombstone
@@ -26,7 +30,8 @@ export type Deletable =
   | { kind: 'VENUE' | 'ORGANIZER'; record: PostRecord<object> }
   | { kind: 'TERM'; record: TermRecord; children: () => Promise<TermRecord[]> };
 
-const EVENTS_PER_STEP = 45;
+/** Three items per event (link, event, change-log entry) within a transaction's 100. */
+const EVENTS_PER_STEP = 30;
 
 const keyOf = (d: Deletable): Key => (d.kind === 'TERM' ? keys.term(d.record.id) : keys.post(d.record.id));
 
@@ -47,6 +52,7 @@ export async function markDeleting(d: Deletable, now: string, stale: () => Error
     },
   ];
   if (d.kind !== 'TERM') writes.push(...statusCount(d.record.type, d.record.status, undefined));
+  writes.push(d.kind === 'TERM' ? termChange(d.record, undefined) : postChange(d.record, undefined));
   await commit(writes);
 }
 
@@ -87,6 +93,9 @@ async function unlinkStep(kind: LinkKind, id: number, eventIds: number[]): Promi
       },
       onConflict: () => new EventChanged(),
     });
+    // Its visibility stays; its links changed (the time of the change, not the event's modified).
+    const state = postState(event);
+    writes.push(changeWrite({ resource: 'events', id: eventId, before: state, after: state }));
   }
   try {
     await commit(writes);
@@ -119,19 +128,23 @@ async function cleanUp(d: Deletable, now: string): Promise<void> {
   await batchDelete(tallies.map((t) => ({ pk: String(t.pk), sk: String(t.sk) })));
   if (d.kind !== 'TERM') return;
   const children = (await d.children()).filter((c) => c.parent === d.record.id);
-  for (let i = 0; i < children.length; i += MAX_TRANSACTION_ITEMS)
+  const perStep = MAX_TRANSACTION_ITEMS / 2; // each child and its change-log entry
+  for (let i = 0; i < children.length; i += perStep)
     await commit(
-      children.slice(i, i + MAX_TRANSACTION_ITEMS).map((c) => ({
-        item: {
-          Update: {
-            TableName: tableName(),
-            Key: keys.term(c.id),
-            UpdateExpression: 'SET parent = :p, modified = :m, version = version + :one',
-            ConditionExpression: 'attribute_exists(pk) AND parent = :me',
-            ExpressionAttributeValues: { ':p': d.record.parent, ':m': now, ':one': 1, ':me': d.record.id },
+      children.slice(i, i + perStep).flatMap((c) => [
+        {
+          item: {
+            Update: {
+              TableName: tableName(),
+              Key: keys.term(c.id),
+              UpdateExpression: 'SET parent = :p, modified = :m, version = version + :one',
+              ConditionExpression: 'attribute_exists(pk) AND parent = :me',
+              ExpressionAttributeValues: { ':p': d.record.parent, ':m': now, ':one': 1, ':me': d.record.id },
+            },
           },
         },
-      })),
+        termChange(c, { ...c, parent: d.record.parent, modified: now }),
+      ]),
     );
 }
 

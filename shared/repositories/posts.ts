@@ -5,6 +5,7 @@ import { nextId } from '../db/ids';
 import { keys, STATUS_SHARDS } from '../db/keys';
 import { batchGet, type Item, queryIndex } from '../db/query';
 import { commitAll, type PlannedWrite, type WriteItem } from '../db/transact';
+import { postChange } from './changes';
 import { commitWithSlugs, recordsWithSlugPrefix, type SlugClaim } from './slug-claims';
 
 export type { PostHead, PostRecord };
@@ -183,6 +184,7 @@ export function newPostWrites(record: PostRecord<object>, claim: number, final =
       final,
     },
     { ...guard(record.type, record.slug, record.id, claim), final },
+    postChange(undefined, record),
   ];
 }
 
@@ -289,6 +291,7 @@ export async function updatePost<D extends object>(
       saved = { ...next, slug: slug!, version: current.version + 1 };
       return [
         postUpdate(current, saved, stale),
+        postChange(current, saved),
         ...statusCount(current.type, current.status, next.status).map((w) => ({ ...w, final: true })),
         ...(renamed
           ? [
@@ -331,6 +334,7 @@ export async function deletePost(
       final: true,
     },
     ...statusCount(current.type, current.status, undefined).map((w) => ({ ...w, final: true })),
+    postChange(current, undefined),
     ...extra,
   ]);
 }

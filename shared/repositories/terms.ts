@@ -6,6 +6,7 @@ import { nextId } from '../db/ids';
 import { type Key, keys } from '../db/keys';
 import { queryIndex } from '../db/query';
 import { commit, type PlannedWrite, type WriteItem } from '../db/transact';
+import { termChange } from './changes';
 import { commitWithSlugs } from './slug-claims';
 
 export type { TermRecord };
@@ -147,6 +148,7 @@ export function newTermWrites(
       undo: deleteGuard(nameGuard),
     },
     { item: putGuard(slugGuard, term.id), onConflict: { claim }, undo: deleteGuard(slugGuard) },
+    termChange(undefined, term),
   ];
 }
 
@@ -218,6 +220,7 @@ export async function updateTerm(
           },
           onConflict: errorsFor.stale,
         },
+        termChange(current, next),
       ];
       if (renamed) {
         writes.push({ item: deleteGuard(keys.termNameGuard(current.taxonomy, current.name)) });
