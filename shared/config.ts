@@ -20,8 +20,17 @@ export const CORS_EXPOSE_HEADERS = [
   'Retry-After',
   'ETag',
   'Last-Modified',
+  'Idempotent-Replayed',
 ] as const;
-export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type'] as const;
+/** Request headers browsers may send cross-origin: conditional requests and idempotent creates included. */
+export const CORS_ALLOW_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'If-Match',
+  'If-None-Match',
+  'If-Modified-Since',
+  'Idempotency-Key',
+] as const;
 
 /** The `$default` route's module: 404 / 405 for paths and methods no operation takes. */
 export const NO_ROUTE_HANDLER = 'functions/system/no-route';

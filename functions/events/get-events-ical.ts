@@ -1,5 +1,4 @@
 import { eventOps } from '../../shared/contracts/events';
-import { conditionalGet } from '../../shared/http/conditional';
 import { createHandler } from '../../shared/http/handler';
 import * as validators from '../../shared/schemas/compiled/getEventsIcal';
 import { calendarReply } from '../../shared/http/replies';
@@ -7,4 +6,4 @@ import { eventsFeed } from '../../shared/services/event-ical';
 
 export const handler = createHandler(eventOps.ical, validators, async (req) =>
   calendarReply(await eventsFeed(req.query, req), req.user),
-).use(conditionalGet());
+);

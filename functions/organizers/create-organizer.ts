@@ -1,5 +1,6 @@
 import { organizerOps } from '../../shared/contracts/organizers';
 import { createHandler } from '../../shared/http/handler';
+import { idempotent } from '../../shared/http/idempotency';
 import * as validators from '../../shared/schemas/compiled/createOrganizer';
 import { created } from '../../shared/http/replies';
 import { linkedPostWrites } from '../../shared/services/linked-write';
@@ -7,7 +8,12 @@ import { organizerType } from '../../shared/services/organizer-input';
 
 const organizers = linkedPostWrites(organizerType);
 
-export const handler = createHandler(organizerOps.create, validators, async (req) => {
-  const record = await organizers.create(req.body, req.sent, req);
-  return created(record, `${req.root}/organizers/${record.id}`);
-});
+// Sent with an Idempotency-Key, the create is done at most once (shared/http/idempotency.ts).
+export const handler = createHandler(
+  organizerOps.create,
+  validators,
+  idempotent(organizerOps.create, async (req) => {
+    const record = await organizers.create(req.body, req.sent, req);
+    return created(record, `${req.root}/organizers/${record.id}`);
+  }),
+);

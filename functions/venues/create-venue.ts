@@ -1,5 +1,6 @@
 import { venueOps } from '../../shared/contracts/venues';
 import { createHandler } from '../../shared/http/handler';
+import { idempotent } from '../../shared/http/idempotency';
 import * as validators from '../../shared/schemas/compiled/createVenue';
 import { created } from '../../shared/http/replies';
 import { linkedPostWrites } from '../../shared/services/linked-write';
@@ -7,7 +8,12 @@ import { venueType } from '../../shared/services/venue-input';
 
 const venues = linkedPostWrites(venueType);
 
-export const handler = createHandler(venueOps.create, validators, async (req) => {
-  const record = await venues.create(req.body, req.sent, req);
-  return created(record, `${req.root}/venues/${record.id}`);
-});
+// Sent with an Idempotency-Key, the create is done at most once (shared/http/idempotency.ts).
+export const handler = createHandler(
+  venueOps.create,
+  validators,
+  idempotent(venueOps.create, async (req) => {
+    const record = await venues.create(req.body, req.sent, req);
+    return created(record, `${req.root}/venues/${record.id}`);
+  }),
+);

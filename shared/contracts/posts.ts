@@ -1,5 +1,5 @@
 import { idPath, listEnvelope, slugPath } from '../schemas/common';
-import { errors, READ_ERRORS, WRITE_ERRORS } from './responses';
+import { CONDITIONAL_WRITE_ERRORS, CREATE_ERRORS, errors, READ_ERRORS, unchanged } from './responses';
 import type { ObjectSchema, Operation } from './types';
 
 const deleteQuery = {
@@ -60,6 +60,7 @@ export function postOperations<
       query: s.listQuery,
       responses: {
         200: { description: `A page of ${s.collection}.`, schema: listEnvelope(s.collection, s.item) },
+        ...unchanged(),
         ...errors(...READ_ERRORS, 404),
       },
     },
@@ -72,7 +73,7 @@ export function postOperations<
       access: 'contributor',
       readOnly: false,
       body: s.createBody,
-      responses: { 201: ok(`The new ${s.one}.`), ...errors(...WRITE_ERRORS) },
+      responses: { 201: ok(`The new ${s.one}.`), ...errors(...CREATE_ERRORS) },
     },
     get: {
       operationId: `get${One}`,
@@ -83,7 +84,11 @@ export function postOperations<
       access: 'public',
       readOnly: true,
       pathParams: idPath,
-      responses: { 200: ok(`The ${s.one}, with json_ld.`), ...errors(...READ_ERRORS, 403, 404) },
+      responses: {
+        200: ok(`The ${s.one}, with json_ld.`),
+        ...unchanged(),
+        ...errors(...READ_ERRORS, 403, 404),
+      },
     },
     update: {
       operationId: `update${One}`,
@@ -95,7 +100,7 @@ export function postOperations<
       readOnly: false,
       pathParams: idPath,
       body: s.updateBody,
-      responses: { 200: ok(`The updated ${s.one}.`), ...errors(...WRITE_ERRORS, 404, 409) },
+      responses: { 200: ok(`The updated ${s.one}.`), ...errors(...CONDITIONAL_WRITE_ERRORS, 404, 409) },
     },
     delete: {
       operationId: `delete${One}`,
@@ -107,7 +112,10 @@ export function postOperations<
       readOnly: false,
       pathParams: idPath,
       query: deleteQuery,
-      responses: { 200: ok(`The trashed (or deleted) ${s.one}.`), ...errors(...WRITE_ERRORS, 404, 409, 410) },
+      responses: {
+        200: ok(`The trashed (or deleted) ${s.one}.`),
+        ...errors(...CONDITIONAL_WRITE_ERRORS, 404, 409, 410),
+      },
     },
     getBySlug: {
       operationId: `get${One}BySlug`,
@@ -118,7 +126,11 @@ export function postOperations<
       access: 'public',
       readOnly: true,
       pathParams: slugPath,
-      responses: { 200: ok(`The ${s.one}, with json_ld.`), ...errors(...READ_ERRORS, 403, 404) },
+      responses: {
+        200: ok(`The ${s.one}, with json_ld.`),
+        ...unchanged(),
+        ...errors(...READ_ERRORS, 403, 404),
+      },
     },
     updateBySlug: {
       operationId: `update${One}BySlug`,
@@ -130,7 +142,7 @@ export function postOperations<
       readOnly: false,
       pathParams: slugPath,
       body: s.updateBySlugBody,
-      responses: { 200: ok(`The updated ${s.one}.`), ...errors(...WRITE_ERRORS, 404, 409) },
+      responses: { 200: ok(`The updated ${s.one}.`), ...errors(...CONDITIONAL_WRITE_ERRORS, 404, 409) },
     },
     deleteBySlug: {
       operationId: `delete${One}BySlug`,
@@ -142,7 +154,10 @@ export function postOperations<
       readOnly: false,
       pathParams: slugPath,
       query: deleteQuery,
-      responses: { 200: ok(`The trashed (or deleted) ${s.one}.`), ...errors(...WRITE_ERRORS, 404, 409, 410) },
+      responses: {
+        200: ok(`The trashed (or deleted) ${s.one}.`),
+        ...errors(...CONDITIONAL_WRITE_ERRORS, 404, 409, 410),
+      },
     },
   } as const satisfies Record<string, Operation>;
 }

@@ -6,10 +6,12 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'The caller may not do this, or may not see this record.',
   404: 'No such record, or a page past the end of the list.',
   405: 'The path exists but does not take this method.',
-  409: 'The record was changed by another request at the same time; retry.',
-  410: 'The record is already in the trash.',
+  409: 'The record was changed by another request at the same time, or a request with the same Idempotency-Key is still in progress (then with Retry-After); retry.',
+  410: 'The record is already in the trash, or the record this Idempotency-Key created was deleted since.',
+  412: 'If-Match names another version of the record than the stored one (rest_precondition_failed): nothing was changed; read it again and resend with its new ETag.',
   413: 'The request body is larger than 1 MiB.',
   415: 'The request body is neither JSON nor form-encoded.',
+  422: 'The Idempotency-Key was already used with another request body (rest_idempotency_key_reused).',
   500: 'Unexpected failure; the body carries a request_id.',
   503: 'The data store is busy; retry after the Retry-After delay.',
 };
@@ -23,6 +25,10 @@ export function errors(...statuses: number[]): Record<number, ResponseSpec> {
 
 export const READ_ERRORS = [400, 401] as const;
 export const WRITE_ERRORS = [400, 401, 403, 413, 415] as const;
+/** Statuses only creates answer: an Idempotency-Key in progress, its record deleted since, or reused. */
+export const CREATE_ERRORS = [...WRITE_ERRORS, 409, 410, 422] as const;
+/** Updates and deletes: their own statuses, and 412 for an If-Match that no longer matches. */
+export const CONDITIONAL_WRITE_ERRORS = [...WRITE_ERRORS, 412] as const;
 
 /** Caching headers of the iCalendar routes, on 200 and on 304 alike. */
 export const CALENDAR_HEADERS = {
@@ -36,6 +42,11 @@ export const CALENDAR_OPTIONAL_HEADERS = {
   'Last-Modified':
     'The newest modified_utc of the events shown and their venues and organizers; absent when no event is shown.',
 } as const;
+
+/** 304 of a JSON GET whose ETag matches If-None-Match: no body (the ETag header is added by /doc). */
+export function unchanged(): Record<number, ResponseSpec> {
+  return { 304: { description: 'Not modified: the ETag sent in If-None-Match still matches; no body.' } };
+}
 
 /** 304 of a conditional GET (If-None-Match, or If-Modified-Since without it): no body. */
 export function notModified(): Record<number, ResponseSpec> {

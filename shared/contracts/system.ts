@@ -1,4 +1,4 @@
-import { errors } from './responses';
+import { errors, unchanged } from './responses';
 import type { Operation } from './types';
 
 const anyObject = { type: 'object' } as const;
@@ -33,6 +33,7 @@ export const systemOps = {
           required: ['namespace', 'routes', '_links'],
         },
       },
+      ...unchanged(),
       ...errors(400, 404),
     },
   },
@@ -58,6 +59,7 @@ export const systemOps = {
           required: ['openapi', 'info', 'servers', 'paths'],
         },
       },
+      ...unchanged(),
       ...errors(),
     },
   },

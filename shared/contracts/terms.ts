@@ -1,6 +1,6 @@
 import { idPath, listEnvelope } from '../schemas/common';
 import { termCreateBody, termListQuery, termSchema, termUpdateBody } from '../schemas/term';
-import { errors, READ_ERRORS, WRITE_ERRORS } from './responses';
+import { CONDITIONAL_WRITE_ERRORS, CREATE_ERRORS, errors, READ_ERRORS, unchanged } from './responses';
 import type { Operation } from './types';
 
 /** The five operations of a taxonomy route family; categories and tags differ only by hierarchy. */
@@ -21,6 +21,7 @@ function termOperations<H extends boolean>(collection: 'categories' | 'tags', on
       query: termListQuery(hierarchical),
       responses: {
         200: { description: `A page of ${collection}.`, schema: listEnvelope(collection, term) },
+        ...unchanged(),
         ...errors(...READ_ERRORS),
       },
     },
@@ -33,7 +34,7 @@ function termOperations<H extends boolean>(collection: 'categories' | 'tags', on
       access: 'editor',
       readOnly: false,
       body: termCreateBody(hierarchical),
-      responses: { 201: { description: `The new ${one}.`, schema: term }, ...errors(...WRITE_ERRORS) },
+      responses: { 201: { description: `The new ${one}.`, schema: term }, ...errors(...CREATE_ERRORS) },
     },
     get: {
       operationId: `get${One}`,
@@ -44,7 +45,11 @@ function termOperations<H extends boolean>(collection: 'categories' | 'tags', on
       access: 'public',
       readOnly: true,
       pathParams: idPath,
-      responses: { 200: { description: `The ${one}.`, schema: term }, ...errors(...READ_ERRORS, 404) },
+      responses: {
+        200: { description: `The ${one}.`, schema: term },
+        ...unchanged(),
+        ...errors(...READ_ERRORS, 404),
+      },
     },
     update: {
       operationId: `update${One}`,
@@ -58,7 +63,7 @@ function termOperations<H extends boolean>(collection: 'categories' | 'tags', on
       body: termUpdateBody(hierarchical),
       responses: {
         200: { description: `The updated ${one}.`, schema: term },
-        ...errors(...WRITE_ERRORS, 404),
+        ...errors(...CONDITIONAL_WRITE_ERRORS, 404, 409),
       },
     },
     delete: {
@@ -72,7 +77,7 @@ function termOperations<H extends boolean>(collection: 'categories' | 'tags', on
       pathParams: idPath,
       responses: {
         200: { description: `The deleted ${one}.`, schema: term },
-        ...errors(...WRITE_ERRORS, 404),
+        ...errors(...CONDITIONAL_WRITE_ERRORS, 404, 409),
       },
     },
   } as const satisfies Record<string, Operation>;

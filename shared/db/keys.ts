@@ -18,6 +18,8 @@ import type { LinkKind, PostType, Taxonomy } from '../domain/records';
  *   slug sequence    SLUGSEQ#<type>#<base> / SEQ         next `-N` for a slug claimed by concurrent writers
  *   status totals    COUNT#<type> / STATUS#<shard>       posts of a type per status, in STATUS_SHARDS shards
  *   day tally        TALLY#<scope> / <start day>          listable events of a scope starting that day, by end day
+ *   creation guard   CREATED#<request hash> / GUARD       the record a create with an Idempotency-Key made (24 h TTL)
+ *   idempotency      IDEMPOTENCY#<operation> / <op>#<hash> Powertools' record of a create's answer (24 h TTL)
  *   search word      POST#<eventId> / WORD#<word>        a folded word of an event's texts (search index);
  *                                                       byAssignment = WORD#<first two characters> / <word>#<eventId>
  *   change           CHANGES / <ISO time>#<writer>#<seq>  the change log (GET /changes), one partition in
@@ -81,6 +83,11 @@ export const keys = {
   statusTotals: (type: PostType, shard: number): Key => ({ pk: `COUNT#${type}`, sk: `STATUS#${shard}` }),
   tallyPartition: (scope: string) => `TALLY#${scope}`,
   tally: (scope: string, startDay: string): Key => ({ pk: `TALLY#${scope}`, sk: startDay }),
+
+  /** The record a create made for one caller's Idempotency-Key (`request` hashes operation, caller, key). */
+  creationGuard: (request: string): Key => ({ pk: `CREATED#${request}`, sk: 'GUARD' }),
+  /** Partition of Powertools' idempotency records of one create operation (its sort key is theirs). */
+  idempotencyPartition: (operationId: string) => `IDEMPOTENCY#${operationId}`,
   /** The change log is one partition, so that a page of it is one Query in write order. */
   changePartition: 'CHANGES',
   change: (position: string): Key => ({ pk: 'CHANGES', sk: position }),

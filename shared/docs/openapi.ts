@@ -39,7 +39,19 @@ export const INFO = {
   version: '1.0.0',
   description:
     'Events, venues, organizers, event categories and tags (namespace cal/events/v1), compatible with ' +
-    'The Events Calendar REST API (tribe/events/v1). Lists are envelopes with paging totals, not bare arrays.',
+    'The Events Calendar REST API (tribe/events/v1). Lists are envelopes with paging totals, not bare arrays.\n\n' +
+    '**Conditional requests.** Every JSON success carries a strong `ETag`; a GET sent with `If-None-Match` ' +
+    "holding it is answered 304 without a body while nothing the caller sees has changed. A record's ETag " +
+    '(`"<id>-<version>-<digest>"`) names its stored version: an update or delete sent with `If-Match` ' +
+    'holding it is applied only if the record is still at that version (checked in the same transaction ' +
+    'as the write), else 412 `rest_precondition_failed` and nothing changes. `If-Match: *` matches any ' +
+    'existing record.\n\n' +
+    '**Safe retries.** A create sent with an `Idempotency-Key` (any 1 to 255 printable ASCII characters, ' +
+    'a UUID for example) is done at most once per caller and key for 24 hours: sent again with the same ' +
+    'body it gets the first answer (status, body, `Location`, `ETag`, and `Idempotent-Replayed: true`); ' +
+    'with another body it is 422 `rest_idempotency_key_reused`; while the first is still running, 409 ' +
+    '`rest_idempotency_in_progress` with `Retry-After`. A 503 `rest_timeout` means the write may have ' +
+    'landed: retrying with the same key is safe.',
 } as const;
 
 const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'] as const;
@@ -58,7 +70,40 @@ const HEADERS: Record<string, Json> = {
   Location: header('URL of the new record.', string),
   'Retry-After': header('Seconds to wait before retrying.', integer),
   Allow: header('Methods the path takes.', string),
+  ETag: header(
+    'Strong entity tag of the body: `"<id>-<version>-<digest>"` for a record (send it in If-Match to update or delete only that version), `"<digest>"` for a list. Send it in If-None-Match to get a 304 while nothing changed.',
+    string,
+  ),
+  'Idempotent-Replayed': header(
+    'true when this is the stored answer of an earlier request with the same Idempotency-Key.',
+    { type: 'string', const: 'true' },
+    false,
+  ),
 };
+
+/** Request headers of conditional requests and safe retries, by the responses they lead to. */
+const REQUEST_HEADERS: Array<{ status: number; name: string; description: string; schema: Json }> = [
+  {
+    status: 304,
+    name: 'If-None-Match',
+    description: 'ETags the caller holds: a 304 without a body when the current one is among them.',
+    schema: string,
+  },
+  {
+    status: 412,
+    name: 'If-Match',
+    description:
+      'The ETag of the version the caller read (or `*`): the write applies only to that version, else 412.',
+    schema: string,
+  },
+  {
+    status: 201,
+    name: 'Idempotency-Key',
+    description:
+      'A key unique to this create (a UUID): sent again within 24 hours with the same body, the create is not repeated and its first answer is returned.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+];
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 const pascal = (s: string) => s[0]!.toUpperCase() + s.slice(1);
@@ -143,6 +188,9 @@ function parameters(op: Operation, registry: SchemaRegistry): Json[] {
   };
   add('path', op.pathParams);
   add('query', op.query);
+  for (const h of REQUEST_HEADERS)
+    if (h.status in op.responses)
+      out.push({ name: h.name, in: 'header', required: false, description: h.description, schema: h.schema });
   return out;
 }
 
@@ -154,7 +202,16 @@ function response(status: number, spec: ResponseSpec, registry: SchemaRegistry):
   if (isListEnvelope(spec.schema as Schema | undefined))
     for (const h of ['X-Cal-Total', 'X-Cal-TotalPages', 'Link']) headers[h] = headerRef(h);
   if (status === 201) headers.Location = headerRef('Location');
+  if (status === 201) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
+  // JSON successes and their 304s carry an ETag (a calendar's own ETag header replaces it below).
+  if ((status < 300 && !spec.contentType) || status === 304) headers.ETag = headerRef('ETag');
   if (status === 503) headers['Retry-After'] = headerRef('Retry-After');
+  if (status === 409)
+    headers['Retry-After'] = header(
+      'Seconds to wait before retrying, when a request with the same Idempotency-Key is in progress.',
+      integer,
+      false,
+    );
   if (status === 405) headers.Allow = headerRef('Allow');
   for (const [name, description] of Object.entries(spec.headers ?? {}))
     headers[name] = header(description, string);

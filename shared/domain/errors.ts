@@ -88,6 +88,31 @@ export const conflict = (what: string) =>
     `The ${what} was changed by another request at the same time; retry.`,
   );
 
+/** An `If-Match` named another version of the record than the stored one (or none of it). */
+export const preconditionFailed = (type: ResourceType) =>
+  new DomainError(
+    'precondition-failed',
+    'rest_precondition_failed',
+    `The ${type} was changed since the version named in If-Match; read it again (GET) and resend with its new ETag.`,
+  );
+
+/** An Idempotency-Key sent again with another body than the request that first used it. */
+export const idempotencyKeyReused = () =>
+  new DomainError(
+    'unprocessable',
+    'rest_idempotency_key_reused',
+    'This Idempotency-Key was already used with another request body; use a new key for a new request.',
+  );
+
+/** The record an Idempotency-Key created was deleted since: the create is not done again. */
+export const createdThenDeleted = (type: ResourceType, id: number) =>
+  new DomainError(
+    'gone',
+    'rest_idempotency_record_gone',
+    `This Idempotency-Key created ${type} ${id}, which was deleted since; use a new key to create another.`,
+    { id },
+  );
+
 export const trashed = (type: ResourceType) =>
   new DomainError('gone', `${type}-is-in-trash`, `The ${type} is already trashed`);
 

@@ -78,14 +78,35 @@ export const serviceUnavailable = () =>
   );
 
 /**
- * The function ran out of time. A write may or may not have been applied: the client should read the
- * record before sending it again (never a 500, which would claim that nothing happened).
+ * The function ran out of time. A write may or may not have been applied (never a 500, which would
+ * claim that nothing happened). A create retried with the same Idempotency-Key is done at most once
+ * (repositories/creations.ts), and an update retried with If-Match cannot apply twice.
  */
 export const timedOut = () =>
   new ApiError(
     503,
     'rest_timeout',
-    'The request took too long and was stopped; a write may have been applied. Read before retrying.',
+    'The request took too long and was stopped; the write may have been applied. Retrying with the same ' +
+      'Idempotency-Key is safe: a create is never done twice, and the retry answers with its result. ' +
+      'Without a key, read the record before retrying (an update sent with If-Match cannot apply twice).',
+    {},
+    { 'Retry-After': '1' },
+  );
+
+/** An Idempotency-Key header that is empty, too long or not printable ASCII. */
+export const invalidIdempotencyKey = () =>
+  new ApiError(
+    400,
+    'rest_invalid_idempotency_key',
+    'Idempotency-Key must be 1 to 255 printable ASCII characters (a UUID, for example).',
+  );
+
+/** Another request with the same Idempotency-Key is still running: its answer comes once it ends. */
+export const idempotencyInProgress = () =>
+  new ApiError(
+    409,
+    'rest_idempotency_in_progress',
+    'A request with this Idempotency-Key is still in progress; retry after Retry-After seconds to get its answer.',
     {},
     { 'Retry-After': '1' },
   );

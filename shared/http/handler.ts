@@ -4,11 +4,15 @@ import type { Infer as InferSchema } from '../schemas/infer';
 import type { Operation } from '../contracts/types';
 import { atLeast, type User } from '../domain/roles';
 import { forbidden } from '../domain/errors';
+import type { Precondition } from '../domain/revisions';
+import type { CreationKey } from '../repositories/creations';
 import { coerceObject } from '../schemas/coerce';
 import { checker, type RawValidate, validateAll } from '../schemas/validation-errors';
 import { authenticate } from './auth';
 import { parseBody } from './body';
+import { conditionalGet } from './conditional';
 import { unauthenticated } from './errors';
+import { parseIfMatch } from './etag';
 import { logger } from './logger';
 import { businessMetrics } from './metrics';
 import { parseQueryString } from './params';
@@ -30,6 +34,14 @@ export interface Request<O extends Operation> {
   /** The API root the caller used (`urls.root`): what services build URLs from. */
   root: string;
   requestId: string;
+  /** The request's headers, names in lower case (as API Gateway passes them). */
+  headers: Record<string, string | undefined>;
+  /** `If-Match` of an update or delete: the version the write must find (412 otherwise). */
+  ifMatch?: Precondition;
+  /** The Lambda context (remaining time), when there is one. */
+  context?: Context;
+  /** Set on creates sent with an Idempotency-Key (idempotency.ts): they create at most once. */
+  creation?: CreationKey;
 }
 
 type State = {
@@ -132,26 +144,33 @@ export function createHandler<O extends Operation>(
     },
   };
 
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
-    .use(businessMetrics(op)) // first, so it counts the final answer (errors included)
-    .use(errors)
-    .use(authentication)
-    .use(validation)
-    .use(authorization)
-    .handler(async (event, context) => {
-      const state = states.get(event)!;
-      const reply = await fn({
-        params: state.params,
-        query: state.query,
-        body: state.body,
-        sent: state.sent,
-        user: state.user,
-        urls: state.urls,
-        root: state.urls.root,
-        requestId: context?.awsRequestId ?? event.requestContext?.requestId ?? '',
-      } as Request<O>);
-      return jsonResponse(reply, state.urls);
-    });
+  return (
+    middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+      .use(businessMetrics(op)) // first, so it counts the final answer (errors included)
+      .use(errors)
+      .use(authentication)
+      .use(validation)
+      .use(authorization)
+      // Every GET answers If-None-Match (and If-Modified-Since) with a 304 when its ETag still matches.
+      .use(op.methods.includes('GET') ? [conditionalGet()] : [])
+      .handler(async (event, context) => {
+        const state = states.get(event)!;
+        const reply = await fn({
+          params: state.params,
+          query: state.query,
+          body: state.body,
+          sent: state.sent,
+          user: state.user,
+          urls: state.urls,
+          root: state.urls.root,
+          requestId: context?.awsRequestId ?? event.requestContext?.requestId ?? '',
+          headers: event.headers ?? {},
+          ifMatch: op.readOnly ? undefined : parseIfMatch(event.headers?.['if-match']),
+          context,
+        } as Request<O>);
+        return jsonResponse(reply, state.urls);
+      })
+  );
 }
 
 /** Per-invocation state handed from the middlewares to the handler. */

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ApiError, asApiError, serviceUnavailable, timedOut } from './errors';
+import { entityTag } from './etag';
 import { logger } from './logger';
 import { type ApiUrls, urlsOf } from './urls';
 
@@ -22,11 +23,12 @@ export const apiHeaders = (urls: ApiUrls) => ({
 export function jsonResponse(reply: Reply, urls: ApiUrls): APIGatewayProxyStructuredResultV2 {
   // A string body under a Content-Type of the reply's own (text/calendar) is sent as it is.
   const raw = typeof reply.body === 'string' && reply.headers?.['Content-Type'] !== undefined;
-  return {
-    statusCode: reply.status ?? 200,
-    headers: { ...apiHeaders(urls), ...reply.headers },
-    body: raw ? (reply.body as string) : JSON.stringify(reply.body),
-  };
+  const body = raw ? (reply.body as string) : JSON.stringify(reply.body);
+  const status = reply.status ?? 200;
+  // Every JSON success carries an ETag (etag.ts); replies that bring their own keep it.
+  const headers: Record<string, string> = { ...apiHeaders(urls), ...reply.headers };
+  if (!raw && status < 300 && !headers.ETag) headers.ETag = entityTag(reply.body, body);
+  return { statusCode: status, headers, body };
 }
 
 // Errors the SDK raises once its own retries are spent on a busy or unavailable table.

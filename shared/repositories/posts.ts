@@ -1,11 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { createdThenDeleted } from '../domain/errors';
 import type { PostHead, PostRecord, PostType } from '../domain/records';
 import { ddb, tableName } from '../db/client';
 import { nextId } from '../db/ids';
 import { keys, STATUS_SHARDS } from '../db/keys';
 import { batchGet, type Item, queryIndex } from '../db/query';
 import { commitAll, type PlannedWrite, type WriteItem } from '../db/transact';
-import { postChange } from './changes';
+import { AlreadyCreated, type CreationKey, creationGuard } from './creations';
 import { commitWithSlugs, recordsWithSlugPrefix, type SlugClaim } from './slug-claims';
 
 export type { PostHead, PostRecord };
@@ -184,7 +185,6 @@ export function newPostWrites(record: PostRecord<object>, claim: number, final =
       final,
     },
     { ...guard(record.type, record.slug, record.id, claim), final },
-    postChange(undefined, record),
   ];
 }
 
@@ -204,29 +204,39 @@ const noExtra = { claims: [], build: () => [] };
 
 /**
  * Creates a post with the next ID of the shared post sequence and a unique slug; `extra` adds the
- * writes that must land with it (links, counts, the records it creates).
+ * writes that must land with it (links, counts, the records it creates). With `creation` (a create
+ * sent with an Idempotency-Key) it creates at most once: a repeat returns the post created first.
  */
 export async function createPost<D extends object>(
   post: NewPost<D>,
   slugBase: string,
   extra: Extra<PostRecord<D>> = noExtra,
+  creation?: CreationKey,
 ): Promise<PostRecord<D>> {
   const id = await nextId('post');
   const base = { ...post, id, version: 1, countPublic: 0, countAll: 0 };
   let record = { ...base, slug: '' } as PostRecord<D>;
   const claims = [{ scope: { type: post.type }, base: slugBase || String(id) }, ...extra.claims];
-  await commitWithSlugs(
-    claims,
-    ([slug, ...others]) => {
-      record = { ...base, slug: slug! } as PostRecord<D>;
-      return [
-        ...newPostWrites(record, 0, true),
-        ...statusCount(post.type, undefined, post.status).map((w) => ({ ...w, final: true })),
-        ...extra.build(record, others),
-      ];
-    },
-    commitAll,
-  );
+  try {
+    await commitWithSlugs(
+      claims,
+      ([slug, ...others]) => {
+        record = { ...base, slug: slug! } as PostRecord<D>;
+        return [
+          ...newPostWrites(record, 0, true),
+          ...statusCount(post.type, undefined, post.status).map((w) => ({ ...w, final: true })),
+          ...extra.build(record, others),
+          ...creationGuard(creation, id),
+        ];
+      },
+      commitAll,
+    );
+  } catch (e) {
+    if (!(e instanceof AlreadyCreated)) throw e;
+    const first = await getPost<D>(e.id);
+    if (!first) throw createdThenDeleted(post.type, e.id);
+    return first;
+  }
   return record;
 }
 
@@ -291,7 +301,6 @@ export async function updatePost<D extends object>(
       saved = { ...next, slug: slug!, version: current.version + 1 };
       return [
         postUpdate(current, saved, stale),
-        postChange(current, saved),
         ...statusCount(current.type, current.status, next.status).map((w) => ({ ...w, final: true })),
         ...(renamed
           ? [
@@ -334,7 +343,6 @@ export async function deletePost(
       final: true,
     },
     ...statusCount(current.type, current.status, undefined).map((w) => ({ ...w, final: true })),
-    postChange(current, undefined),
     ...extra,
   ]);
 }

@@ -1,12 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { termExists } from '../domain/errors';
+import { createdThenDeleted, termExists } from '../domain/errors';
 import type { Taxonomy, TermRecord } from '../domain/records';
 import { ddb, tableName } from '../db/client';
 import { nextId } from '../db/ids';
 import { type Key, keys } from '../db/keys';
 import { queryIndex } from '../db/query';
 import { commit, type PlannedWrite, type WriteItem } from '../db/transact';
-import { termChange } from './changes';
+import { AlreadyCreated, type CreationKey, creationGuard } from './creations';
 import { commitWithSlugs } from './slug-claims';
 
 export type { TermRecord };
@@ -148,23 +148,37 @@ export function newTermWrites(
       undo: deleteGuard(nameGuard),
     },
     { item: putGuard(slugGuard, term.id), onConflict: { claim }, undo: deleteGuard(slugGuard) },
-    termChange(undefined, term),
   ];
 }
 
-/** Creates a term with a unique slug; a duplicate name in the taxonomy is a 400 `term_exists`. */
+/**
+ * Creates a term with a unique slug; a duplicate name in the taxonomy is a 400 `term_exists`. With
+ * `creation` (an Idempotency-Key) it creates at most once: a repeat returns the term created first.
+ */
 export async function createTerm(
   input: TermInput,
   now: string,
   parentGone: () => Error,
+  creation?: CreationKey,
 ): Promise<TermRecord> {
   const base = newTerm(await nextTermId(), input, now);
-  const [slug] = await commitWithSlugs(
-    [{ scope: { taxonomy: input.taxonomy }, base: input.slugBase || String(base.id) }],
-    ([s]) => [...newTermWrites({ ...base, slug: s! }, 0), ...parentCheck(input.parent, parentGone)],
-    commit,
-  );
-  return { ...base, slug: slug! };
+  try {
+    const [slug] = await commitWithSlugs(
+      [{ scope: { taxonomy: input.taxonomy }, base: input.slugBase || String(base.id) }],
+      ([s]) => [
+        ...newTermWrites({ ...base, slug: s! }, 0),
+        ...parentCheck(input.parent, parentGone),
+        ...creationGuard(creation, base.id),
+      ],
+      commit,
+    );
+    return { ...base, slug: slug! };
+  } catch (e) {
+    if (!(e instanceof AlreadyCreated)) throw e;
+    const first = await getTerm(e.id);
+    if (!first) throw createdThenDeleted(input.taxonomy === 'post_tag' ? 'tag' : 'category', e.id);
+    return first;
+  }
 }
 
 export type TermChanges = Partial<Pick<TermRecord, 'name' | 'description' | 'parent'>> & {
@@ -220,7 +234,6 @@ export async function updateTerm(
           },
           onConflict: errorsFor.stale,
         },
-        termChange(current, next),
       ];
       if (renamed) {
         writes.push({ item: deleteGuard(keys.termNameGuard(current.taxonomy, current.name)) });

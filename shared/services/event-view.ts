@@ -3,6 +3,7 @@ import { details, isoWithOffset } from '../domain/wall-time';
 import type { EventRecord } from '../domain/event-record';
 import { globalId, publicUrl } from '../domain/post-rules';
 import type { PostRecord, TermRecord } from '../domain/records';
+import { withRevision } from '../domain/revisions';
 import { canSeeLinked, seesAll } from '../domain/visibility';
 import { imageView } from '../domain/html';
 import { linkedRecordsOf } from '../repositories/events';
@@ -123,7 +124,7 @@ export async function presentEvents(events: EventRecord[], ctx: ViewCtx): Promis
         performer: 'Organization',
       };
     }
-    return view;
+    return withRevision(view, e);
   });
 }
 

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { parseCostInput } from '../domain/cost';
 import { siteZone, utcWall, wall } from '../domain/dates';
-import { conflict, invalidParam, trashed } from '../domain/errors';
+import { invalidParam, trashed } from '../domain/errors';
 import {
   type EventData,
   type EventRecord,
@@ -13,6 +13,7 @@ import {
 } from '../domain/event-record';
 import { resolveEventTimes } from '../domain/event-times';
 import { assertCanDelete, assertCanEdit, statusOnWrite } from '../domain/post-rules';
+import { assertMeets } from '../domain/revisions';
 import { publicationDates } from '../domain/publication-dates';
 import { atLeast, type User } from '../domain/roles';
 import { slugify } from '../domain/slugs';
@@ -25,7 +26,7 @@ import { eventWrites } from '../repositories/event-writes';
 import { createPost, deletePost, statusTotals, updatePost } from '../repositories/posts';
 import type { Infer } from '../schemas/infer';
 import type { eventUpdateBody } from '../schemas/event';
-import type { Ref, Writer } from './context';
+import { type Ref, staleError, type Writer } from './context';
 import { loadEvent } from './event-read';
 import { type EventView, presentEvent } from './event-view';
 import {
@@ -45,7 +46,6 @@ const linkedGone = (field: LinkField) =>
     `A record named in ${field} was deleted while the event was being saved.`,
     'rest_linked_gone',
   );
-const stale = () => conflict('event');
 
 function imageOf(value: string | number | null | undefined): string | undefined {
   return value === null || value === undefined || value === '' ? undefined : imageUrl('image', value);
@@ -193,7 +193,10 @@ async function save(
     try {
       const gone = current ? await goneLinkTargets(current) : new Set<string>();
       const { record, slugBase, created } = await nextState(body, sent, ctx.user, current, gone);
-      if (current) assertCanEdit(current, ctx.user);
+      if (current) {
+        assertCanEdit(current, ctx.user);
+        assertMeets(ctx.ifMatch, current, 'event');
+      }
       const options = { created: new Set(created.map(linkId)), gone, linkedGone };
       const extra = {
         claims: created.map((c) => c.claim),
@@ -203,9 +206,15 @@ async function save(
         ],
       };
       if (current)
-        return (await updatePost<EventData>(current, record, stale, extra, slugBase)) as EventRecord;
+        return (await updatePost<EventData>(
+          current,
+          record,
+          staleError(ctx, 'event'),
+          extra,
+          slugBase,
+        )) as EventRecord;
       const { id: _id, slug: _slug, version: _v, countPublic: _p, countAll: _a, ...fresh } = record;
-      return (await createPost<EventData>(fresh, slugBase ?? '', extra)) as EventRecord;
+      return (await createPost<EventData>(fresh, slugBase ?? '', extra, ctx.creation)) as EventRecord;
     } catch (e) {
       if (e instanceof ResolveAgain && attempt < 2) continue;
       throw e;
@@ -236,13 +245,15 @@ export async function updateEvent(
 export async function removeEvent(ref: Ref, force: boolean, ctx: Writer): Promise<EventView> {
   const current = await loadEvent(ref);
   assertCanDelete(current, ctx.user, force);
+  if (!force && current.status === 'trash') throw trashed('event');
+  assertMeets(ctx.ifMatch, current, 'event');
+  const stale = staleError(ctx, 'event');
   const gone = await goneLinkTargets(current);
   if (force) {
     const view = await presentEvent(current, ctx);
     await deletePost(current, stale, eventWrites(current, undefined, { gone, linkedGone }));
     return view;
   }
-  if (current.status === 'trash') throw trashed('event');
   const next: EventRecord = {
     ...current,
     status: 'trash',

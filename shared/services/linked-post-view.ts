@@ -1,5 +1,6 @@
 import { globalId, publicUrl } from '../domain/post-rules';
 import type { PostRecord } from '../domain/records';
+import { withRevision } from '../domain/revisions';
 import { imageView } from '../domain/html';
 import type { Infer } from '../schemas/infer';
 import type { organizerSchema } from '../schemas/organizer';
@@ -53,10 +54,13 @@ export function linkedView<D extends LinkedData>(
     json_ld: single ? def.jsonLd(p, url) : undefined,
   };
   const kept = Object.entries(head).filter(([k, v]) => k === def.type || !isEmpty(v));
-  return {
-    ...(Object.fromEntries(kept) as unknown as LinkedView),
-    ...def.always(p),
-    global_id: globalId(p.id),
-    global_id_lineage: [globalId(p.id)],
-  };
+  return withRevision(
+    {
+      ...(Object.fromEntries(kept) as unknown as LinkedView),
+      ...def.always(p),
+      global_id: globalId(p.id),
+      global_id_lineage: [globalId(p.id)],
+    },
+    p,
+  );
 }

@@ -1,8 +1,9 @@
 import { DateTime } from 'luxon';
 import { siteZone, utcWall, wall } from '../domain/dates';
-import { conflict, nested, trashed } from '../domain/errors';
+import { nested, trashed } from '../domain/errors';
 import { assertCanDelete, assertCanEdit } from '../domain/post-rules';
 import type { PostRecord } from '../domain/records';
+import { assertMeets } from '../domain/revisions';
 import type { User } from '../domain/roles';
 import { canSee } from '../domain/visibility';
 import { finishDelete, markDeleting } from '../repositories/deletes';
@@ -16,7 +17,7 @@ import {
 } from '../repositories/posts';
 import { coerceObject } from '../schemas/coerce';
 import { checker } from '../schemas/validation-errors';
-import type { Ref, Writer } from './context';
+import { type Ref, staleError, type Writer } from './context';
 import { loadLinked } from './linked-read';
 import { nextState } from './linked-post-state';
 import type { Body, LinkedData, LinkedPostType } from './linked-post-type';
@@ -34,7 +35,6 @@ export type InlineResult = { id: number } | { record: PostRecord<object>; slugBa
  * brings its fields (LinkedPostType).
  */
 export function linkedPostWrites<D extends LinkedData, B extends object>(def: LinkedPostType<D, B>) {
-  const stale = () => conflict(def.type);
   let validateInline: ((data: unknown) => void) | undefined;
 
   /** Non-trashed records the caller can see whose slug starts like `title`'s: the same-named ones. */
@@ -62,7 +62,7 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
     async create(body: B, sent: Set<string>, ctx: Writer) {
       const { record, slugBase } = nextState(def, body, withoutSlug(sent), ctx.user);
       const { id: _id, slug: _slug, version: _v, countPublic: _p, countAll: _a, ...fresh } = record;
-      return linkedView(def, await createPost<D>(fresh, slugBase ?? ''), false);
+      return linkedView(def, await createPost<D>(fresh, slugBase ?? '', undefined, ctx.creation), false);
     },
 
     /**
@@ -79,6 +79,8 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
         current,
       );
       assertCanEdit(current, ctx.user);
+      assertMeets(ctx.ifMatch, current, def.type);
+      const stale = staleError(ctx, def.type);
       return linkedView(def, await updatePost<D>(current, record, stale, undefined, slugBase), false);
     },
 
@@ -90,6 +92,9 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
       if (force) {
         const { post, resumed } = await loadForDelete(ref);
         assertCanDelete(post, ctx.user, force);
+        // A delete that resumes was decided (and its version raised) by the request that began it.
+        if (!resumed) assertMeets(ctx.ifMatch, post, def.type);
+        const stale = staleError(ctx, def.type);
         const body = linkedView(def, post, false);
         const target = { kind: def.kind, record: post };
         const now = new Date().toISOString();
@@ -100,6 +105,8 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
       const current = await loadLinked(def, ref);
       assertCanDelete(current, ctx.user, force);
       if (current.status === 'trash') throw trashed(def.type);
+      assertMeets(ctx.ifMatch, current, def.type);
+      const stale = staleError(ctx, def.type);
       const now = DateTime.now();
       const next = {
         ...current,

@@ -1,5 +1,6 @@
 import { config } from '../config';
 import type { Taxonomy, TermRecord } from '../domain/records';
+import { withRevision } from '../domain/revisions';
 
 export const COLLECTION: Record<Taxonomy, 'categories' | 'tags'> = {
   tribe_events_cat: 'categories',
@@ -38,18 +39,21 @@ export function termView(
   t: TermRecord,
   o: { root: string; seesAll: boolean; byId: Map<number, TermRecord> },
 ) {
-  return {
-    id: t.id,
-    count: visibleCount(t, o.seesAll),
-    description: t.description,
-    name: t.name,
-    slug: t.slug,
-    taxonomy: t.taxonomy,
-    ...(t.taxonomy === 'tribe_events_cat' ? { parent: t.parent } : {}),
-    meta: [],
-    url: archiveUrl(t, o.byId),
-    urls: termUrls(t, o.root),
-  };
+  return withRevision(
+    {
+      id: t.id,
+      count: visibleCount(t, o.seesAll),
+      description: t.description,
+      name: t.name,
+      slug: t.slug,
+      taxonomy: t.taxonomy,
+      ...(t.taxonomy === 'tribe_events_cat' ? { parent: t.parent } : {}),
+      meta: [],
+      url: archiveUrl(t, o.byId),
+      urls: termUrls(t, o.root),
+    },
+    t,
+  );
 }
 
 /** Shape (a) of reference §3.4: a term embedded in an event. */

@@ -1,4 +1,5 @@
-import { conflict, invalidParam, notFound } from '../domain/errors';
+import { invalidParam, notFound } from '../domain/errors';
+import { assertMeets } from '../domain/revisions';
 import type { Taxonomy, TermRecord } from '../domain/records';
 import { slugify } from '../domain/slugs';
 import { plainText, safeHtml } from '../domain/text';
@@ -14,7 +15,7 @@ import {
 } from '../repositories/terms';
 import type { Infer } from '../schemas/infer';
 import type { categoryUpdateBody } from '../schemas/term';
-import type { Writer } from './context';
+import { staleError, type Writer } from './context';
 import { byIdMap, loadTerm, termNoun } from './term-read';
 import { type TermView, termView } from './term-view';
 
@@ -51,12 +52,11 @@ export function termWrites(taxonomy: Taxonomy) {
     return clean;
   }
 
-  const staleError = () => conflict(type);
   const parentGone = () =>
     invalidParam('parent', `parent must be the ID of an existing ${type}.`, 'rest_unknown_parent');
 
   return {
-    async create(body: TermBody, { user, root }: Writer): Promise<TermView> {
+    async create(body: TermBody, { user, root, creation }: Writer): Promise<TermView> {
       const name = cleanName(body.name ?? '');
       const all =
         taxonomy === 'tribe_events_cat' ? byIdMap(await listTerms(taxonomy)) : new Map<number, TermRecord>();
@@ -73,11 +73,13 @@ export function termWrites(taxonomy: Taxonomy) {
         },
         now(),
         parentGone,
+        creation,
       );
       return termView(term, { root, seesAll: seesAll(user), byId: all });
     },
 
-    async update(id: number, body: TermBody, sent: Set<string>, { user, root }: Writer): Promise<TermView> {
+    async update(id: number, body: TermBody, sent: Set<string>, ctx: Writer): Promise<TermView> {
+      const { user, root } = ctx;
       const current = await load(id);
       const changes: TermChanges = {};
       if (sent.has('name') && body.name !== undefined) changes.name = cleanName(body.name);
@@ -92,7 +94,9 @@ export function termWrites(taxonomy: Taxonomy) {
           changes.parent = body.parent;
         }
       }
-      const term = await updateTerm(current, changes, now(), { stale: staleError, parentGone });
+      assertMeets(ctx.ifMatch, current, type);
+      const stale = staleError(ctx, type);
+      const term = await updateTerm(current, changes, now(), { stale, parentGone });
       all.set(term.id, term);
       return termView(term, { root, seesAll: seesAll(user), byId: all });
     },
@@ -101,7 +105,8 @@ export function termWrites(taxonomy: Taxonomy) {
      * Deletes the term for good, whatever the number of events that carry it (repositories/deletes.ts);
      * a delete that was interrupted is finished by the same request again.
      */
-    async remove(id: number, { user, root }: Writer): Promise<TermView> {
+    async remove(id: number, ctx: Writer): Promise<TermView> {
+      const { user, root } = ctx;
       let term = await getTerm(id);
       const resumed = !term;
       term ??= await getTermBeingDeleted(id);
@@ -110,7 +115,10 @@ export function termWrites(taxonomy: Taxonomy) {
       const view = termView(term, { root, seesAll: seesAll(user), byId: byIdMap([...all, term]) });
       const target = { kind: 'TERM' as const, record: term, children: () => listTerms(taxonomy) };
       const at = now();
-      if (!resumed) await markDeleting(target, at, staleError);
+      if (!resumed) {
+        assertMeets(ctx.ifMatch, term, type);
+        await markDeleting(target, at, staleError(ctx, type));
+      }
       await finishDelete(target, at);
       return view;
     },

@@ -8,6 +8,8 @@ export interface InvokeOptions {
   token?: string;
   pathParameters?: Record<string, string>;
   context?: Partial<Context>;
+  /** More request headers (lower-case names, as API Gateway passes them). */
+  headers?: Record<string, string>;
 }
 
 /** Calls an exported Lambda handler with the API Gateway (payload 2.0) event the gateway would build. */
@@ -16,6 +18,7 @@ export async function invoke(fn: unknown, method: string, path: string, o: Invok
   const headers: Record<string, string> = { host: 'api.test', 'x-forwarded-proto': 'https' };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
   if (o.body !== undefined) headers['content-type'] = 'application/json';
+  Object.assign(headers, o.headers);
   const event = {
     version: '2.0',
     routeKey: `${method} ${rawPath}`,

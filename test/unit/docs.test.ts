@@ -172,6 +172,43 @@ describe('OpenAPI document', () => {
     });
   });
 
+  it('documents conditional requests and safe retries: request headers, ETag, 304, 412, 409, 422', () => {
+    const param = (o: OpenApiOperation, name: string) =>
+      o.parameters?.find((p) => p.name === name && p.in === 'header');
+    const get = opAt('/events/{id}', 'get')!;
+    expect(param(get, 'If-None-Match')).toMatchObject({ required: false });
+    expect(get.responses['304']).toMatchObject({ headers: { ETag: { $ref: '#/components/headers/ETag' } } });
+    expect(get.responses['304']).not.toHaveProperty('content');
+    expect((get.responses['200'] as { headers: object }).headers).toHaveProperty('ETag');
+    expect(param(opAt('/tags', 'get')!, 'If-None-Match')).toBeDefined();
+
+    for (const [path, method] of [
+      ['/events/{id}', 'put'],
+      ['/venues/by-slug/{slug}', 'patch'],
+      ['/tags/{id}', 'delete'],
+    ] as const) {
+      const o = opAt(path, method)!;
+      expect(param(o, 'If-Match'), `${method} ${path}`).toMatchObject({ required: false });
+      expect(o.responses['412'], `${method} ${path}`).toEqual({ $ref: '#/components/responses/Error412' });
+      expect(param(o, 'Idempotency-Key')).toBeUndefined();
+    }
+    expect(String(doc.components.responses.Error412!.description)).toContain('rest_precondition_failed');
+
+    for (const path of ['/events', '/venues', '/organizers', '/categories', '/tags']) {
+      const create = opAt(path, 'post')!;
+      expect(param(create, 'Idempotency-Key'), path).toMatchObject({
+        required: false,
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
+      });
+      expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '409', '410', '422']));
+      expect((create.responses['201'] as { headers: object }).headers).toHaveProperty('Idempotent-Replayed');
+      expect(param(create, 'If-Match')).toBeUndefined();
+    }
+    expect(doc.components.responses.Error409!.headers).toHaveProperty('Retry-After');
+    expect(String(doc.components.responses.Error422!.description)).toContain('rest_idempotency_key_reused');
+    expect(doc.info.description).toMatch(/If-None-Match[\s\S]*If-Match[\s\S]*Idempotency-Key/);
+  });
+
   it('documents new operations given to the builder', () => {
     const d = buildOpenApi(ROOT, [synthetic]);
     const post = d.paths['/things/by-slug/{slug}']!.post!;
@@ -304,9 +341,11 @@ describe('responseValidatorFor', () => {
       'x-cal-api-root': `${ROOT}/`,
       'x-cal-total': '0',
       'x-cal-totalpages': '0',
+      etag: '"abc"',
     };
     expect(check('GET', '/categories', 200, page, headers)).toEqual([]);
-    expect(check('GET', '/categories', 200, page, new Headers({ 'X-Cal-Total': '0' }))).toHaveLength(3);
+    // Version, root, total pages and (every JSON success carries one) the ETag.
+    expect(check('GET', '/categories', 200, page, new Headers({ 'X-Cal-Total': '0' }))).toHaveLength(4);
   });
 
   it('maps request paths to templates', () => {

@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import type { Operation } from '../contracts/types';
+import { idempotencyKeyReused } from '../domain/errors';
+import { idempotencyStore } from '../db/idempotency';
+import { type CreationKey, IDEMPOTENCY_TTL_SECONDS } from '../repositories/creations';
+import { idempotencyInProgress, invalidIdempotencyKey } from './errors';
+import { withEntityTag } from './etag';
+import type { Request } from './handler';
+import { logger } from './logger';
+import type { Reply } from './respond';
+
+/**
+ * `Idempotency-Key` on creates (only create functions import this module, and with it Powertools).
+ *
+ * Powertools' idempotency utility keeps each answer for 24 hours, keyed by operation, caller (token
+ * subject) and key: the same key and body get the first answer again (status, body, Location, ETag,
+ * plus `Idempotent-Replayed: true`); another body is a 422; a request still running is a 409 with
+ * Retry-After. What Powertools cannot know, whether a first attempt that ended without an answer (a
+ * timeout) wrote anyway, the creation guard in the create's own transaction settles: a create with
+ * the key lands at most once, and a retry answers with the record it made.
+ */
+
+const HEADER = 'idempotency-key';
+const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
+
+/** Deterministic JSON (keys sorted at every level), so key order in the body does not matter. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null)
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+const REPLAYED = 'Idempotent-Replayed';
+
+export function idempotent<O extends Operation, B>(
+  op: O,
+  fn: (req: Request<O>) => Promise<Reply<B>>,
+): (req: Request<O>) => Promise<Reply<B>> {
+  const config = new IdempotencyConfig({
+    eventKeyJmesPath: 'request',
+    payloadValidationJmesPath: 'payload',
+    expiresAfterSeconds: IDEMPOTENCY_TTL_SECONDS,
+    // A stored answer goes out as it was, marked as a replay.
+    responseHook: (response) => {
+      const reply = response as unknown as Reply;
+      return { ...reply, headers: { ...reply.headers, [REPLAYED]: 'true' } } as never;
+    },
+  });
+  const persistenceStore = idempotencyStore(op.operationId);
+  // The first argument is what Powertools hashes; the answer is stored with its ETag.
+  const run = makeIdempotent(
+    async (_key: CreationKey, req: Request<O>, done: { reply?: Reply<B> }) => {
+      done.reply = withEntityTag(await fn(req));
+      return done.reply as never;
+    },
+    { persistenceStore, config, keyPrefix: op.operationId, dataIndexArgument: 0 },
+  );
+
+  return async (req) => {
+    const key = req.headers[HEADER]?.trim();
+    if (key === undefined) return fn(req);
+    if (!VALID_KEY.test(key)) throw invalidIdempotencyKey();
+    const creation: CreationKey = {
+      request: hash(canonical([op.operationId, req.user?.sub ?? '', key])),
+      payload: hash(canonical(req.body)),
+    };
+    // The in-progress record lasts as long as this invocation may run; after that a retry may run again.
+    if (req.context?.getRemainingTimeInMillis) config.registerLambdaContext(req.context);
+    const done: { reply?: Reply<B> } = {};
+    try {
+      return (await run(creation, { ...req, creation }, done)) as Reply<B>;
+    } catch (e) {
+      // Storing the answer failed after the create landed: a create that succeeded is answered as
+      // such (a retry with the key finds its record through the guard).
+      if (done.reply && nameOf(e) === 'IdempotencyPersistenceLayerError') {
+        logger.warn('idempotency record not saved', { error: e as Error });
+        return done.reply;
+      }
+      throw translate(e);
+    }
+  };
+}
+
+const nameOf = (e: unknown) => (e as { name?: string } | undefined)?.name;
+
+/** Powertools' errors as the API's; a failing store is reported as what failed under it. */
+function translate(e: unknown): unknown {
+  switch (nameOf(e)) {
+    case 'IdempotencyValidationError':
+      return idempotencyKeyReused();
+    case 'IdempotencyAlreadyInProgressError':
+    case 'IdempotencyInconsistentStateError':
+      return idempotencyInProgress();
+    case 'IdempotencyPersistenceLayerError':
+      return (e as Error).cause ?? e;
+    default:
+      return e;
+  }
+}
