@@ -27,6 +27,8 @@ export default defineConfig([
     '**/.data/',
     '**/coverage/',
     '**/test-results/',
+    'web/dist/',
+    'web/dist.tmp-*/',
     'shared/schemas/compiled/',
   ]),
   {

@@ -6,6 +6,7 @@ import { Alarms } from './alarms';
 import { EventsApi } from './api';
 import { Auth } from './auth';
 import { readSettings } from './settings';
+import { Site } from './site';
 import { EventsTable } from './table';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -44,6 +45,13 @@ export class CalEventsStack extends Stack {
     new Alarms(this, 'Alarms', { api: api.httpApi, functions: api.functions, table });
 
     new CfnOutput(this, 'ApiUrl', { value: api.rootUrl });
+    // The calendar page and the API explorer, with the API on the same origin (infra/site.ts).
+    const site = new Site(this, 'Site', {
+      httpApi: api.httpApi,
+      distDir: fileURLToPath(new URL('../web/dist', import.meta.url)),
+      retain,
+    });
+    new CfnOutput(this, 'SiteUrl', { value: site.url });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     if (auth.userPool && auth.userPoolClient) {
       new CfnOutput(this, 'UserPoolId', { value: auth.userPool.userPoolId });

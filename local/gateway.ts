@@ -9,6 +9,7 @@ import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, NAMESPACE_PATH, NO_ROUTE_HANDL
 import type { Invoker } from '../shared/http/dispatch';
 import { ApiError } from '../shared/http/errors';
 import { errorResponse } from '../shared/http/respond';
+import { serveWeb } from './web';
 
 type Handler = (
   event: APIGatewayProxyEventV2,
@@ -241,6 +242,8 @@ export async function startGateway(port: number, host = '127.0.0.1'): Promise<Se
       res.end(reply.body);
       return;
     }
+    // The calendar page and the API explorer (web/dist) outside /cal/, as CloudFront serves them.
+    if (serveWeb(req, res)) return;
     dispatch(req, res).catch((e) => {
       console.error(e);
       res.writeHead(500, { 'Content-Type': 'application/json' });

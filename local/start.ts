@@ -122,12 +122,25 @@ try {
     AUTH_LOCAL_SECRET: localSecret(),
     SITE_URL: process.env.SITE_URL ?? `http://localhost:${port}`,
   });
+  // The calendar page (web/dist), built when a source changed since the last build; the API runs without it.
+  const web = await import('../web/build')
+    .then(async (m) => {
+      if (m.webBuildNeeded()) console.log('Building the calendar page (web/dist)…');
+      await m.ensureWebBuilt();
+      return true;
+    })
+    .catch((e: Error) => {
+      console.error(`The calendar page could not be built (${e.message}); serving the API only.`);
+      return false;
+    });
   // Imported only now: handler modules read their configuration when they load.
   const { startGateway } = await import('./gateway');
   server = await startGateway(port, process.env.HOST ?? '127.0.0.1');
   console.log(
     `Event calendar API ready at http://localhost:${port}/cal/events/v1 (${inMemory ? 'in memory' : `data in ${DATA_DIR}/`})`,
   );
+  if (web)
+    console.log(`Calendar at http://localhost:${port}/ and API explorer at http://localhost:${port}/docs`);
   console.log('Get a token with: npm run token -- --role editor');
 } catch (e) {
   console.error(`Could not start: ${(e as Error).message}`);

@@ -1,0 +1,220 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Duration, Fn, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type CfnBucket,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import type { Construct } from 'constructs';
+
+export interface SiteProps {
+  /** The HTTP API, served by the same distribution under `/cal/*`. */
+  httpApi: HttpApi;
+  /** The built page (web/dist: `npm run build:web`; cdk.json's app command builds it first). */
+  distDir: string;
+  retain: boolean;
+}
+
+/** What a path without a file name serves (the same map as local/web.ts). */
+const PAGES_FUNCTION = `function handler(event) {
+  var r = event.request;
+  if (r.uri === '/docs' || r.uri === '/docs/') r.uri = '/docs/index.html';
+  else if (r.uri.endsWith('/')) r.uri += 'index.html';
+  return r;
+}`;
+
+/**
+ * The API builds its links (rest_url, next_rest_url, the servers of /doc) from X-Forwarded-Host when
+ * there is one (shared/http/urls.ts); CloudFront sends the API's own host name as Host, so the viewer's
+ * is passed on here and links point at the site, not at execute-api. Whatever a client sent is replaced.
+ */
+const API_HOST_FUNCTION = `function handler(event) {
+  var r = event.request;
+  r.headers['x-forwarded-host'] = { value: r.headers.host.value };
+  return r;
+}`;
+
+/**
+ * The calendar page and the API on one origin: a private S3 bucket (reached only by CloudFront through
+ * Origin Access Control) as the default origin, and the HTTP API as a second origin under `/cal/*`,
+ * never cached, every method, the Authorization header and query strings passed through. HTTPS only.
+ *
+ * A nested stack of the service's stack: deployed with it, but with a template of its own, so the
+ * helper functions that copying files to S3 needs (BucketDeployment's) stay apart from the API's
+ * functions and what is checked of them.
+ */
+export class Site extends NestedStack {
+  readonly bucket: Bucket;
+  readonly logs: Bucket;
+  readonly distribution: Distribution;
+
+  constructor(scope: Construct, id: string, props: SiteProps) {
+    super(scope, id, { description: 'Event calendar page: S3 bucket and CloudFront distribution' });
+    const lifetime = {
+      removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      autoDeleteObjects: !props.retain,
+    };
+    // Access logs of the bucket and of the distribution. CloudFront's standard logs are delivered with
+    // an ACL grant, so this bucket (only this one) keeps ACLs enabled; it is private all the same.
+    this.logs = new Bucket(this, 'Logs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.OBJECT_WRITER,
+      lifecycleRules: [{ expiration: Duration.days(props.retain ? 365 : 30) }],
+      ...lifetime,
+    });
+    Validations.of(this.logs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This is the access-log bucket of the site: logging its own access would log the logs.',
+    });
+    this.bucket = new Bucket(this, 'Bucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: this.logs,
+      serverAccessLogsPrefix: 's3/',
+      ...lifetime,
+    });
+
+    const apiOrigin = new HttpOrigin(Fn.select(2, Fn.split('/', props.httpApi.apiEndpoint)), {
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      readTimeout: Duration.seconds(30),
+    });
+    const pages = new CloudFrontFunction(this, 'Pages', {
+      code: FunctionCode.fromInline(PAGES_FUNCTION),
+      runtime: FunctionRuntime.JS_2_0,
+      comment: 'Maps / and /docs to their index.html',
+    });
+    const apiHost = new CloudFrontFunction(this, 'ApiHost', {
+      code: FunctionCode.fromInline(API_HOST_FUNCTION),
+      runtime: FunctionRuntime.JS_2_0,
+      comment: "Passes the viewer's host name to the API for its links",
+    });
+
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Event calendar page and API',
+      defaultRootObject: 'index.html',
+      enableLogging: true,
+      logBucket: this.logs,
+      logFilePrefix: 'cloudfront/',
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+        compress: true,
+        functionAssociations: [{ function: pages, eventType: FunctionEventType.VIEWER_REQUEST }],
+      },
+      additionalBehaviors: {
+        '/cal/*': {
+          origin: apiOrigin,
+          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          // Every viewer header but Host (API Gateway answers only to its own name), Authorization
+          // included, and every query string.
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          compress: true,
+          functionAssociations: [{ function: apiHost, eventType: FunctionEventType.VIEWER_REQUEST }],
+        },
+      },
+    });
+
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR1',
+      reason: 'A public calendar, for visitors from anywhere: no country is to be turned away.',
+    });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR2',
+      reason:
+        'The page is static and the API throttles at its stage (throttleRate / throttleBurst); a WAF web ' +
+        'ACL (created in us-east-1, billed per rule) is left to deployments that need one.',
+    });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR4',
+      reason:
+        "The distribution answers on CloudFront's default *.cloudfront.net certificate, whose minimum " +
+        'protocol CloudFront fixes; with a custom domain and certificate, TLSv1.2_2021 (set here) applies.',
+    });
+
+    new BucketDeployment(this, 'Deploy', {
+      sources: [Source.asset(resolveDist(this, props.distDir))],
+      destinationBucket: this.bucket,
+      distribution: this.distribution,
+      distributionPaths: ['/*'],
+      memoryLimit: 512,
+    });
+    this.acknowledgeDeploymentHandler();
+  }
+
+  /**
+   * cdk-nag's findings on BucketDeployment's handler, a function CDK writes and maintains (its runtime,
+   * its role with the basic execution policy, its grants on CDK's asset bucket and on this bucket).
+   */
+  private acknowledgeDeploymentHandler(): void {
+    const bucketId = this.getLogicalId(this.bucket.node.defaultChild as CfnBucket);
+    const handler = this.node.children.find((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'));
+    if (!handler) return;
+    const reason =
+      "CDK's own BucketDeployment handler copies the built page from CDK's asset bucket to the site " +
+      'bucket; its runtime, role and grants (those two buckets only) are what CDK gives it.';
+    const findings = [
+      'AwsSolutions-L1',
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      'AwsSolutions-IAM5[Action::s3:GetObject*]',
+      'AwsSolutions-IAM5[Action::s3:GetBucket*]',
+      'AwsSolutions-IAM5[Action::s3:List*]',
+      'AwsSolutions-IAM5[Action::s3:DeleteObject*]',
+      'AwsSolutions-IAM5[Action::s3:Abort*]',
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+      `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`,
+      // CloudFront's CreateInvalidation takes no resource but "*".
+      'AwsSolutions-IAM5[Resource::*]',
+    ];
+    for (const id of findings) Validations.of(handler).acknowledge({ id, reason });
+  }
+
+  get url(): string {
+    return `https://${this.distribution.distributionDomainName}`;
+  }
+}
+
+/**
+ * The built page, or — when this stack is synthesized without bundling (the infra tests, and
+ * `cdk synth` of other stacks, as CDK's `aws:cdk:bundling-stacks` says) — a placeholder so that a
+ * template can be checked without building the page first. A deployment needs the build: without it,
+ * synthesis stops here with what to run.
+ */
+function resolveDist(scope: Construct, distDir: string): string {
+  if (existsSync(join(distDir, 'index.html'))) return distDir;
+  if (!Stack.of(scope).bundlingRequired) return join(import.meta.dirname, 'site-placeholder');
+  throw new Error(
+    `The calendar page is not built (${distDir}/index.html is missing): run \`npm run build:web\` before \`cdk synth\` / \`cdk deploy\`.`,
+  );
+}

@@ -1,0 +1,108 @@
+import { API_ROOT, type CalEvent, type Venue, venuesOf } from './api';
+import { describeDates } from './format';
+
+/** An element with text content (never HTML) and attributes. */
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: Array<Node | string>
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  node.append(...children);
+  return node;
+}
+
+const STATUS_LABEL: Record<string, string> = {
+  publish: 'Published',
+  draft: 'Draft',
+  pending: 'Pending review',
+  private: 'Private',
+  future: 'Scheduled',
+  trash: 'In the trash',
+};
+export const statusLabel = (s: string) => STATUS_LABEL[s] ?? s;
+
+const isHttp = (url: string | null | undefined): url is string => !!url && /^https?:\/\//i.test(url);
+
+function address(v: Venue): string {
+  const region = v.stateprovince || v.state || v.province;
+  return [v.address, [v.zip, v.city].filter(Boolean).join(' '), region, v.country]
+    .filter((p) => p && p.trim())
+    .join(', ');
+}
+
+function row(label: string, ...value: Array<Node | string>): HTMLElement[] {
+  return [el('dt', {}, label), el('dd', {}, ...value)];
+}
+
+const link = (href: string, text: string, external = true) =>
+  el('a', external ? { href, rel: 'noopener noreferrer', target: '_blank' } : { href }, text);
+
+/** The body of the detail dialog for one event, as GET /events/{id} returned it. */
+export function renderDetail(e: CalEvent): HTMLElement {
+  const body = el('div', { class: 'detail', 'data-event-id': String(e.id) });
+  if (e.status !== 'publish')
+    body.append(el('p', { class: `badge status-${e.status}`, 'data-role': 'status' }, statusLabel(e.status)));
+  if (e.image && isHttp(e.image.url))
+    body.append(el('img', { src: e.image.url, alt: '', class: 'detail-image', loading: 'lazy' }));
+
+  const dates = describeDates(e);
+  const list = el('dl');
+  list.append(...row('When', el('span', { 'data-role': 'dates' }, dates.main)));
+  if (dates.own)
+    list.append(...row('Local to the event', el('span', { 'data-role': 'own-dates' }, dates.own)));
+  if (e.cost) list.append(...row('Cost', el('span', { 'data-role': 'cost' }, e.cost)));
+
+  for (const v of venuesOf(e).filter((x) => x && x.id)) {
+    const where = el('span', { 'data-role': 'venue' }, v.venue);
+    const addr = address(v);
+    const parts: Array<Node | string> = [where];
+    if (addr) {
+      parts.push(el('br'), el('span', { 'data-role': 'address' }, addr), el('br'));
+      parts.push(
+        link(
+          `https://www.openstreetmap.org/search?query=${encodeURIComponent(`${v.venue}, ${addr}`)}`,
+          'Map',
+        ),
+      );
+    }
+    list.append(...row('Venue', ...parts));
+  }
+  if (e.organizer.length)
+    list.append(
+      ...row(
+        e.organizer.length > 1 ? 'Organizers' : 'Organizer',
+        el('span', { 'data-role': 'organizers' }, e.organizer.map((o) => o.organizer).join(', ')),
+      ),
+    );
+  if (e.categories.length)
+    list.append(
+      ...row(
+        'Categories',
+        el('span', { 'data-role': 'categories' }, e.categories.map((c) => c.name).join(', ')),
+      ),
+    );
+  if (e.tags.length)
+    list.append(...row('Tags', el('span', { 'data-role': 'tags' }, e.tags.map((t) => t.name).join(', '))));
+  if (isHttp(e.website)) list.append(...row('Website', link(e.website, e.website)));
+  body.append(list);
+
+  // The API sanitizes descriptions on write (an allow-list of safe HTML), so it is shown as HTML.
+  const description = el('div', { class: 'description', 'data-role': 'description' });
+  description.innerHTML = e.description;
+  body.append(description);
+
+  body.append(
+    el(
+      'p',
+      { class: 'links' },
+      el(
+        'a',
+        { href: `${API_ROOT}/events/${e.id}/ical`, download: `${e.slug || e.id}.ics` },
+        'Add to calendar (.ics)',
+      ),
+    ),
+  );
+  return body;
+}

@@ -1,0 +1,151 @@
+import { api, ApiError, type CalEvent, venuesOf } from './api';
+import { fromInput, toInput, viewerZone } from './format';
+
+/**
+ * The create / edit form. It sends what the API takes (decisions §6: a partial update, arrays replace
+ * the whole set) and shows the API's 400 messages next to the fields they name (`data.params`, with
+ * `data.details` for the codes); a message for a field the form does not have goes above the form.
+ */
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+const form = () => $<HTMLFormElement>('event-form');
+const input = (name: string) =>
+  form().elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+const selected = (name: string): number[] =>
+  Array.from((input(name) as HTMLSelectElement).selectedOptions)
+    .map((o) => Number(o.value))
+    .filter((n) => n > 0);
+
+function select(name: string, ids: number[]): void {
+  for (const o of Array.from((input(name) as HTMLSelectElement).options))
+    o.selected = ids.includes(Number(o.value));
+}
+
+let editing: CalEvent | null = null;
+
+export function clearErrors(): void {
+  for (const p of Array.from(form().querySelectorAll('.field-error'))) p.remove();
+  for (const f of Array.from(form().querySelectorAll('[aria-invalid]'))) {
+    f.removeAttribute('aria-invalid');
+    f.removeAttribute('aria-describedby');
+  }
+  const top = $('form-error');
+  top.hidden = true;
+  top.textContent = '';
+}
+
+/** Puts each message under its field (linked for screen readers) and focuses the first one. */
+export function showErrors(error: ApiError): void {
+  clearErrors();
+  const messages = error.fieldMessages();
+  const elsewhere: string[] = [];
+  let first: HTMLElement | null = null;
+  for (const [name, message] of Object.entries(messages)) {
+    const wrap = form().querySelector<HTMLElement>(`[data-field="${CSS.escape(name)}"]`);
+    const field = wrap?.querySelector<HTMLElement>('input, select, textarea');
+    if (!wrap || !field) {
+      elsewhere.push(message);
+      continue;
+    }
+    const id = `err-${name}`;
+    wrap.append(
+      Object.assign(document.createElement('p'), { id, className: 'field-error', textContent: message }),
+    );
+    field.setAttribute('aria-invalid', 'true');
+    field.setAttribute('aria-describedby', id);
+    first ??= field;
+  }
+  const top = $('form-error');
+  const summary = Object.keys(messages).length ? error.message : `${error.message} (${error.body.code})`;
+  top.textContent = elsewhere.length ? `${summary} ${elsewhere.join(' ')}` : summary;
+  top.hidden = false;
+  (first ?? top).focus?.();
+}
+
+/** The body to send: every field of the form (a new event), or the fields that can change (an edit). */
+function body(): Record<string, unknown> {
+  const text = (name: string) => (input(name) as HTMLInputElement).value.trim();
+  const checked = (name: string) => (input(name) as HTMLInputElement).checked;
+  const venue = Number(text('venue')) || null;
+  return {
+    title: text('title'),
+    start_date: fromInput(text('start_date')),
+    end_date: fromInput(text('end_date')),
+    timezone: text('timezone') || viewerZone(),
+    all_day: checked('all_day'),
+    status: text('status'),
+    featured: checked('featured'),
+    description: (input('description') as HTMLTextAreaElement).value,
+    cost: text('cost'),
+    website: text('website') || null,
+    image: text('image') || null,
+    venue: venue ? [venue] : [],
+    organizer: selected('organizer'),
+    categories: selected('categories'),
+    tags: selected('tags'),
+  };
+}
+
+export function openEditor(e: CalEvent | null, defaults: { start?: string; end?: string } = {}): void {
+  editing = e;
+  const f = form();
+  f.reset();
+  clearErrors();
+  $('editor-title').textContent = e ? `Edit “${e.title}”` : 'New event';
+  const set = (name: string, value: string) => ((input(name) as HTMLInputElement).value = value);
+  const check = (name: string, value: boolean) => ((input(name) as HTMLInputElement).checked = value);
+  if (e) {
+    set('title', e.title);
+    set('start_date', toInput(e.start_date));
+    set('end_date', toInput(e.end_date));
+    set('timezone', e.timezone);
+    check('all_day', e.all_day);
+    set('status', e.status === 'trash' ? 'draft' : e.status);
+    check('featured', e.featured);
+    set('description', e.description);
+    set('cost', e.cost);
+    set('website', e.website ?? '');
+    set('image', e.image ? e.image.url : '');
+    set('venue', String(venuesOf(e).find((v) => v && v.id)?.id ?? ''));
+    select(
+      'organizer',
+      e.organizer.map((o) => o.id),
+    );
+    select(
+      'categories',
+      e.categories.map((c) => c.id),
+    );
+    select(
+      'tags',
+      e.tags.map((t) => t.id),
+    );
+  } else {
+    set('timezone', viewerZone());
+    set('start_date', defaults.start ?? '');
+    set('end_date', defaults.end ?? '');
+    set('status', 'publish');
+  }
+  $<HTMLDialogElement>('editor').showModal();
+  (input('title') as HTMLInputElement).focus();
+}
+
+/** Saves the form; resolves with the saved event, or null when the API refused it (shown in the form). */
+export async function saveEditor(): Promise<CalEvent | null> {
+  const save = $<HTMLButtonElement>('e-save');
+  save.disabled = true;
+  try {
+    const saved = editing
+      ? await api<CalEvent>('POST', `/events/${editing.id}`, body())
+      : await api<CalEvent>('POST', '/events', body());
+    clearErrors();
+    $<HTMLDialogElement>('editor').close();
+    return saved;
+  } catch (err) {
+    if (err instanceof ApiError) showErrors(err);
+    else showErrors(new ApiError(0, { code: 'network', message: (err as Error).message }));
+    return null;
+  } finally {
+    save.disabled = false;
+  }
+}

@@ -1,0 +1,440 @@
+import { Calendar, type EventInput, type EventSourceFuncArg } from '@fullcalendar/core';
+import dayGridPlugin from '@fullcalendar/daygrid';
+import listPlugin from '@fullcalendar/list';
+import timeGridPlugin from '@fullcalendar/timegrid';
+import {
+  api,
+  API_ROOT,
+  ApiError,
+  type CalEvent,
+  listAll,
+  type Organizer,
+  type Term,
+  token,
+  type Venue,
+} from './api';
+import { el, renderDetail, statusLabel } from './detail';
+import { openEditor, saveEditor } from './editor';
+import { apiFilters, type PageState, readState, stateQuery } from './filters';
+import { nextDay, toInput } from './format';
+
+/**
+ * The calendar page: FullCalendar fed by GET /events (every page, by `next_rest_url`) for the visible
+ * range, filters in the URL, an event's detail from GET /events/{id}, and editing with a pasted token.
+ */
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+/** What the page is loading (replaced by each load). */
+const statusLine = (text: string) => ($('status').textContent = text);
+/** The outcome of what the user did (kept until the next action). */
+const notice = (text: string) => ($('notice').textContent = text);
+
+let state: PageState = readState();
+let calendar: Calendar;
+
+// ---- Who is signed in (the token is the API's; its payload only labels the page) ---------------
+
+function claims(): { role?: string; sub?: string } | null {
+  const t = token.get();
+  if (!t) return null;
+  try {
+    const payload = JSON.parse(atob(t.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as Record<
+      string,
+      unknown
+    >;
+    const groups = payload['cognito:groups'];
+    const role =
+      (payload['cal:role'] as string | undefined) ?? (Array.isArray(groups) ? String(groups[0]) : undefined);
+    return { role, sub: payload.sub as string | undefined };
+  } catch {
+    return {};
+  }
+}
+
+const signedIn = () => token.get() !== null;
+
+function renderAccount(): void {
+  const c = claims();
+  $('who').textContent = c
+    ? `Signed in${c.role ? ` as ${c.role}` : ''}${c.sub ? ` (${c.sub})` : ''}`
+    : 'Not signed in';
+  $('sign-in').hidden = !!c;
+  $('sign-out').hidden = !c;
+  $('new-event').hidden = !c;
+  $('f-trash-field').hidden = !c;
+}
+
+// ---- Filters: options from the API, values from and to the URL ---------------------------------
+
+function fill(id: string, options: Array<{ value: string; label: string }>, keepFirst = true): void {
+  const sel = $<HTMLSelectElement>(id);
+  const first = keepFirst ? sel.options[0] : undefined;
+  sel.replaceChildren(
+    ...(first ? [first] : []),
+    ...options.map((o) => el('option', { value: o.value }, o.label)),
+  );
+}
+
+/** Categories in tree order, children indented under their parent. */
+function categoryTree(terms: Term[]): Array<{ term: Term; depth: number }> {
+  const out: Array<{ term: Term; depth: number }> = [];
+  const known = new Set(terms.map((t) => t.id));
+  const walk = (parent: number, depth: number) => {
+    for (const t of terms.filter((x) => (known.has(x.parent) ? x.parent : 0) === parent)) {
+      out.push({ term: t, depth });
+      if (depth < 8) walk(t.id, depth + 1);
+    }
+  };
+  walk(0, 0);
+  return out;
+}
+
+async function loadOptions(): Promise<void> {
+  const [cats, tags, venues, organizers] = await Promise.all([
+    listAll<Term>('/categories?per_page=50&hide_empty=false', 'categories'),
+    listAll<Term>('/tags?per_page=50&hide_empty=false', 'tags'),
+    listAll<Venue>('/venues?per_page=50', 'venues').catch(() => []),
+    listAll<Organizer>('/organizers?per_page=50', 'organizers').catch(() => []),
+  ]);
+  const tree = categoryTree(cats);
+  const indent = (d: number) => '\u2003'.repeat(d) + (d ? '↳ ' : '');
+  fill(
+    'f-category',
+    tree.map(({ term, depth }) => ({ value: term.slug, label: `${indent(depth)}${term.name}` })),
+  );
+  fill(
+    'f-tag',
+    tags.map((t) => ({ value: t.slug, label: t.name })),
+  );
+  fill(
+    'f-venue',
+    venues.map((v) => ({ value: String(v.id), label: v.venue })),
+  );
+  fill(
+    'f-organizer',
+    organizers.map((o) => ({ value: String(o.id), label: o.organizer })),
+  );
+  fill(
+    'e-categories',
+    tree.map(({ term, depth }) => ({ value: String(term.id), label: `${indent(depth)}${term.name}` })),
+    false,
+  );
+  fill(
+    'e-tags',
+    tags.map((t) => ({ value: String(t.id), label: t.name })),
+    false,
+  );
+  fill(
+    'e-venue',
+    venues.map((v) => ({ value: String(v.id), label: v.venue })),
+  );
+  fill(
+    'e-organizer',
+    organizers.map((o) => ({ value: String(o.id), label: o.organizer })),
+    false,
+  );
+  writeFilters();
+}
+
+function writeFilters(): void {
+  const f = $<HTMLFormElement>('filters');
+  const field = (name: string) => f.elements.namedItem(name) as HTMLInputElement;
+  for (const k of ['search', 'category', 'tag', 'venue', 'organizer'] as const) field(k).value = state[k];
+  field('featured').checked = state.featured;
+  field('trash').checked = state.trash;
+  updateSubscribe();
+}
+
+function readFilters(): void {
+  const f = $<HTMLFormElement>('filters');
+  const field = (name: string) => f.elements.namedItem(name) as HTMLInputElement;
+  state = {
+    ...state,
+    search: field('search').value,
+    category: field('category').value,
+    tag: field('tag').value,
+    venue: field('venue').value,
+    organizer: field('organizer').value,
+    featured: field('featured').checked,
+    trash: field('trash').checked,
+  };
+}
+
+function updateSubscribe(): void {
+  const q = apiFilters({ ...state, trash: false }, false).toString();
+  $<HTMLAnchorElement>('subscribe').href = `${API_ROOT}/events/ical${q ? `?${q}` : ''}`;
+}
+
+/** Keeps the URL in step with the page; a new entry for a filter change, a replaced one when browsing dates. */
+function syncUrl(push: boolean): void {
+  const url = `${location.pathname}${stateQuery(state)}`;
+  if (url === `${location.pathname}${location.search}`) return;
+  if (push) history.pushState(null, '', url);
+  else history.replaceState(null, '', url);
+}
+
+// ---- Events for the visible range ----------------------------------------------------------------
+
+/**
+ * The API's `start_date` / `end_date` keep events that lie inside the window (starting on or after it
+ * starts, ending on or before it ends), which would drop an event running across the edge of the
+ * visible range; `ends_after` / `starts_before` select exactly the events that overlap it.
+ */
+function toInputEvent(e: CalEvent): EventInput {
+  const pending = e.status !== 'publish';
+  const base: EventInput = {
+    id: String(e.id),
+    title: pending ? `${e.title} (${statusLabel(e.status)})` : e.title,
+    classNames: [`status-${e.status}`, ...(e.featured ? ['featured'] : [])],
+    extendedProps: { status: e.status },
+  };
+  if (e.all_day)
+    return { ...base, allDay: true, start: e.start_date.slice(0, 10), end: nextDay(e.end_date.slice(0, 10)) };
+  return {
+    ...base,
+    start: `${e.utc_start_date.replace(' ', 'T')}Z`,
+    end: `${e.utc_end_date.replace(' ', 'T')}Z`,
+  };
+}
+
+let inFlight: AbortController | null = null;
+
+async function fetchEvents(info: EventSourceFuncArg): Promise<EventInput[]> {
+  inFlight?.abort();
+  const controller = new AbortController();
+  inFlight = controller;
+  const q = apiFilters(state, signedIn());
+  q.set('ends_after', info.start.toISOString());
+  q.set('starts_before', info.end.toISOString());
+  q.set('per_page', '50');
+  statusLine('Loading events…');
+  try {
+    const events = await listAll<CalEvent>(`/events?${q}`, 'events', controller.signal);
+    statusLine(`${events.length} event${events.length === 1 ? '' : 's'} shown.`);
+    return events.map(toInputEvent);
+  } catch (e) {
+    if ((e as Error).name === 'AbortError') return [];
+    statusLine(`Could not load events: ${(e as Error).message}`);
+    if (e instanceof ApiError && e.status === 401) signOut('Your token was refused; sign in again.');
+    return [];
+  }
+}
+
+// ---- Dialogs ---------------------------------------------------------------------------------------
+
+async function showDetail(id: string): Promise<void> {
+  const dialog = $<HTMLDialogElement>('detail');
+  let e: CalEvent;
+  try {
+    e = await api<CalEvent>('GET', `/events/${id}`);
+  } catch (err) {
+    notice(`Could not open the event: ${(err as Error).message}`);
+    return;
+  }
+  $('detail-title').textContent = e.title;
+  $('detail-body').replaceChildren(renderDetail(e));
+  const actions = $('detail-actions');
+  actions.replaceChildren();
+  if (signedIn()) {
+    const button = (label: string, action: () => Promise<void>) => {
+      const b = el('button', { type: 'button' }, label);
+      b.addEventListener('click', () => void action());
+      return b;
+    };
+    if (e.status === 'trash') actions.append(button('Restore as draft', () => changeStatus(e, 'restore')));
+    else {
+      actions.append(
+        button('Edit', async () => {
+          dialog.close();
+          openEditor(e);
+        }),
+      );
+      actions.append(button('Move to trash', () => changeStatus(e, 'trash')));
+    }
+  }
+  actions.append(Object.assign(el('button', { type: 'button', 'data-close': '' }, 'Close')));
+  if (!dialog.open) dialog.showModal();
+}
+
+/** Trash is DELETE (without force); restoring is an update of the status (decisions §6). */
+async function changeStatus(e: CalEvent, to: 'trash' | 'restore'): Promise<void> {
+  try {
+    if (to === 'trash') await api('DELETE', `/events/${e.id}`);
+    else await api('POST', `/events/${e.id}`, { status: 'draft' });
+    $<HTMLDialogElement>('detail').close();
+    notice(to === 'trash' ? `“${e.title}” moved to the trash.` : `“${e.title}” restored as a draft.`);
+    calendar.refetchEvents();
+  } catch (err) {
+    notice(`Could not change “${e.title}”: ${(err as Error).message}`);
+  }
+}
+
+function signOut(message = 'Signed out.'): void {
+  token.clear();
+  renderAccount();
+  notice(message);
+  if (state.trash) state = { ...state, trash: false };
+  writeFilters();
+  calendar.refetchEvents();
+}
+
+function wireDialogs(): void {
+  for (const d of Array.from(document.querySelectorAll('dialog'))) {
+    d.addEventListener('click', (ev) => {
+      const target = ev.target as HTMLElement;
+      if (target.closest('[data-close]')) d.close();
+    });
+  }
+  $('sign-in').addEventListener('click', () => {
+    $('token-error').hidden = true;
+    $<HTMLDialogElement>('signin').showModal();
+    $('token').focus();
+  });
+  $('signin-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const t = $<HTMLTextAreaElement>('token')
+      .value.trim()
+      .replace(/^Bearer\s+/i, '');
+    if (t.split('.').length !== 3) {
+      const err = $('token-error');
+      err.textContent = 'That is not a token: it should be three parts separated by dots.';
+      err.hidden = false;
+      $('token').setAttribute('aria-describedby', 'token-error');
+      return;
+    }
+    token.set(t);
+    $<HTMLDialogElement>('signin').close();
+    renderAccount();
+    notice('Signed in.');
+    calendar.refetchEvents();
+  });
+  $('sign-out').addEventListener('click', () => signOut());
+  $('new-event').addEventListener('click', () => {
+    const start = calendar.getDate();
+    start.setHours(18, 0, 0, 0);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const local = (d: Date) =>
+      `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:00`;
+    const end = new Date(start.getTime() + 2 * 3600_000);
+    openEditor(null, { start: toInput(local(start)), end: toInput(local(end)) });
+  });
+  $('event-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    void saveEditor().then((saved) => {
+      if (!saved) return;
+      notice(
+        saved.status === 'publish'
+          ? `Saved “${saved.title}”.`
+          : `Saved “${saved.title}” (${statusLabel(saved.status)}).`,
+      );
+      calendar.gotoDate(saved.start_date.slice(0, 10));
+      calendar.refetchEvents();
+    });
+  });
+}
+
+function wireFilters(): void {
+  const form = $<HTMLFormElement>('filters');
+  const apply = () => {
+    readFilters();
+    updateSubscribe();
+    syncUrl(true);
+    calendar.refetchEvents();
+  };
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    apply();
+  });
+  // Selects and boxes apply at once; the search box on Enter / Apply.
+  form.addEventListener('change', (ev) => {
+    if ((ev.target as HTMLElement).id !== 'f-search') apply();
+  });
+  $('f-clear').addEventListener('click', () => {
+    state = {
+      ...state,
+      search: '',
+      category: '',
+      tag: '',
+      venue: '',
+      organizer: '',
+      featured: false,
+      trash: false,
+    };
+    writeFilters();
+    syncUrl(true);
+    calendar.refetchEvents();
+  });
+  window.addEventListener('popstate', () => {
+    state = readState();
+    writeFilters();
+    calendar.changeView(state.view, state.date || undefined);
+    calendar.refetchEvents();
+  });
+}
+
+function start(): void {
+  renderAccount();
+  const narrow = window.matchMedia('(max-width: 600px)').matches;
+  // A phone opens on the list unless the URL names a view.
+  if (narrow && !new URLSearchParams(location.search).has('view')) state = { ...state, view: 'listMonth' };
+  calendar = new Calendar($('calendar'), {
+    plugins: [dayGridPlugin, timeGridPlugin, listPlugin],
+    initialView: state.view,
+    initialDate: state.date || undefined,
+    timeZone: 'local',
+    height: 'auto',
+    firstDay: 1,
+    nowIndicator: true,
+    eventInteractive: true,
+    dayMaxEvents: narrow ? 2 : 4,
+    eventTimeFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
+    headerToolbar: narrow
+      ? { left: 'prev,next', center: 'title', right: 'today' }
+      : {
+          left: 'prev,next today',
+          center: 'title',
+          right: 'dayGridMonth,timeGridWeek,timeGridDay,listMonth',
+        },
+    footerToolbar: narrow ? { center: 'dayGridMonth,timeGridWeek,timeGridDay,listMonth' } : undefined,
+    buttonText: { listMonth: 'list' },
+    events: (info, ok, fail) => {
+      fetchEvents(info).then(ok, fail);
+    },
+    // Day cells are named by their day number's link, whose name ("12 March 2031") is not the cell's
+    // visible text (axe: label-content-name-mismatch); a grid cell needs no name of its own.
+    dayCellDidMount: (arg) => arg.el.removeAttribute('aria-labelledby'),
+    eventClick: (arg) => {
+      arg.jsEvent.preventDefault();
+      void showDetail(arg.event.id);
+    },
+    datesSet: (arg) => {
+      const d = arg.view.currentStart;
+      const pad = (n: number) => String(n).padStart(2, '0');
+      state = {
+        ...state,
+        view: arg.view.type,
+        date: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`,
+      };
+      syncUrl(false);
+    },
+  });
+  calendar.render();
+  // The toolbar's arrow icons are decoration inside labelled buttons (axe: role-img-alt).
+  const hideIcons = () =>
+    $('calendar')
+      .querySelectorAll('.fc-icon:not([aria-hidden])')
+      .forEach((i) => i.setAttribute('aria-hidden', 'true'));
+  hideIcons();
+  new MutationObserver(hideIcons).observe($('calendar'), { childList: true, subtree: true });
+  wireDialogs();
+  wireFilters();
+  writeFilters();
+  loadOptions().catch((e) => statusLine(`Could not load the filters: ${(e as Error).message}`));
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+else start();
+
+// For the browser tests and for curious developers: the calendar instance.
+(window as unknown as { calendarPage: { calendar: () => Calendar } }).calendarPage = {
+  calendar: () => calendar,
+};
