@@ -179,6 +179,20 @@ describe('GET /changes: shape and order', () => {
   });
 });
 
+describe('GET /changes in the contract', () => {
+  it('is listed by the namespace index and /doc, with its parameters', async () => {
+    const index = await api.get('');
+    const route = index.body.routes['/cal/events/v1/changes'];
+    expect(route.methods).toEqual(['GET']);
+    expect(Object.keys(route.endpoints[0].args).sort()).toEqual(['per_page', 'since']);
+    expect(route.endpoints[0].args.per_page).toMatchObject({ default: 100, minimum: 1, maximum: 500 });
+    const doc = await api.get('/doc');
+    const op = doc.body.paths['/changes'].get;
+    expect(op.operationId).toBe('listChanges');
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401']));
+  });
+});
+
 describe('GET /changes: bad input is a 400 in the error envelope', () => {
   const invalid = async (query: string, param: string, code: string) => {
     const res = await api.get(`/changes?${query}`);
