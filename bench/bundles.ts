@@ -12,7 +12,6 @@ import { NO_ROUTE_HANDLER } from '../shared/config';
 import { operations } from '../shared/contracts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
 
 /** Bundles one entry like infra/function-defaults.ts does and returns its size in bytes. */
 export async function bundleSize(entry: string, out: string): Promise<number> {
@@ -31,49 +30,70 @@ export async function bundleSize(entry: string, out: string): Promise<number> {
   return statSync(out).size;
 }
 
-/** Every function's entry (the operations' handlers and the no-route function) and the bare client. */
+const BARE = `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => ({ statusCode: 200, body: String(!!ddb) });\n`;
+
+export interface Bundle {
+  function: string;
+  file: string;
+  bytes: number;
+}
+
+/**
+ * Bundles every function's entry (the operations' handlers and the no-route function) and the bare
+ * client into `dir`, where they stay (the cold-start measurement runs them).
+ */
+export async function buildBundles(
+  dir: string,
+  progress = true,
+): Promise<{ baseline: Bundle; functions: Bundle[] }> {
+  const bare = join(dir, 'bare.ts');
+  writeFileSync(bare, BARE);
+  // The bare entry lives in a temporary folder: resolve the SDK from the project's node_modules.
+  process.env.NODE_PATH = join(ROOT, 'node_modules');
+  const bareFile = join(dir, 'bare.mjs');
+  const bytes = await bundleSize(bare, bareFile).catch(async () => {
+    const local = join(ROOT, 'bench', `.bare-${process.pid}.ts`);
+    writeFileSync(local, BARE);
+    try {
+      return await bundleSize(local, bareFile);
+    } finally {
+      rmSync(local);
+    }
+  });
+  const entries = [...new Set([...operations.map((op) => op.handler), NO_ROUTE_HANDLER])];
+  const functions: Bundle[] = [];
+  for (const [i, handler] of entries.entries()) {
+    if (progress) process.stderr.write(`\rbundling ${i + 1}/${entries.length} ${handler.padEnd(50)}`);
+    const file = join(dir, `${i}.mjs`);
+    functions.push({
+      function: handler.replace(/^functions\//, ''),
+      file,
+      bytes: await bundleSize(join(ROOT, `${handler}.ts`), file),
+    });
+  }
+  if (progress) process.stderr.write('\n');
+  return { baseline: { function: 'bare DynamoDB client', file: bareFile, bytes }, functions };
+}
+
+/** Every function's bundle size and the bare client's. */
 export async function bundleSizes(): Promise<{
   baseline: number;
   functions: Array<{ function: string; bytes: number }>;
 }> {
   const dir = mkdtempSync(join(tmpdir(), 'cal-bundles-'));
   try {
-    const bare = join(dir, 'bare.ts');
-    writeFileSync(
-      bare,
-      `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => ({ statusCode: 200, body: String(!!ddb) });\n`,
-    );
-    // The bare entry lives in a temporary folder: resolve the SDK from the project's node_modules.
-    process.env.NODE_PATH = join(ROOT, 'node_modules');
-    const baseline = await bundleSize(bare, join(dir, 'bare.mjs')).catch(async () => {
-      const local = join(ROOT, 'bench', `.bare-${process.pid}.ts`);
-      writeFileSync(
-        local,
-        `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => ({ statusCode: 200, body: String(!!ddb) });\n`,
-      );
-      try {
-        return await bundleSize(local, join(dir, 'bare.mjs'));
-      } finally {
-        rmSync(local);
-      }
-    });
-    const entries = [...new Set([...operations.map((op) => op.handler), NO_ROUTE_HANDLER])];
-    const functions = [];
-    for (const [i, handler] of entries.entries()) {
-      process.stderr.write(`\rbundling ${i + 1}/${entries.length} ${handler.padEnd(50)}`);
-      functions.push({
-        function: handler.replace(/^functions\//, ''),
-        bytes: await bundleSize(join(ROOT, `${handler}.ts`), join(dir, `${i}.mjs`)),
-      });
-    }
-    process.stderr.write('\n');
-    return { baseline, functions };
+    const { baseline, functions } = await buildBundles(dir);
+    return {
+      baseline: baseline.bytes,
+      functions: functions.map((f) => ({ function: f.function, bytes: f.bytes })),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
   const { baseline, functions } = await bundleSizes();
   if (args.json) console.log(JSON.stringify({ baseline, functions }, null, 2));
   else {

@@ -1,45 +1,90 @@
 /**
- * `npm run bench`: how the read paths behave as the table grows. Self-contained: it starts DynamoDB
- * Local (in memory) and the local gateway in this process on free ports with a fresh table, seeds
- * events through the API (local/seed.ts), measures fixed request loops against 127.0.0.1, prints the
- * figures and stops everything. Never part of `npm test`; it prints numbers and asserts nothing.
+ * `npm run bench`: does a request's cost follow the page or the calendar? (issue 9)
  *
- *   npm run bench
- *   npm run bench -- --sizes 1000,5000 --requests 200 --concurrency 4
+ *   npm run bench -- --sizes 1000,50000 [--out bench.json] [--requests 100] [--concurrency 4]
+ *   npm run bench -- --load [--clients 10] [--seconds 20]
  *
- * Each size is reached by adding events to the same table (1000, then 4000 more for 5000). Every case
- * sends the same anonymous request `--requests` times, `--concurrency` at a time, after a short
- * warm-up. DynamoDB calls and consumed read capacity per request are counted with a middleware added
- * in this process to the shared document client (no change to shared/).
+ * Self-contained: it starts DynamoDB Local (in memory) and the local gateway in this process on free
+ * ports with a fresh table, and stops them at the end. Never part of `npm test`; it asserts nothing
+ * about speed, but it fails when the bulk path stops writing what the API writes.
+ *
+ * A run: terms, venues and organizers through the API; a sample of events made through the API and
+ * again through the bulk path (bench/bulk.ts), whose items must match; then for each size the tag
+ * taxonomy grown (100 terms at the first size, 10,000 at the last) and the events added in bulk up to
+ * the size, every read case measured over HTTP, and the write cases (create, update) through the API.
+ * One table at the end, JSON to --out, then the handler time per stage for a 50-event page and the
+ * cold start of every function bundle against a bare client (A/B, interleaved).
+ *
+ * DynamoDB calls, items read and consumed capacity per request come from a middleware on the shared
+ * document client (in this process only; shared/ is unchanged).
  */
 
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
 import { parseArgs } from 'node:util';
+import type { Figures } from './report';
 
-const { values: args } = parseArgs({
-  options: {
-    sizes: { type: 'string', default: '1000,5000' },
-    requests: { type: 'string', default: '200' },
-    concurrency: { type: 'string', default: '4' },
-    warmup: { type: 'string', default: '20' },
-    'seed-concurrency': { type: 'string', default: '8' },
-  },
-});
-const SIZES = args.sizes.split(',').map(Number);
-const REQUESTS = Number(args.requests);
-const CONCURRENCY = Number(args.concurrency);
-const WARMUP = Number(args.warmup);
-const SEED_CONCURRENCY = Number(args['seed-concurrency']);
+const USAGE =
+  'Usage: npm run bench -- [--sizes 1000,50000] [--out file.json] [--requests 100] [--concurrency 4] ' +
+  '[--write-requests 40] [--sample 20] [--tags 100,10000] [--cold-rounds 15] [--handler-iterations 40]\n' +
+  '       npm run bench -- --load [--clients 10] [--seconds 20] [--events 300]';
+
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      sizes: { type: 'string', default: '1000,50000' },
+      out: { type: 'string' },
+      requests: { type: 'string', default: '100' },
+      concurrency: { type: 'string', default: '4' },
+      warmup: { type: 'string', default: '10' },
+      'write-requests': { type: 'string', default: '40' },
+      sample: { type: 'string', default: '20' },
+      tags: { type: 'string', default: '100,10000' },
+      'bulk-concurrency': { type: 'string', default: '12' },
+      writers: { type: 'string', default: '6' },
+      'cold-rounds': { type: 'string', default: '15' },
+      'handler-iterations': { type: 'string', default: '40' },
+      load: { type: 'boolean', default: false },
+      clients: { type: 'string', default: '10' },
+      seconds: { type: 'string', default: '20' },
+      events: { type: 'string', default: '300' },
+    },
+  });
+} catch (e) {
+  console.error(`${(e as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+const args = parsed.values;
+const num = (k: keyof typeof args) => Number(args[k]);
+const SIZES = String(args.sizes).split(',').map(Number);
+const [TAGS_FIRST, TAGS_LAST] = String(args.tags).split(',').map(Number) as [number, number];
+const REQUESTS = num('requests');
+const CONCURRENCY = num('concurrency');
+const WARMUP = num('warmup');
+const WRITE_REQUESTS = num('write-requests');
+const SAMPLE = num('sample');
+const positive = (n: number) => Number.isInteger(n) && n >= 1;
 if (
-  SIZES.some((n, i) => !Number.isInteger(n) || n < 1 || (i > 0 && n <= SIZES[i - 1]!)) ||
-  !(REQUESTS >= 1) ||
-  !(CONCURRENCY >= 1) ||
-  !(WARMUP >= 0)
+  SIZES.some((n, i) => !positive(n) || (i > 0 && n <= SIZES[i - 1]!)) ||
+  ![
+    REQUESTS,
+    CONCURRENCY,
+    WRITE_REQUESTS,
+    SAMPLE,
+    TAGS_FIRST,
+    TAGS_LAST,
+    num('clients'),
+    num('seconds'),
+  ].every(positive) ||
+  !(WARMUP >= 0) ||
+  !(num('cold-rounds') >= 0) ||
+  SIZES[0]! < 2 * SAMPLE + 10
 ) {
   console.error(
-    'Usage: npm run bench -- [--sizes 1000,5000] [--requests 200] [--concurrency 4] [--warmup 20]',
+    `Bad arguments: sizes must be increasing integers, the first at least ${2 * SAMPLE + 10} (twice --sample plus 10); counts positive.\n${USAGE}`,
   );
   process.exit(2);
 }
@@ -72,6 +117,9 @@ Object.assign(process.env, {
 const { startDynamo, ensureTable } = await import('../local/dynamo');
 const seed = await import('../local/seed');
 const { signLocalToken } = await import('../local/token');
+const { usage, instrument } = await import('./usage');
+const { bulkCreate, verifyBulk } = await import('./bulk');
+const report = await import('./report');
 
 // ---------------------------------------------------------------------------------------------------
 // Stack lifecycle
@@ -96,127 +144,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
     void stopAll().finally(() => process.exit(130));
   });
 
-// ---------------------------------------------------------------------------------------------------
-// DynamoDB accounting (a middleware on the shared client, in this process only)
-
-const usage = { calls: 0, rcu: 0, wcu: 0, items: 0 };
-type Capacity = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
-type Output = {
-  ConsumedCapacity?: Capacity | Capacity[];
-  ScannedCount?: number;
-  Item?: unknown;
-  Responses?: Record<string, unknown[]> | unknown[];
-};
-const DATA_PLANE =
-  /^(Get|Put|Update|Delete|BatchGet|BatchWrite|TransactGet|TransactWrite)(Item|Items)?Command$|^(Query|Scan)Command$/;
-const WRITES = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
-
-/** Items a read returned or examined: Query / Scan ScannedCount, BatchGet / TransactGet responses, GetItem's item. */
-function itemsRead(o: Output): number {
-  if (typeof o.ScannedCount === 'number') return o.ScannedCount;
-  if (Array.isArray(o.Responses)) return o.Responses.length;
-  if (o.Responses) return Object.values(o.Responses).reduce((n, list) => n + list.length, 0);
-  return o.Item ? 1 : 0;
-}
-
-async function instrument(): Promise<void> {
-  const { ddb } = await import('../shared/db/client');
-  ddb.middlewareStack.add(
-    (next, context) => async (a) => {
-      const name = String((context as { commandName?: string }).commandName ?? '');
-      // Set before the document client marshals the input, which keeps top-level fields as they are.
-      if (DATA_PLANE.test(name)) (a.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
-      const out = await next(a);
-      usage.calls++;
-      const o = out.output as Output;
-      const consumed = o.ConsumedCapacity;
-      for (const c of consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed]) {
-        const units = c.CapacityUnits ?? (c.ReadCapacityUnits ?? 0) + (c.WriteCapacityUnits ?? 0);
-        if (WRITES.test(name)) usage.wcu += units;
-        else usage.rcu += units;
-      }
-      if (!WRITES.test(name)) usage.items += itemsRead(o);
-      return out;
-    },
-    { step: 'initialize', name: 'benchConsumedCapacity' },
-  );
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Measurement
-
-interface Case {
-  name: string;
-  path: string;
-  /** What the case exercises (printed once). */
-  note: string;
-}
-
-interface Result {
-  name: string;
-  p50: number;
-  p95: number;
-  mean: number;
-  calls: number;
-  rcu: number;
-  items: number;
-  total: string;
-  errors: number;
-}
-
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-
-async function measure(base: string, c: Case): Promise<Result> {
-  const get = async () => {
-    const res = await fetch(`${base}${c.path}`);
-    await res.arrayBuffer();
-    return res;
-  };
-  const times: number[] = [];
-  let errors = 0;
-  let total = '';
-  const before = { ...usage };
-  await seed.pool(
-    Array.from({ length: REQUESTS }, (_, i) => i),
-    CONCURRENCY,
-    async () => {
-      const t0 = performance.now();
-      const res = await get();
-      times.push(performance.now() - t0);
-      if (res.status !== 200) errors++;
-      total ||= res.headers.get('x-cal-total') ?? '-';
-    },
-  );
-  times.sort((a, b) => a - b);
-  return {
-    name: c.name,
-    p50: quantile(times, 0.5),
-    p95: quantile(times, 0.95),
-    mean: times.reduce((a, b) => a + b, 0) / times.length,
-    calls: (usage.calls - before.calls) / REQUESTS,
-    rcu: (usage.rcu - before.rcu) / REQUESTS,
-    items: (usage.items - before.items) / REQUESTS,
-    total,
-    errors,
-  };
-}
-
-const ms = (n: number) => n.toFixed(1);
-const pad = (s: string, n: number) => s.padEnd(n);
-const lpad = (s: string, n: number) => s.padStart(n);
-
-function table(headers: string[], rows: string[][], left: number[] = [0]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (left.includes(i) ? pad(c, widths[i]!) : lpad(c, widths[i]!))).join('  ');
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Run
-
-async function main(): Promise<void> {
+async function startStack(): Promise<string> {
   const t0 = performance.now();
   dynamo = await startDynamo({ port: dynamoPort });
   await ensureTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME!);
@@ -227,13 +155,103 @@ async function main(): Promise<void> {
   console.log(
     `Stack up in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${base} (DynamoDB Local in memory, table ${process.env.TABLE_NAME})`,
   );
+  return base;
+}
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const clock = (s: number) =>
+  s >= 60 ? `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s` : `${s.toFixed(0)}s`;
+
+// ---------------------------------------------------------------------------------------------------
+// Measurement
+
+interface Case {
+  name: string;
+  kind: 'read' | 'write';
+  /** Read cases: the URL below the namespace. */
+  path?: string;
+  /** What the request reads, for the README. */
+  note: string;
+}
+
+async function measureRead(base: string, c: { path?: string }): Promise<Figures> {
+  const times: number[] = [];
+  let errors = 0;
+  let total = '';
+  const before = { ...usage };
+  await seed.pool(
+    Array.from({ length: REQUESTS }, (_, i) => i),
+    CONCURRENCY,
+    async () => {
+      const t0 = performance.now();
+      const res = await fetch(`${base}${c.path}`);
+      await res.arrayBuffer();
+      times.push(performance.now() - t0);
+      if (res.status !== 200) errors++;
+      total ||= res.headers.get('x-cal-total') ?? '-';
+    },
+  );
+  return report.figures(times, usage, before, REQUESTS, { errors, total });
+}
+
+async function measureWrites(
+  n: number,
+  send: (i: number) => Promise<{ status: number }>,
+  expect: number,
+): Promise<Figures> {
+  const times: number[] = [];
+  let errors = 0;
+  const before = { ...usage };
+  await seed.pool(
+    Array.from({ length: n }, (_, i) => i),
+    CONCURRENCY,
+    async (i) => {
+      const t0 = performance.now();
+      const res = await send(i);
+      times.push(performance.now() - t0);
+      if (res.status !== expect) errors++;
+    },
+  );
+  return report.figures(times, usage, before, n, { errors, total: '-' });
+}
+
+/** Tags at each size: TAGS_FIRST at the first, TAGS_LAST at the last, geometric in between. */
+function tagsAt(round: number): number {
+  if (SIZES.length === 1) return TAGS_FIRST;
+  const t = Math.log(SIZES[round]! / SIZES[0]!) / Math.log(SIZES[SIZES.length - 1]! / SIZES[0]!);
+  return Math.round(TAGS_FIRST * (TAGS_LAST / TAGS_FIRST) ** t);
+}
+
+const RARE_WORD = 'zephyrine';
+const RARE_COUNT = 5;
+
+function progressLine(what: string) {
+  let last = 0;
+  return (p: { done: number; total: number; seconds: number; backlog: number; phase: string }) => {
+    const now = performance.now();
+    if (now - last < 900 && p.done < p.total) return;
+    last = now;
+    const rate = p.done / Math.max(p.seconds, 0.001);
+    const eta = rate > 0 ? (p.total - p.done) / rate : 0;
+    process.stderr.write(
+      p.phase === 'records'
+        ? `\r  ${what}: ${p.done}/${p.total}  ${rate.toFixed(0)}/s  ETA ${clock(eta)}  (write backlog ${p.backlog} items)      `
+        : `\r  ${what}: summed counters and tallies ${p.done}/${p.total}                                  `,
+    );
+  };
+}
+
+async function bench(): Promise<void> {
+  const t0 = performance.now();
+  const base = await startStack();
+  const token = await signLocalToken(secret, 'administrator', 'bench', '12h');
+  const api = seed.apiClient(base, token);
   console.log(
-    `${REQUESTS} requests per case, ${CONCURRENCY} at a time, after a warm-up pass of ${WARMUP} requests per case; times in ms.\n`,
+    `${REQUESTS} requests per read case and ${WRITE_REQUESTS} per write case, ${CONCURRENCY} at a time, after ${WARMUP} warm-up requests per case; times in ms.\n`,
   );
 
-  const api = seed.apiClient(base, await signLocalToken(secret, 'administrator', 'bench'));
-  const terms = await seed.seedTerms(api, SEED_CONCURRENCY);
-  const linked = await seed.seedLinkedPosts(api, SEED_CONCURRENCY);
+  const terms = await seed.seedTerms(api, 8);
+  const linked = await seed.seedLinkedPosts(api, 8);
   const refs = {
     categories: terms.categories,
     tags: terms.tags,
@@ -242,159 +260,269 @@ async function main(): Promise<void> {
     notes: linked.notes,
   };
   for (const n of refs.notes) console.log(`Note: ${n}`);
+  if (refs.venues.length === 0 || refs.organizers.length === 0)
+    throw new Error('the venue and organizer routes are needed by the bench cases');
+  const bulkEvents = { handler: 'functions/events/create-event', path: '/events', token };
+  const bulkTags = { handler: 'functions/tags/create-tag', path: '/tags', token };
 
-  const results = new Map<number, Result[]>();
-  const cases = new Map<number, Case[]>();
-  let seeded = 0;
-  let someId = 0;
-  for (const [round, size] of SIZES.entries()) {
-    const add = size - seeded;
-    const bodies = seed.planEvents(refs, { count: add, seed: 1000 + round });
-    const w0 = { ...usage };
-    const s0 = performance.now();
-    const created = await seed.seedEvents(api, bodies, SEED_CONCURRENCY);
-    const secs = (performance.now() - s0) / 1000;
-    seeded = size;
-    someId ||= created.ids[Math.floor(created.ids.length / 2)]!;
-    console.log(
-      `Seeded ${add} events (table now ${size}) in ${secs.toFixed(1)} s: ${(add / secs).toFixed(0)} events/s, ` +
-        `${((usage.calls - w0.calls) / add).toFixed(1)} DynamoDB calls and ${((usage.wcu - w0.wcu) / add).toFixed(1)} WCU per event` +
-        `${api.retries ? `, ${api.retries} retries so far` : ''}.`,
+  // The bulk path must write what the API writes: same bodies both ways, every item compared.
+  const sampleBodies = seed.planEvents(refs, { count: SAMPLE, seed: 7 });
+  const check = await verifyBulk(
+    sampleBodies,
+    async (body) => {
+      const res = await api.request('POST', '/events', body);
+      if (res.status !== 201)
+        throw new Error(`sample POST /events: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.id as number;
+    },
+    bulkEvents,
+  );
+  if (check.differences.length > 0) {
+    console.error(
+      `\nBULK PATH CHECK FAILED: ${SAMPLE} events made through the API and through the bulk path wrote different items (${check.differences.length} differences):`,
     );
+    for (const d of check.differences.slice(0, 15)) console.error(`  - ${d}`);
+    throw new Error(
+      'the bulk path no longer writes what the API writes (bench/bulk.ts): fix it before measuring',
+    );
+  }
+  console.log(
+    `Bulk path checked: ${SAMPLE} events through the API and the same bodies in bulk wrote the same ${check.items} items (IDs, slug suffixes and write times aside).`,
+  );
+
+  let events = 2 * SAMPLE;
+  let tags = refs.tags.size;
+  const cases: Case[] = [];
+  const bySize = new Map<number, Map<string, Figures>>();
+  const anchor = new Date();
+  const day = (offset: number) => new Date(anchor.getTime() + offset * 86400_000).toISOString().slice(0, 10);
+  const venue = refs.venues[0]!.id;
+  const organizer = refs.organizers[0]!;
+  const tagId = refs.tags.get('Outdoor')!;
+  let lastRound = { size: 0, someId: 0 };
+
+  for (const [round, size] of SIZES.entries()) {
+    // Tags first: the term look-ups of every case below see the grown taxonomy.
+    const wantTags = tagsAt(round);
+    if (wantTags > tags) {
+      const bodies = Array.from({ length: wantTags - tags }, (_, i) => ({
+        name: `Bench Tag ${String(tags + i + 1).padStart(5, '0')}`,
+      }));
+      const r = await bulkCreate(bodies, { ...bulkTags, onProgress: progressLine('tags') });
+      process.stderr.write('\n');
+      console.log(`Tags: ${wantTags} (added ${bodies.length} in ${r.seconds.toFixed(1)} s)`);
+      tags = wantTags;
+    }
+    const add = size - events;
+    if (add > 0) {
+      const bodies = seed.planEvents(refs, { count: add, seed: 1000 + round });
+      if (round === 0) {
+        // A word a fixed handful of upcoming, listed events carry at every size: the rare search.
+        let marked = 0;
+        for (const b of bodies) {
+          if (marked >= RARE_COUNT) break;
+          if (b.status !== 'publish' || b.hide_from_listings || String(b.start_date) < day(2)) continue;
+          b.description = `${String(b.description)}<p>A ${RARE_WORD} edition.</p>`;
+          marked++;
+        }
+      }
+      const r = await bulkCreate(bodies, {
+        ...bulkEvents,
+        concurrency: num('bulk-concurrency'),
+        writers: num('writers'),
+        onProgress: progressLine(`events to ${size}`),
+      });
+      process.stderr.write('\n');
+      console.log(
+        `Seeded ${add} events in bulk (table now ${size}) in ${r.seconds.toFixed(1)} s: ${(add / r.seconds).toFixed(0)} events/s, ` +
+          `${(r.items / add).toFixed(1)} items per event (${r.puts} puts and ${r.counters} summed counter items in ${r.batchCalls} batch calls; ` +
+          `reads that reached DynamoDB: ${Object.entries(r.passed)
+            .map(([k, n]) => `${k} ${(n / add).toFixed(2)}/event`)
+            .join(', ')}).`,
+      );
+      events = size;
+    }
 
     const listing = await fetch(`${base}/events`);
     const totalPages = Number(listing.headers.get('x-cal-totalpages'));
-    const deep = Math.min(40, totalPages);
-    const list: Case[] = [
+    const ids = await api.request(
+      'GET',
+      `/events?per_page=50&page=${Math.max(1, Math.floor(totalPages / 10))}`,
+    );
+    const someId = Number(ids.body?.events?.[0]?.id ?? ids.body?.[0]?.id);
+    const one = await api.request('GET', `/events/${someId}`);
+    const slug = String(one.body.slug);
+    const read: Array<Omit<Case, 'kind'>> = [
+      { name: 'GET /events (default)', path: '/events', note: 'upcoming events, first page' },
       {
-        name: 'GET /events (default)',
-        path: '/events',
-        note: 'tallied: day tallies + first page of the start index',
-      },
-      {
-        name: 'GET /events?categories=jazz',
-        path: '/events?categories=jazz',
-        note: 'tallied: one leaf category scope',
-      },
-      ...(refs.venues.length > 0
-        ? [
-            {
-              name: 'GET /events?venue=<id>',
-              path: `/events?venue=${refs.venues[0]!.id}`,
-              note: 'tallied: one venue scope',
-            },
-          ]
-        : []),
-      {
-        name: 'GET /events?categories=music',
-        path: '/events?categories=music',
-        note: 'not tallied: parent category (3 children), reads every linked row',
-      },
-      {
-        name: 'GET /events?search=acoustic',
-        path: '/events?search=acoustic',
-        note: 'not tallied: reads every candidate in the window',
-      },
-      {
-        name: `GET /events?page=${deep}`,
-        path: `/events?page=${deep}`,
-        note: `tallied: reads ${deep * 10} rows (fixed page)`,
+        name: 'GET /events?page=40',
+        path: `/events?page=${Math.min(40, totalPages)}`,
+        note: 'deep page of the default listing',
       },
       {
         name: 'GET /events?page=<last>',
         path: `/events?page=${totalPages}`,
-        note: `tallied: last page (${totalPages} at this size), reads every row`,
+        note: `last page (${totalPages} at ${size})`,
       },
-      { name: 'GET /categories', path: '/categories', note: 'term list' },
-      { name: 'GET /events/{id}', path: `/events/${someId}`, note: 'single read' },
+      { name: 'GET /events?categories=jazz', path: '/events?categories=jazz', note: 'one leaf category' },
+      {
+        name: 'GET /events?categories=music',
+        path: '/events?categories=music',
+        note: 'parent category with 3 children',
+      },
+      { name: 'GET /events?tags=<id>', path: `/events?tags=${tagId}`, note: 'one tag (by ID)' },
+      { name: 'GET /events?venue=<id>', path: `/events?venue=${venue}`, note: 'one venue' },
+      { name: 'GET /events?organizer=<id>', path: `/events?organizer=${organizer}`, note: 'one organizer' },
+      { name: 'GET /events?featured=true', path: '/events?featured=true', note: 'featured events' },
+      {
+        name: 'GET /events (one-week window)',
+        path: `/events?start_date=${day(14)}&end_date=${day(20)}%2023:59:59`,
+        note: 'seven days, two weeks ahead',
+      },
+      {
+        name: 'GET /events?categories=jazz&venue=<id>',
+        path: `/events?categories=jazz&venue=${venue}`,
+        note: 'two filters together',
+      },
+      {
+        name: `GET /events?search=${RARE_WORD}`,
+        path: `/events?search=${RARE_WORD}`,
+        note: `rare word (${RARE_COUNT} events at every size)`,
+      },
+      { name: 'GET /venues', path: '/venues', note: 'venue list, first page' },
+      { name: 'GET /categories', path: '/categories', note: 'category list' },
+      { name: 'GET /events/{id}', path: `/events/${someId}`, note: 'single event by ID' },
+      { name: 'GET /events/by-slug/{slug}', path: `/events/by-slug/${slug}`, note: 'single event by slug' },
+      { name: 'GET /tags', path: '/tags', note: `tag list (${tags} tags at ${size})` },
+      {
+        name: 'GET /events?tags=<slug>',
+        path: '/events?tags=outdoor',
+        note: `one tag by slug among ${tags}`,
+      },
     ];
-    cases.set(size, list);
-    // Warm-up over every case first (JIT, module loading, DynamoDB Local's own caches), unrecorded.
-    for (const c of list)
+    const results = new Map<string, Figures>();
+    for (const c of read)
       await seed.pool(Array.from({ length: WARMUP }), CONCURRENCY, () =>
         fetch(`${base}${c.path}`).then((r) => r.arrayBuffer()),
       );
-    const out: Result[] = [];
-    for (const c of list) out.push(await measure(base, c));
-    results.set(size, out);
-    console.log(`\n${size} events in the table:`);
-    console.log(
-      table(
-        [
-          'case',
-          'p50',
-          'p95',
-          'mean',
-          'ddb calls/req',
-          'items read/req',
-          'RCU/req',
-          'X-Cal-Total',
-          'non-200',
-        ],
-        out.map((r) => [
-          r.name,
-          ms(r.p50),
-          ms(r.p95),
-          ms(r.mean),
-          r.calls.toFixed(1),
-          r.items.toFixed(0),
-          r.rcu.toFixed(1),
-          r.total,
-          String(r.errors),
-        ]),
+    for (const [i, c] of read.entries()) {
+      process.stderr.write(`\r  ${size} events: case ${i + 1}/${read.length + 2} ${c.name.padEnd(50)}`);
+      results.set(c.name, await measureRead(base, c));
+    }
+
+    // Writes through the API: creates, then an update of each created event.
+    const writeBodies = seed.planEvents(refs, { count: WRITE_REQUESTS, seed: 5000 + round });
+    const createdIds: number[] = [];
+    process.stderr.write(
+      `\r  ${size} events: case ${read.length + 1}/${read.length + 2} POST /events`.padEnd(80),
+    );
+    results.set(
+      'POST /events (create)',
+      await measureWrites(
+        WRITE_REQUESTS,
+        async (i) => {
+          const res = await api.request('POST', '/events', writeBodies[i]);
+          createdIds[i] = res.body?.id;
+          return res;
+        },
+        201,
       ),
     );
-    console.log();
+    process.stderr.write(
+      `\r  ${size} events: case ${read.length + 2}/${read.length + 2} POST /events/{id}`.padEnd(80),
+    );
+    results.set(
+      'POST /events/{id} (update)',
+      await measureWrites(
+        WRITE_REQUESTS,
+        (i) =>
+          api.request('POST', `/events/${createdIds[i]}`, {
+            title: `Updated ${String(writeBodies[i]!.title)}`,
+            description: '<p>Updated description.</p>',
+            cost: '12',
+          }),
+        200,
+      ),
+    );
+    process.stderr.write('\n');
+    events += WRITE_REQUESTS;
+    if (round === 0)
+      cases.push(
+        ...read.map((c) => ({ ...c, kind: 'read' as const })),
+        {
+          name: 'POST /events (create)',
+          kind: 'write',
+          note: 'create an event (categories, tags, venue, organizers)',
+        },
+        { name: 'POST /events/{id} (update)', kind: 'write', note: 'update title, description and cost' },
+      );
+    bySize.set(size, results);
+    const bad = [...results].filter(([, f]) => f.errors > 0);
+    for (const [name, f] of bad) console.log(`  ! ${name}: ${f.errors} unexpected statuses at ${size}`);
+    lastRound = { size, someId };
   }
 
-  if (SIZES.length > 1) {
-    const [small, large] = [SIZES[0]!, SIZES[SIZES.length - 1]!];
-    const a = results.get(small)!;
-    const b = results.get(large)!;
+  console.log(
+    `\nAll cases (per request: means of calls, items read, RCU, WCU; ✓ = calls and RCU within 1.5x):\n`,
+  );
+  console.log(report.caseTable(cases, SIZES, bySize));
+
+  // Handler time for a 50-event page at the largest size, in this process.
+  const { measureHandlerTime } = await import('./handler-time');
+  const ht = await measureHandlerTime(
+    `http://bench.local/cal/events/v1`,
+    'per_page=50',
+    num('handler-iterations'),
+  );
+  console.log(
+    `\nHandler time for GET /events?per_page=50 at ${lastRound.size} events (${ht.items} events on the page; DynamoDB excluded, median ${ht.dbMs.toFixed(1)} ms of it):\n`,
+  );
+  console.log(report.stageTable(ht.stages));
+
+  await stopAll();
+  let coldStart: Array<{ function: string; bytes: number; ratio: number }> = [];
+  if (num('cold-rounds') > 0) {
+    const { measureColdStart } = await import('./cold-start');
+    const cs = await measureColdStart(num('cold-rounds'), console.log);
     console.log(
-      `Scaling ${large} / ${small} events (x${(large / small).toFixed(1)} data; ~1.0 = does not grow with the table):`,
+      `\nCold start (module init, median of ${num('cold-rounds')} fresh processes each; ✓ = within 1.3x of the bare client):\n`,
     );
-    console.log(
-      table(
-        [
-          'case',
-          `p50 @${small}`,
-          `p50 @${large}`,
-          'p50 ratio',
-          'mean ratio',
-          'items ratio',
-          'RCU ratio',
-          'path',
-        ],
-        b.map((r, i) => {
-          const s = a.find((x) => x.name === r.name) ?? a[i]!;
-          const note = cases.get(large)![i]!.note;
-          const ratio = (x: number, y: number) => (y > 0 ? (x / y).toFixed(2) : '-');
-          return [
-            r.name,
-            ms(s.p50),
-            ms(r.p50),
-            ratio(r.p50, s.p50),
-            ratio(r.mean, s.mean),
-            ratio(r.items, s.items),
-            ratio(r.rcu, s.rcu),
-            note,
-          ];
-        }),
-        [0, 7],
-      ),
-    );
-    console.log(
-      '\n(The deep and last page cases keep their names across sizes but the last page moves with the size.)',
-    );
+    console.log(report.coldTable(cs.baseline, cs.functions));
+    coldStart = cs.functions.map((f) => ({
+      function: f.function,
+      bytes: f.bytes,
+      ratio: Number(f.ratio.toFixed(3)),
+    }));
   }
-  console.log(`\nTotal ${((performance.now() - t0) / 1000).toFixed(1)} s.`);
+
+  if (args.out) {
+    writeFileSync(args.out, `${JSON.stringify(report.json(SIZES, cases, bySize, coldStart), null, 2)}\n`);
+    console.log(`\nWrote ${args.out}.`);
+  }
+  console.log(`\nTotal ${secs(performance.now() - t0)}.`);
+}
+
+async function load(): Promise<void> {
+  const { runLoad } = await import('./load');
+  const base = await startStack();
+  const token = await signLocalToken(secret, 'administrator', 'bench', '2h');
+  console.log(`Seeding the seed calendar (${num('events')} events, as npm run seed does)...`);
+  const s = await seed.seedCalendar({ base, token, events: num('events'), seed: 42 });
+  const id = s.events.ids[Math.floor(s.events.ids.length / 2)]!;
+  const clients = num('clients');
+  const seconds = num('seconds');
+  console.log(`${clients} concurrent clients, ${seconds} s per case, client and stack in one process:\n`);
+  const out = [
+    await runLoad('GET /events', `${base}/events`, clients, seconds),
+    await runLoad('GET /events/{id}', `${base}/events/${id}`, clients, seconds),
+  ];
+  console.log(report.loadTable(out));
 }
 
 try {
-  await main();
+  await (args.load ? load() : bench());
 } catch (e) {
-  console.error(`Bench failed: ${(e as Error).stack ?? e}`);
+  console.error(`\nBench failed: ${(e as Error).stack ?? e}`);
   process.exitCode = 1;
 } finally {
   await stopAll();

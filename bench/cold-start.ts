@@ -1,0 +1,83 @@
+/**
+ * Cold start, A/B in one run: every function's bundle (built as the stack builds it) and a bare bundle
+ * that only creates a DynamoDB document client are loaded in fresh `node` processes, interleaved in a
+ * new random order each round, and the time of the module's import (its init: parsing, evaluating the
+ * module scope) is taken inside the process. A function's ratio is the median of its imports over the
+ * median of the bare bundle's, so machine load that drifts during the run hits both sides alike.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Bundle, buildBundles } from './bundles';
+
+export interface ColdStart {
+  function: string;
+  bytes: number;
+  /** Median module-init time over the bare client's. */
+  ratio: number;
+  median_ms: number;
+}
+
+const MEASURE = `const t0 = performance.now();
+await import(process.argv[2]);
+process.stdout.write(String(performance.now() - t0));
+`;
+
+function importTime(runner: string, file: string): Promise<number> {
+  return new Promise((ok, fail) => {
+    const child = spawn(process.execPath, [runner, file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    child.stderr.on('data', (d: Buffer) => (err += d));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      const ms = Number(out);
+      if (code === 0 && Number.isFinite(ms)) ok(ms);
+      else fail(new Error(`loading ${file} failed (exit ${code}): ${err.slice(0, 400)}`));
+    });
+  });
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+export async function measureColdStart(
+  rounds: number,
+  log: (line: string) => void,
+): Promise<{ baseline: ColdStart; functions: ColdStart[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'cal-cold-'));
+  try {
+    const { baseline, functions } = await buildBundles(dir);
+    const runner = join(dir, 'measure.mjs');
+    writeFileSync(runner, MEASURE);
+    const all: Bundle[] = [baseline, ...functions];
+    const times = new Map<string, number[]>(all.map((b) => [b.file, []]));
+    const t0 = performance.now();
+    for (let r = 0; r < rounds; r++) {
+      const order = [...all].sort(() => Math.random() - 0.5);
+      for (const b of order) times.get(b.file)!.push(await importTime(runner, b.file));
+      const done = r + 1;
+      const per = (performance.now() - t0) / done / 1000;
+      process.stderr.write(
+        `\rcold start: round ${done}/${rounds} (${all.length} bundles each), ETA ${((rounds - done) * per).toFixed(0)} s   `,
+      );
+    }
+    process.stderr.write('\n');
+    const base = median(times.get(baseline.file)!);
+    const row = (b: Bundle): ColdStart => {
+      const m = median(times.get(b.file)!);
+      return { function: b.function, bytes: b.bytes, ratio: m / base, median_ms: m };
+    };
+    log(`cold start: ${rounds} imports of each of ${all.length} bundles, interleaved`);
+    return { baseline: row(baseline), functions: functions.map(row) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

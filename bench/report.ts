@@ -1,0 +1,189 @@
+/** The bench's figures, tables and JSON. */
+import type { Usage } from './usage';
+
+export interface Figures {
+  p50: number;
+  p95: number;
+  calls: number;
+  items: number;
+  rcu: number;
+  wcu: number;
+  errors: number;
+  total: string;
+}
+
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+
+/** Per-request figures of a loop: latency quantiles and the means of what DynamoDB did. */
+export function figures(
+  times: number[],
+  now: Usage,
+  before: Usage,
+  n: number,
+  extra: { errors: number; total: string },
+): Figures {
+  const sorted = [...times].sort((a, b) => a - b);
+  return {
+    p50: quantile(sorted, 0.5),
+    p95: quantile(sorted, 0.95),
+    calls: (now.calls - before.calls) / n,
+    items: (now.items - before.items) / n,
+    rcu: (now.rcu - before.rcu) / n,
+    wcu: (now.wcu - before.wcu) / n,
+    ...extra,
+  };
+}
+
+export function table(headers: string[], rows: string[][], left: number[] = [0]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (left.includes(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+const short = (n: number) =>
+  n >= 1000 ? `${n % 1000 === 0 ? n / 1000 : (n / 1000).toFixed(1)}k` : String(n);
+const f1 = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+const ratio = (a: number, b: number) => (b > 0 ? a / b : a > 0 ? Infinity : 1);
+
+interface CaseLike {
+  name: string;
+  kind: 'read' | 'write';
+}
+
+/** Whether calls and the units of the case's kind stay within `limit` from the smallest size to the largest. */
+export function within(kind: 'read' | 'write', a: Figures, b: Figures, limit = 1.5): boolean {
+  const units = kind === 'read' ? ratio(b.rcu, a.rcu) : ratio(b.wcu, a.wcu);
+  return ratio(b.calls, a.calls) <= limit && units <= limit;
+}
+
+/** One table: every case, its figures at each size, the largest / smallest ratios and the marker. */
+export function caseTable(
+  cases: CaseLike[],
+  sizes: number[],
+  bySize: Map<number, Map<string, Figures>>,
+): string {
+  const small = sizes[0]!;
+  const large = sizes[sizes.length - 1]!;
+  const per = (label: string) => sizes.map((s) => `${label}@${short(s)}`);
+  const headers = [
+    'case',
+    ...per('p50'),
+    ...per('p95'),
+    ...per('calls'),
+    ...per('items'),
+    ...per('RCU'),
+    ...per('WCU'),
+    'calls x',
+    'units x',
+    '≤1.5x',
+  ];
+  const rows = cases.map((c) => {
+    const f = sizes.map((s) => bySize.get(s)!.get(c.name)!);
+    const a = f[0]!;
+    const b = f[f.length - 1]!;
+    const unitsX = c.kind === 'read' ? ratio(b.rcu, a.rcu) : ratio(b.wcu, a.wcu);
+    return [
+      c.name,
+      ...f.map((x) => x.p50.toFixed(1)),
+      ...f.map((x) => x.p95.toFixed(1)),
+      ...f.map((x) => x.calls.toFixed(1)),
+      ...f.map((x) => f1(x.items)),
+      ...f.map((x) => f1(x.rcu)),
+      ...f.map((x) => f1(x.wcu)),
+      ratio(b.calls, a.calls).toFixed(2),
+      unitsX.toFixed(2),
+      sizes.length < 2 ? '-' : within(c.kind, a, b) ? '✓' : '✗',
+    ];
+  });
+  return `${table(headers, rows)}\n(ratios: ${short(large)} / ${short(small)} events; units are RCU for reads, WCU for writes)`;
+}
+
+export function json(
+  sizes: number[],
+  cases: CaseLike[],
+  bySize: Map<number, Map<string, Figures>>,
+  coldStart: Array<{ function: string; bytes: number; ratio: number }>,
+) {
+  const r3 = (n: number) => Number(n.toFixed(3));
+  return {
+    sizes,
+    cases: cases.map((c) => ({
+      name: c.name,
+      kind: c.kind,
+      bySize: Object.fromEntries(
+        sizes.map((s) => {
+          const f = bySize.get(s)!.get(c.name)!;
+          return [
+            String(s),
+            {
+              p50_ms: r3(f.p50),
+              p95_ms: r3(f.p95),
+              calls: r3(f.calls),
+              items_read: r3(f.items),
+              rcu: r3(f.rcu),
+              wcu: r3(f.wcu),
+            },
+          ];
+        }),
+      ),
+    })),
+    coldStart,
+  };
+}
+
+export function stageTable(
+  stages: Array<{ stage: string; p50_ms: number; p95_ms: number; share: number }>,
+): string {
+  return table(
+    ['stage', 'p50 ms', 'p95 ms', 'share'],
+    stages.map((s) => [s.stage, s.p50_ms.toFixed(3), s.p95_ms.toFixed(3), `${(s.share * 100).toFixed(0)}%`]),
+  );
+}
+
+export function coldTable(
+  baseline: { function: string; bytes: number; median_ms: number },
+  functions: Array<{ function: string; bytes: number; ratio: number; median_ms: number }>,
+): string {
+  const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+  return table(
+    ['function', 'bundle', 'init ms (median)', 'x bare', '≤1.3x'],
+    [
+      [baseline.function, kb(baseline.bytes), baseline.median_ms.toFixed(1), '1.00', ''],
+      ...functions.map((f) => [
+        f.function,
+        kb(f.bytes),
+        f.median_ms.toFixed(1),
+        f.ratio.toFixed(2),
+        f.ratio <= 1.3 ? '✓' : '✗',
+      ]),
+    ],
+  );
+}
+
+export function loadTable(
+  rows: Array<{
+    name: string;
+    requests: number;
+    rps: number;
+    p50_ms: number;
+    p99_ms: number;
+    non200: number;
+  }>,
+): string {
+  return table(
+    ['case', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'non-200'],
+    rows.map((r) => [
+      r.name,
+      String(r.requests),
+      r.rps.toFixed(0),
+      r.p50_ms.toFixed(1),
+      r.p99_ms.toFixed(1),
+      String(r.non200),
+    ]),
+  );
+}
