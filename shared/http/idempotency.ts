@@ -40,6 +40,26 @@ const hash = (text: string) => createHash('sha256').update(text).digest('base64u
 
 const REPLAYED = 'Idempotent-Replayed';
 
+/**
+ * An answer as stored: the body as JSON text, since a DynamoDB map does not keep key order and the
+ * API's bodies have a fixed one (a replay is byte for byte the first answer, as its ETag says).
+ */
+interface Stored {
+  status?: number;
+  headers?: Record<string, string>;
+  json: string;
+}
+const store = <B>(reply: Reply<B>): Stored => ({
+  status: reply.status,
+  headers: reply.headers,
+  json: JSON.stringify(reply.body),
+});
+const restore = <B>(stored: Stored): Reply<B> => ({
+  status: stored.status,
+  headers: stored.headers,
+  body: JSON.parse(stored.json) as B,
+});
+
 export function idempotent<O extends Operation, B>(
   op: O,
   fn: (req: Request<O>) => Promise<Reply<B>>,
@@ -50,8 +70,8 @@ export function idempotent<O extends Operation, B>(
     expiresAfterSeconds: IDEMPOTENCY_TTL_SECONDS,
     // A stored answer goes out as it was, marked as a replay.
     responseHook: (response) => {
-      const reply = response as unknown as Reply;
-      return { ...reply, headers: { ...reply.headers, [REPLAYED]: 'true' } } as never;
+      const stored = response as unknown as Stored;
+      return { ...stored, headers: { ...stored.headers, [REPLAYED]: 'true' } } as never;
     },
   });
   const persistenceStore = idempotencyStore(op.operationId);
@@ -59,7 +79,7 @@ export function idempotent<O extends Operation, B>(
   const run = makeIdempotent(
     async (_key: CreationKey, req: Request<O>, done: { reply?: Reply<B> }) => {
       done.reply = withEntityTag(await fn(req));
-      return done.reply as never;
+      return store(done.reply) as never;
     },
     { persistenceStore, config, keyPrefix: op.operationId, dataIndexArgument: 0 },
   );
@@ -76,7 +96,7 @@ export function idempotent<O extends Operation, B>(
     if (req.context?.getRemainingTimeInMillis) config.registerLambdaContext(req.context);
     const done: { reply?: Reply<B> } = {};
     try {
-      return (await run(creation, { ...req, creation }, done)) as Reply<B>;
+      return restore<B>((await run(creation, { ...req, creation }, done)) as Stored);
     } catch (e) {
       // Storing the answer failed after the create landed: a create that succeeded is answered as
       // such (a retry with the key finds its record through the guard).
