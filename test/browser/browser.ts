@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
 /**
  * Headless Chromium from the system's packages (Debian's `chromium`), driven by playwright-core: no
@@ -47,10 +47,12 @@ export function viewer(browser: Browser, width = 1280): Promise<BrowserContext> 
   });
 }
 
-/** Saves a full-page screenshot under test-results/ (git-ignored) for a reviewer to look at. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** Saves a screenshot (the full page, or one element of it) under test-results/ (git-ignored) for a reviewer. */
+export async function screenshot(page: Page, name: string, element?: Locator): Promise<void> {
   mkdirSync(RESULTS, { recursive: true });
-  await page.screenshot({ path: join(RESULTS, `${name}.png`), fullPage: true });
+  const path = join(RESULTS, `${name}.png`);
+  if (element) await element.screenshot({ path });
+  else await page.screenshot({ path, fullPage: true });
 }
 
 const axeSource = readFileSync(

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureWebBuilt } from '../../web/build';
 import { useStack } from '../support/use-stack';
 import { launch, screenshot, seriousViolations, skipBrowser, viewer, watchErrors } from './browser';
@@ -9,6 +9,9 @@ import { launch, screenshot, seriousViolations, skipBrowser, viewer, watchErrors
  * the same origin, over data seeded through the API. The viewer is in Berlin; the events are in UTC,
  * New York and all-day, in March 2031 (a month of their own, whatever today is).
  */
+// A browser on a busy machine (CI runs every test file at once) needs more than the default 30 s.
+vi.setConfig({ testTimeout: 60_000 });
+
 const { api, tokens } = await useStack({
   tokens: { editor: 'editor', contributor: ['contributor', 'user-contrib'] },
 });
@@ -382,7 +385,7 @@ describe.skipIf(skipBrowser)('the API explorer', () => {
     expect(await op.locator('.request-url pre, .request-url').first().textContent()).toContain(
       `${api.origin}/cal/events/v1/events`,
     );
-    await screenshot(page, 'explorer');
+    await screenshot(page, 'explorer', op);
     expect(errors).toEqual([]);
-  });
+  }, 90_000);
 });
