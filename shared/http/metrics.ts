@@ -34,7 +34,9 @@ export function countersFor(
 ): Array<[name: string, dimensions: Record<string, string>]> {
   const status = response?.statusCode ?? 0;
   if (status >= 400 && status < 500) return [['ClientErrors', { code: errorCode(response?.body) }]];
-  if (op.operationId === 'createEvent' && status === 201) return [['EventsCreated', {}]];
+  // A create answered again for its Idempotency-Key (Idempotent-Replayed) created nothing this time.
+  const replayed = response?.headers?.['Idempotent-Replayed'] === 'true';
+  if (op.operationId === 'createEvent' && status === 201 && !replayed) return [['EventsCreated', {}]];
   if (op.operationId.startsWith('delete') && status === 200)
     return [['Deletes', { operation: op.operationId }]];
   return [];

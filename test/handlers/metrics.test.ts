@@ -63,6 +63,11 @@ describe('counters of an answer', () => {
   ] as const)('%s answered %i %s', (operationId, statusCode, body, expected) => {
     expect(countersFor({ operationId }, { statusCode, body })).toEqual(expected);
   });
+
+  it('does not count a create answered again for its Idempotency-Key', () => {
+    const replay = { statusCode: 201, body: '{}', headers: { 'Idempotent-Replayed': 'true' } };
+    expect(countersFor({ operationId: 'createEvent' }, replay)).toEqual([]);
+  });
 });
 
 describe('published by every handler', () => {
