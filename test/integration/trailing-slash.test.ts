@@ -58,12 +58,20 @@ async function call(method: string, path: string, o: CallOptions = {}): Promise<
   return reply;
 }
 
-/** What a client sees of a reply: status, body and every header but the transport's Date. */
-function view(reply: Reply) {
+/**
+ * What a client sees of a reply: status, body and every header but the transport's Date. A write's
+ * record ETag names the version it wrote (`"<id>-<version>-<digest>"`), and two writes are two
+ * versions: for writes only the record's ID is compared (its form is checked here).
+ */
+function view(reply: Reply, write = false) {
   const headers: Record<string, string> = {};
   reply.headers.forEach((v, k) => {
     if (k !== 'date') headers[k] = v;
   });
+  if (write && reply.status < 300) {
+    expect(headers.etag).toMatch(/^"\d+-\d+-[\w-]+"$/);
+    headers.etag = headers.etag!.replace(/^"(\d+)-.*"$/, '"$1-<version>-<digest>"');
+  }
   return { status: reply.status, body: reply.body, headers };
 }
 
@@ -71,7 +79,8 @@ function view(reply: Reply) {
 async function both(method: string, path: string, o: CallOptions = {}) {
   const plain = await call(method, path, o);
   const slash = await call(method, slashed(path), o);
-  return { plain: view(plain), slash: view(slash) };
+  const write = method !== 'GET';
+  return { plain: view(plain, write), slash: view(slash, write) };
 }
 
 /** A created or deleted event's reply as it would read for another ID (all that a new record changes). */
@@ -83,6 +92,7 @@ function renumber(reply: ReturnType<typeof view>, from: number, to: number) {
       .replaceAll(`/events/${from}"`, `/events/${to}"`);
   const headers = { ...reply.headers };
   if (headers.location) headers.location = headers.location.replace(new RegExp(`/${from}$`), `/${to}`);
+  if (headers.etag) headers.etag = headers.etag.replace(`"${from}-`, `"${to}-`);
   return { ...reply, body: JSON.parse(swap(JSON.stringify(reply.body))), headers };
 }
 
@@ -143,11 +153,13 @@ describe('writes answer the same with a trailing slash', () => {
   it('POST create: the same reply but for the new ID', async () => {
     const plain = view(
       await call('POST', '/events', { body: { ...EVENT, title: 'Created Twice' }, token: editor }),
+      true,
     );
     // Free the slug again, so the second record is the first one's twin.
     await api.del(`/events/${plain.body.id}?force=true`, { token: editor });
     const slash = view(
       await call('POST', '/events/', { body: { ...EVENT, title: 'Created Twice' }, token: editor }),
+      true,
     );
 
     expect(slash.status).toBe(201);
@@ -193,10 +205,10 @@ describe('writes answer the same with a trailing slash', () => {
   it('DELETE to the trash: the same reply but for the ID', async () => {
     const body = { ...EVENT, title: 'Trashed Twice' };
     const first = (await api.post('/events', body, { token: editor })).body;
-    const plain = view(await call('DELETE', `/events/${first.id}`, { token: editor }));
+    const plain = view(await call('DELETE', `/events/${first.id}`, { token: editor }), true);
     await api.del(`/events/${first.id}?force=true`, { token: editor });
     const second = (await api.post('/events', body, { token: editor })).body;
-    const slash = view(await call('DELETE', `/events/${second.id}/`, { token: editor }));
+    const slash = view(await call('DELETE', `/events/${second.id}/`, { token: editor }), true);
 
     expect(slash.status).toBe(200);
     expect(slash.body.status).toBe('trash');
