@@ -1,0 +1,413 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { freePort } from './dynamo';
+import { signLocalToken } from './token';
+
+/**
+ * `npm run load`: a mixed workload against the local stack, then proof that nothing was lost.
+ *
+ *   70% reads: event lists (pages, a category filter, search), venue and category lists, single events
+ *   and venues. 30% writes: event creates (with a new tag each), partial updates, trashes and
+ *   permanent deletes, venue creates. Each worker writes only records it created, so the last write it
+ *   had acknowledged is what each record must hold.
+ *
+ * After the run every acknowledged write is read back (as an editor): records present and whole with
+ * the last acknowledged values, trashed ones in the trash, deleted ones gone (404). Prints throughput,
+ * p50 / p99 latency, errors by status and code; exits 1 on any 5xx, any dropped request or any lost
+ * write.
+ *
+ *   npm run load                                   # starts its own stack (in memory) on a free port
+ *   npm run load -- --concurrency 50 --duration 120
+ *   npm run load -- --url http://localhost:3000/cal/events/v1 [--token T]   # a running stack
+ */
+const USAGE =
+  'usage: npm run load -- [--concurrency N] [--duration SECONDS] [--url API_ROOT] [--token JWT] [--seed-events N]';
+
+const OPTIONS = {
+  concurrency: { type: 'string', default: '20' },
+  duration: { type: 'string', default: '60' },
+  url: { type: 'string' },
+  token: { type: 'string' },
+  'seed-events': { type: 'string', default: '40' },
+  help: { type: 'boolean', default: false },
+} as const;
+
+const { values: args } = (() => {
+  try {
+    return parseArgs({ options: OPTIONS, strict: true });
+  } catch (e) {
+    console.error(`${(e as Error).message}. ${USAGE}`);
+    process.exit(2);
+  }
+})();
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const positive = (name: string, v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`--${name} must be a positive whole number, got ${v}. ${USAGE}`);
+    process.exit(2);
+  }
+  return n;
+};
+const CONCURRENCY = positive('concurrency', args.concurrency!);
+const DURATION_S = positive('duration', args.duration!);
+const SEED_EVENTS = positive('seed-events', args['seed-events']!);
+const REQUEST_TIMEOUT_MS = 30_000;
+const ROOT = resolve(import.meta.dirname, '..');
+
+// ---------------------------------------------------------------------------------------------------
+// The stack: a running one (--url), or one started here as `npm start` would (in memory).
+
+interface Target {
+  base: string;
+  token: string;
+  stop: () => Promise<void>;
+}
+
+async function startStack(): Promise<Target> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'cal-load-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    CAL_IN_MEMORY: '1',
+    CAL_DATA_DIR: dataDir,
+  };
+  for (const name of ['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'AUTH_LOCAL_SECRET']) delete env[name];
+  process.stdout.write('Starting the local stack (in memory)… ');
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const ready = await new Promise<boolean>((ok) => {
+    const deadline = setTimeout(() => ok(false), 180_000);
+    const check = setInterval(() => {
+      if (/Event calendar API ready at/.test(output)) done(true);
+      else if (child.exitCode !== null) done(false);
+    }, 100);
+    const done = (v: boolean) => {
+      clearTimeout(deadline);
+      clearInterval(check);
+      ok(v);
+    };
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((ok) => child.once('exit', ok));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  if (!ready) {
+    await stop();
+    console.error(`\nThe local stack did not start (is Java installed?):\n${output}`);
+    process.exit(2);
+  }
+  console.log(`ready on port ${port}.`);
+  const secret = readFileSync(join(dataDir, 'local-jwt-secret'), 'utf8').trim();
+  return {
+    base: `http://127.0.0.1:${port}/cal/events/v1`,
+    token: await signLocalToken(secret, 'editor', 'user-load'),
+    stop,
+  };
+}
+
+async function remoteTarget(url: string): Promise<Target> {
+  let token = args.token ?? process.env.CAL_TOKEN;
+  if (!token) {
+    // A local `npm start` keeps its issuer's secret here.
+    const file = join(process.env.CAL_DATA_DIR ?? join(ROOT, '.data'), 'local-jwt-secret');
+    if (!existsSync(file)) {
+      console.error(`--url needs an editor's token: --token T or CAL_TOKEN (no ${file} to sign one with).`);
+      process.exit(2);
+    }
+    token = await signLocalToken(readFileSync(file, 'utf8').trim(), 'editor', 'user-load');
+  }
+  return { base: url.replace(/\/+$/, ''), token, stop: async () => {} };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Requests and their figures
+
+type Kind = 'read' | 'write';
+interface Answer {
+  status: number;
+  body: any;
+}
+const latencies: Record<Kind, number[]> = { read: [], write: [] };
+/** Non-2xx answers by "status code" (and dropped requests as "no answer: reason"). */
+const failures = new Map<string, number>();
+let requests = 0;
+
+async function send(t: Target, kind: Kind, method: string, path: string, body?: unknown): Promise<Answer> {
+  const started = performance.now();
+  requests++;
+  try {
+    const res = await fetch(`${t.base}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${t.token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    const text = await res.text();
+    latencies[kind].push(performance.now() - started);
+    let parsed: any;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    if (res.status >= 300 && !(res.status === 404 && method === 'GET' && path.includes('?'))) {
+      const key = `${res.status} ${parsed?.code ?? ''}`.trim();
+      failures.set(key, (failures.get(key) ?? 0) + 1);
+    }
+    return { status: res.status, body: parsed };
+  } catch (e) {
+    const key = `no answer: ${(e as Error).name}`;
+    failures.set(key, (failures.get(key) ?? 0) + 1);
+    return { status: 0, body: undefined };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What each worker wrote and had acknowledged
+
+interface Written {
+  id: number;
+  title: string;
+  excerpt: string;
+  tag: string;
+  state: 'live' | 'trash' | 'deleted';
+}
+const written: Written[] = [];
+
+function rng(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const shared = { events: [] as number[], venues: [] as number[], categories: [] as number[] };
+
+async function seed(t: Target): Promise<void> {
+  process.stdout.write(`Seeding ${SEED_EVENTS} events… `);
+  for (let i = 0; i < 5; i++) {
+    const c = await send(t, 'write', 'POST', '/categories', { name: `Load Category ${i} ${Date.now()}` });
+    if (c.status === 201) shared.categories.push(c.body.id);
+    const v = await send(t, 'write', 'POST', '/venues', { venue: `Load Hall ${i}`, city: 'Paris' });
+    if (v.status === 201) shared.venues.push(v.body.id);
+  }
+  for (let i = 0; i < SEED_EVENTS; i++) {
+    const e = await send(t, 'write', 'POST', '/events', eventBody(`Load Seed ${i}`, i));
+    if (e.status === 201) shared.events.push(e.body.id);
+  }
+  if (shared.events.length === 0) {
+    console.error(`\nSeeding failed: ${JSON.stringify([...failures])}. Is the token an editor's?`);
+    throw new Error('seeding failed');
+  }
+  latencies.read.length = 0;
+  latencies.write.length = 0;
+  failures.clear();
+  requests = 0;
+  console.log('done.');
+}
+
+function eventBody(title: string, n: number, extra: Record<string, unknown> = {}) {
+  const day = String((n % 28) + 1).padStart(2, '0');
+  return {
+    title,
+    start_date: `2035-05-${day} 19:00`,
+    end_date: `2035-05-${day} 22:00`,
+    categories: shared.categories.length ? [shared.categories[n % shared.categories.length]] : [],
+    venue: shared.venues.length ? shared.venues[n % shared.venues.length] : undefined,
+    ...extra,
+  };
+}
+
+async function worker(t: Target, w: number, until: number): Promise<void> {
+  const random = rng(1000 + w);
+  const mine: Written[] = [];
+  const pick = <T>(a: readonly T[]) => a[Math.floor(random() * a.length)]!;
+  let n = 0;
+  while (Date.now() < until) {
+    n++;
+    const r = random();
+    if (r < 0.7) {
+      // Reads: lists and single records.
+      const q = random();
+      if (q < 0.25)
+        await send(
+          t,
+          'read',
+          'GET',
+          `/events?start_date=2035-05-01&end_date=2035-05-31&page=${1 + Math.floor(random() * 3)}`,
+        );
+      else if (q < 0.35)
+        await send(
+          t,
+          'read',
+          'GET',
+          `/events?start_date=2035-05-01&end_date=2035-05-31&categories=${pick(shared.categories)}`,
+        );
+      else if (q < 0.42)
+        await send(t, 'read', 'GET', `/events?start_date=2035-05-01&end_date=2035-05-31&search=load`);
+      else if (q < 0.5) await send(t, 'read', 'GET', '/venues?per_page=20');
+      else if (q < 0.57) await send(t, 'read', 'GET', '/categories?hide_empty=false');
+      else if (q < 0.9) await send(t, 'read', 'GET', `/events/${pick(shared.events)}`);
+      else await send(t, 'read', 'GET', `/venues/${pick(shared.venues)}`);
+      continue;
+    }
+    // Writes: creates, updates, trashes and deletes of this worker's own records.
+    const live = mine.filter((m) => m.state === 'live');
+    const q = random();
+    if (q < 0.4 || live.length < 3) {
+      const title = `Load ${w}.${n}`;
+      const tag = `load-tag-${w}-${n}`;
+      const res = await send(
+        t,
+        'write',
+        'POST',
+        '/events',
+        eventBody(title, n, { tags: [tag], excerpt: 'v0' }),
+      );
+      if (res.status === 201) {
+        const rec: Written = { id: res.body.id, title, excerpt: 'v0', tag, state: 'live' };
+        mine.push(rec);
+        written.push(rec);
+      }
+    } else if (q < 0.8) {
+      const rec = pick(live);
+      const excerpt = `v${n}`;
+      const res = await send(t, 'write', 'PATCH', `/events/${rec.id}`, { excerpt });
+      if (res.status === 200) rec.excerpt = excerpt;
+    } else if (q < 0.9) {
+      const rec = pick(live);
+      const res = await send(t, 'write', 'DELETE', `/events/${rec.id}`);
+      if (res.status === 200) rec.state = 'trash';
+    } else if (q < 0.95) {
+      const rec = pick(live);
+      const res = await send(t, 'write', 'DELETE', `/events/${rec.id}?force=true`);
+      if (res.status === 200) rec.state = 'deleted';
+    } else {
+      await send(t, 'write', 'POST', '/venues', { venue: `Load Venue ${w}.${n}`, city: 'Lyon' });
+    }
+  }
+}
+
+/** Every acknowledged write, read back: the problems found. */
+async function verify(t: Target): Promise<string[]> {
+  const problems: string[] = [];
+  let next = 0;
+  const check = async () => {
+    while (next < written.length) {
+      const rec = written[next++]!;
+      const res = await send(t, 'read', 'GET', `/events/${rec.id}`);
+      if (rec.state === 'deleted') {
+        if (res.status !== 404) problems.push(`event ${rec.id} deleted, but GET answers ${res.status}`);
+        continue;
+      }
+      if (res.status !== 200) {
+        problems.push(`event ${rec.id} (${rec.title}) lost: GET answers ${res.status}`);
+        continue;
+      }
+      const e = res.body;
+      const excerpt = String(e.excerpt ?? '')
+        .replace(/<[^>]+>/g, '')
+        .trim();
+      const status = rec.state === 'trash' ? 'trash' : 'publish';
+      const tags = (e.tags as Array<{ slug: string }>).map((x) => x.slug);
+      if (e.title !== rec.title)
+        problems.push(`event ${rec.id}: title "${e.title}", acknowledged "${rec.title}"`);
+      if (excerpt !== rec.excerpt)
+        problems.push(`event ${rec.id}: excerpt "${excerpt}", acknowledged "${rec.excerpt}"`);
+      if (e.status !== status) problems.push(`event ${rec.id}: status ${e.status}, acknowledged ${status}`);
+      if (tags.join() !== rec.tag)
+        problems.push(`event ${rec.id}: tags ${tags.join()}, acknowledged ${rec.tag}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, 20) }, check));
+  return problems;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+
+async function main(): Promise<number> {
+  const t = args.url ? await remoteTarget(args.url) : await startStack();
+  try {
+    await seed(t);
+    console.log(`Running ${CONCURRENCY} workers for ${DURATION_S} s (70% reads, 30% writes)…`);
+    const started = Date.now();
+    const until = started + DURATION_S * 1000;
+    const progress = setInterval(() => {
+      const s = Math.round((Date.now() - started) / 1000);
+      console.log(
+        `  ${s} s: ${requests} requests, ${[...failures.values()].reduce((a, b) => a + b, 0)} not 2xx`,
+      );
+    }, 10_000);
+    await Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(t, w, until)));
+    clearInterval(progress);
+    const elapsed = (Date.now() - started) / 1000;
+    const total = requests;
+    const failuresDuringRun = new Map(failures);
+    // The figures are the run's alone: the re-read below is not part of the workload.
+    const all = [...latencies.read, ...latencies.write].sort((x, y) => x - y);
+    const reads = [...latencies.read].sort((x, y) => x - y);
+    const writes = [...latencies.write].sort((x, y) => x - y);
+
+    console.log(`Re-reading ${written.length} events written and acknowledged…`);
+    const problems = await verify(t);
+
+    const line = (name: string, l: number[]) =>
+      `  ${name.padEnd(7)} ${String(l.length).padStart(7)}   p50 ${ms(percentile(l, 50)).padStart(9)}   p99 ${ms(percentile(l, 99)).padStart(9)}`;
+    console.log('');
+    console.log(
+      `Requests: ${total} in ${elapsed.toFixed(1)} s = ${(total / elapsed).toFixed(1)} req/s (concurrency ${CONCURRENCY})`,
+    );
+    console.log(line('all', all));
+    console.log(line('reads', reads));
+    console.log(line('writes', writes));
+    const byState = (s: Written['state']) => written.filter((w) => w.state === s).length;
+    console.log(
+      `Writes acknowledged: ${written.length} events created (${byState('live')} live, ${byState('trash')} trashed, ${byState('deleted')} deleted)`,
+    );
+    const errorLines = [...failuresDuringRun].sort();
+    console.log(`Errors by status: ${errorLines.length === 0 ? 'none' : ''}`);
+    for (const [key, count] of errorLines) console.log(`  ${key}: ${count}`);
+    console.log(`Lost writes: ${problems.length}`);
+    for (const p of problems.slice(0, 20)) console.log(`  ${p}`);
+    const serverErrors = errorLines.filter(([key]) => /^(5\d\d|no answer)/.test(key));
+    const pass = serverErrors.length === 0 && problems.length === 0;
+    console.log(pass ? 'PASS: no 5xx, no dropped request, no lost write.' : 'FAIL: see above.');
+    return pass ? 0 : 1;
+  } finally {
+    await t.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: Error) => {
+    console.error(`Load run failed: ${e.message}`);
+    process.exit(2);
+  },
+);
