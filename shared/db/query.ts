@@ -95,12 +95,17 @@ export async function collect<T>(items: AsyncIterable<T>, limit = Number.POSITIV
   return out;
 }
 
-/** Reads many items by key in rounds of 100, retrying unprocessed keys. */
+/** Requests one batchGet keeps in flight at once. */
+const BATCH_GET_PARALLEL = 8;
+
+/** Reads many items by key, 100 per request, up to 8 requests at once, retrying unprocessed keys. */
 export async function batchGet(keyList: Key[], consistent = false): Promise<Map<string, Item>> {
   const found = new Map<string, Item>();
   const unique = [...new Map(keyList.map((k) => [`${k.pk}|${k.sk}`, k])).values()];
-  for (let i = 0; i < unique.length; i += 100) {
-    let pending: Array<Record<string, unknown>> = unique.slice(i, i + 100);
+  const chunks: Key[][] = [];
+  for (let i = 0; i < unique.length; i += 100) chunks.push(unique.slice(i, i + 100));
+  const read = async (chunk: Key[]) => {
+    let pending: Array<Record<string, unknown>> = chunk;
     for (let attempt = 0; pending.length > 0 && attempt < 5; attempt++) {
       const out = await ddb.send(
         new BatchGetCommand({
@@ -112,7 +117,12 @@ export async function batchGet(keyList: Key[], consistent = false): Promise<Map<
     }
     if (pending.length > 0)
       throw Object.assign(new Error('BatchGet left keys unprocessed'), { name: 'ThrottlingException' });
-  }
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) await read(chunks[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_GET_PARALLEL, chunks.length) }, worker));
   return found;
 }
 

@@ -3,7 +3,7 @@ import { type DateBounds, inBounds } from './event-window';
 import { haversineKm, type Point } from './geo';
 import type { PageRequest } from './paging';
 import { passesStatus, type StatusFilter } from './post-rules';
-import { htmlText, matchesWordStarts } from './search';
+import { htmlText, indexWords, matchesWordStarts } from './search';
 import { STATUSES } from './statuses';
 import type { TallyWho } from './tallies';
 
@@ -68,6 +68,20 @@ export function tallyScope(links: LinkFilter[], featured: boolean | undefined): 
   return only ? `${only.kind}#${only.ids[0]}` : undefined;
 }
 
+/** Whether an event's record passes every link filter (OR within one, AND across them). */
+export function matchesLinks(e: EventRecord, links: LinkFilter[]): boolean {
+  const linked = (kind: LinkFilter['kind']) =>
+    kind === 'TERM'
+      ? [...e.data.categories, ...e.data.tags]
+      : kind === 'VENUE'
+        ? e.data.venues
+        : e.data.organizers;
+  return links.every((lp) => {
+    const ids = linked(lp.kind);
+    return lp.ids.some((id) => ids.includes(id));
+  });
+}
+
 /** List order: start, then ID. */
 export const byStart = (a: EventRow, b: EventRow) =>
   a.start < b.start ? -1 : a.start > b.start ? 1 : a.eventId - b.eventId;
@@ -80,10 +94,21 @@ export function pageOfCandidates<T extends { row: EventRow }>(
   return [...candidates].sort((a, b) => byStart(a.row, b.row)).slice((page - 1) * perPage, page * perPage);
 }
 
+/** The texts a search reads: the title, and the text of the excerpt and the description. */
+const searchTexts = (e: Pick<EventRecord, 'title' | 'excerpt' | 'description'>) => [
+  e.title,
+  htmlText(e.excerpt),
+  htmlText(e.description),
+];
+
 /** Every query word starts a word of the title, excerpt or description (decisions §8). */
 export function matchesSearch(e: EventRecord, search: string): boolean {
-  return matchesWordStarts(search, [e.title, htmlText(e.excerpt), htmlText(e.description)]);
+  return matchesWordStarts(search, searchTexts(e));
 }
+
+/** The words of an event the search index holds (see indexWords). */
+export const eventIndexWords = (e: Pick<EventRecord, 'title' | 'excerpt' | 'description'>) =>
+  indexWords(searchTexts(e));
 
 /** The geoloc filters: whether the venues have coordinates, and whether one lies within the radius. */
 export function geoMatch(

@@ -33,6 +33,13 @@ export interface EventRow {
   end: string;
   utcEnd: string;
   parent?: number;
+  /**
+   * The terms and the venues / organizers the event links to: a list page reads them in the same
+   * batch as its events (the records decide; an ID missing here is read after them), and a second
+   * link filter is checked on them. Absent on rows written before they were added.
+   */
+  terms?: number[];
+  posts?: number[];
 }
 
 export const rowOf = (e: EventRecord): EventRow => ({
@@ -45,6 +52,8 @@ export const rowOf = (e: EventRecord): EventRow => ({
   end: e.data.end,
   utcEnd: e.data.utcEnd,
   ...(e.data.parent ? { parent: e.data.parent } : {}),
+  terms: [...e.data.categories, ...e.data.tags],
+  posts: [...e.data.venues, ...e.data.organizers],
 });
 
 /** An event appears in lists unless hidden or trashed (reference §4.2). */

@@ -12,6 +12,7 @@ import { dayKey, tallyAttr } from '../domain/tallies';
 import { tableName } from '../db/client';
 import { keys, type Key } from '../db/keys';
 import type { PlannedWrite, WriteItem } from '../db/transact';
+import { wordWrites } from './search-index';
 
 function tallyScopes(e: EventRecord, skip: Set<string>): string[] {
   const linked = linksOf(e)
@@ -111,7 +112,8 @@ const del = (key: Key): WriteItem => ({ Delete: { TableName: tableName(), Key: k
 
 /**
  * Everything that must change with an event, in its own write: its link items (one per term, venue
- * and organizer, carrying the event's filter row), the linked records' counts and the day tallies.
+ * and organizer, carrying the event's filter row), the linked records' counts, the day tallies and
+ * the event's search words (only when a text changes).
  * `before` / `after` are the event's states; undefined means it does not exist. Only what changes is
  * written: a kept link is rewritten only when the event's filter row changes, a count only when the
  * event's weight changes.
@@ -207,5 +209,5 @@ export function eventWrites(
   const deltas: Deltas = new Map();
   addTallies(deltas, before, -1, gone);
   addTallies(deltas, after, 1, gone);
-  return [...writes, ...deltaWrites(deltas)];
+  return [...writes, ...wordWrites(before, after), ...deltaWrites(deltas)];
 }

@@ -1,7 +1,7 @@
-import { type EventRecord, linkId, linksOf } from '../domain/event-record';
+import { type EventRecord, type EventRow, linkId, linksOf } from '../domain/event-record';
 import type { PostRecord, TermRecord } from '../domain/records';
 import { keys } from '../db/keys';
-import { batchGet, itemKey, queryIndex } from '../db/query';
+import { batchGet, type Item, itemKey, queryIndex } from '../db/query';
 import { fromPostItem } from './posts';
 import { fromTermItem } from './terms';
 
@@ -19,25 +19,97 @@ export async function* eventsStartingBetween(
     yield fromPostItem(item) as EventRecord;
 }
 
-/** The terms, venues and organizers a page of events links to, in one batched read. */
-export async function linkedRecordsOf(
-  events: EventRecord[],
-): Promise<{ terms: Map<number, TermRecord>; posts: Map<number, PostRecord> }> {
+export interface Linked {
+  terms: Map<number, TermRecord>;
+  posts: Map<number, PostRecord>;
+}
+
+function linkedIdsOf(events: EventRecord[]) {
   const termIds = new Set<number>();
   const postIds = new Set<number>();
   for (const e of events) {
     for (const id of [...e.data.categories, ...e.data.tags]) termIds.add(id);
     for (const id of [...e.data.venues, ...e.data.organizers]) postIds.add(id);
   }
-  const items = await batchGet([...[...termIds].map(keys.term), ...[...postIds].map(keys.post)]);
-  const terms = new Map<number, TermRecord>();
-  const posts = new Map<number, PostRecord>();
-  for (const item of items.values()) {
+  return { termIds, postIds };
+}
+
+/** Adds the linked records among `items` to `into` (records being deleted are left out). */
+function addLinked(items: Iterable<Item>, into: Linked): void {
+  for (const item of items) {
     if (item.deleting !== undefined) continue;
-    if (item.type === 'term') terms.set(Number(item.id), fromTermItem(item));
-    else posts.set(Number(item.id), fromPostItem(item));
+    if (item.type === 'term') into.terms.set(Number(item.id), fromTermItem(item));
+    else if (item.pk !== undefined) into.posts.set(Number(item.id), fromPostItem(item));
   }
-  return { terms, posts };
+}
+
+/**
+ * An event by slug through the slug index: one eventually consistent Query that returns the record,
+ * for reads (a slug changed a moment ago may still name the event by its old slug). Undefined when the
+ * index has no such event yet: the caller falls back to the slug guard.
+ */
+export async function eventBySlugIndex(slug: string): Promise<EventRecord | undefined> {
+  for await (const item of queryIndex({
+    index: 'bySlug',
+    partition: keys.typePartition('event'),
+    sort: { between: [slug, slug] },
+    pageSize: 2,
+  }))
+    if (item.deleting === undefined && item.type === 'event' && item.slug === slug)
+      return fromPostItem(item) as EventRecord;
+  return undefined;
+}
+
+/** The terms, venues and organizers a page of events links to, in one batched read. */
+export async function linkedRecordsOf(events: EventRecord[]): Promise<Linked> {
+  const { termIds, postIds } = linkedIdsOf(events);
+  const items = await batchGet([...[...termIds].map(keys.term), ...[...postIds].map(keys.post)]);
+  const linked: Linked = { terms: new Map(), posts: new Map() };
+  addLinked(items.values(), linked);
+  return linked;
+}
+
+/**
+ * A page of list rows as records, with the records they link to, in one batched read: the rows name
+ * their links (EventRow `terms` / `posts`), so events and linked records are read together. Records
+ * already at hand are not read again; a link the row did not name (an older row) costs one more read.
+ */
+export async function pageWithLinked(
+  rows: EventRow[],
+  known: Map<number, EventRecord>,
+): Promise<{ records: EventRecord[]; linked: Linked }> {
+  const wanted = rows.filter((r) => !known.has(r.eventId)).map((r) => keys.post(r.eventId));
+  const hinted = rows.filter((r) => !known.has(r.eventId));
+  const termIds = new Set(hinted.flatMap((r) => r.terms ?? []));
+  const postIds = new Set(hinted.flatMap((r) => r.posts ?? []));
+  for (const e of known.values())
+    if (rows.some((r) => r.eventId === e.id)) {
+      for (const id of [...e.data.categories, ...e.data.tags]) termIds.add(id);
+      for (const id of [...e.data.venues, ...e.data.organizers]) postIds.add(id);
+    }
+  const items = await batchGet([...wanted, ...[...termIds].map(keys.term), ...[...postIds].map(keys.post)]);
+  const records: EventRecord[] = [];
+  for (const r of rows) {
+    const item = known.has(r.eventId) ? undefined : items.get(itemKey(keys.post(r.eventId)));
+    const record =
+      known.get(r.eventId) ??
+      (item && item.deleting === undefined ? (fromPostItem(item) as EventRecord) : undefined);
+    if (record) records.push(record);
+  }
+  const linked: Linked = { terms: new Map(), posts: new Map() };
+  const eventKeys = new Set(wanted.map(itemKey));
+  addLinked(
+    [...items.entries()].filter(([k]) => !eventKeys.has(k)).map(([, item]) => item),
+    linked,
+  );
+  // Links the rows did not name: read after the records.
+  const need = linkedIdsOf(records);
+  const missing = [
+    ...[...need.termIds].filter((id) => !termIds.has(id)).map(keys.term),
+    ...[...need.postIds].filter((id) => !postIds.has(id)).map(keys.post),
+  ];
+  if (missing.length > 0) addLinked((await batchGet(missing)).values(), linked);
+  return { records, linked };
 }
 
 /**

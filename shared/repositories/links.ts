@@ -1,7 +1,7 @@
 import type { EventRow } from '../domain/event-record';
 import type { LinkKind } from '../domain/records';
 import { keys } from '../db/keys';
-import { collect, queryIndex } from '../db/query';
+import { batchGet, collect, itemKey, queryIndex } from '../db/query';
 
 /** IDs an event links to (terms, venues or organizers), in link order; a strongly consistent read. */
 export async function linkedIds(eventId: number, kind: LinkKind): Promise<number[]> {
@@ -32,6 +32,18 @@ export async function* eventsLinkedTo(
     pageSize,
   }))
     yield item.row as EventRow;
+}
+
+/** Which of these links exist (`<eventId>|<KIND>#<id>`), in one batched read of their link items. */
+export async function existingLinks(
+  links: Array<{ eventId: number; kind: LinkKind; id: number }>,
+): Promise<Set<string>> {
+  const found = await batchGet(links.map((l) => keys.link(l.eventId, l.kind, l.id)));
+  return new Set(
+    links
+      .filter((l) => found.has(itemKey(keys.link(l.eventId, l.kind, l.id))))
+      .map((l) => `${l.eventId}|${l.kind}#${l.id}`),
+  );
 }
 
 /** IDs of every event linked to one term, venue or organizer. */

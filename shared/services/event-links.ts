@@ -7,7 +7,8 @@ import { plainText } from '../domain/text';
 import type { PlannedWrite } from '../db/transact';
 import { getPosts, newPostWrites } from '../repositories/posts';
 import type { SlugClaim } from '../repositories/slug-claims';
-import { listTerms, newTerm, newTermWrites, nextTermId } from '../repositories/terms';
+import { findTerms, type TermRef } from '../repositories/term-lookup';
+import { newTerm, newTermWrites, nextTermId } from '../repositories/terms';
 import { resolveInline } from './linked-inline';
 
 /** A record an event write creates (a new term, an inline venue or organizer), in the event's write. */
@@ -25,9 +26,16 @@ export interface PlannedRecord {
 /** A term created concurrently under the same name: resolving the links again will find it. */
 export class ResolveAgain extends Error {}
 
+/** How a body names a term: digits are an ID, anything else a slug or a name. */
+const termRef = (ref: number | string): TermRef =>
+  typeof ref === 'number' || /^\d+$/.test(ref)
+    ? { id: Number(ref) }
+    : { slug: ref, orName: plainText(String(ref)) };
+
 /**
- * `categories` / `tags` by ID, slug or name. Unknown numeric IDs are a 400; an unknown name plans a
- * new term when the caller may manage terms (editors), else it is a 400 too. Nothing is written here.
+ * `categories` / `tags` by ID, slug or name, looked up by key and guard items (never the whole
+ * taxonomy). Unknown numeric IDs are a 400; an unknown name plans a new term when the caller may
+ * manage terms (editors), else it is a 400 too. Nothing is written here.
  */
 export async function resolveTerms(
   param: 'categories' | 'tags',
@@ -37,18 +45,21 @@ export async function resolveTerms(
 ): Promise<number[]> {
   if (!refs || refs.length === 0) return [];
   const taxonomy: Taxonomy = param === 'categories' ? 'tribe_events_cat' : 'post_tag';
-  const terms: Array<{ id: number; slug: string; name: string }> = await listTerms(taxonomy);
+  const existing = await findTerms(taxonomy, refs.map(termRef));
+  // Terms this body creates, so that a name given twice makes one term.
+  const planned: Array<{ id: number; slug: string; name: string }> = [];
   const out: number[] = [];
   const unknownIds: string[] = [];
-  for (const ref of refs) {
+  for (const [i, ref] of refs.entries()) {
     const asNumber = typeof ref === 'number' ? ref : /^\d+$/.test(ref) ? Number(ref) : undefined;
     if (asNumber !== undefined) {
-      if (terms.some((t) => t.id === asNumber)) out.push(asNumber);
+      if (existing[i]) out.push(asNumber);
       else unknownIds.push(String(ref));
       continue;
     }
     const name = plainText(String(ref));
-    const found = terms.find((t) => t.slug === ref || t.name.toLowerCase() === name.toLowerCase());
+    const found =
+      existing[i] ?? planned.find((t) => t.slug === ref || t.name.toLowerCase() === name.toLowerCase());
     if (found) {
       out.push(found.id);
       continue;
@@ -73,7 +84,7 @@ export async function resolveTerms(
           () => new ResolveAgain(),
         ),
     });
-    terms.push({ id, slug: input.slugBase, name });
+    planned.push({ id, slug: input.slugBase, name });
     out.push(id);
   }
   if (unknownIds.length > 0)
@@ -180,14 +191,13 @@ export async function checkLinks(
   for (const param of ['categories', 'tags'] as const) {
     const refs = sent.has(param) ? (body[param] as Array<number | string> | null | undefined) : undefined;
     if (!refs || refs.length === 0) continue;
-    const terms = await listTerms(param === 'categories' ? 'tribe_events_cat' : 'post_tag');
+    const terms = await findTerms(
+      param === 'categories' ? 'tribe_events_cat' : 'post_tag',
+      refs.map(termRef),
+    );
     const numeric = (ref: number | string) => typeof ref === 'number' || /^\d+$/.test(ref);
-    const unknownIds = refs.filter((ref) => numeric(ref) && !terms.some((t) => t.id === Number(ref)));
-    const newName = refs.find((ref) => {
-      if (numeric(ref)) return false;
-      const name = plainText(String(ref)).toLowerCase();
-      return !terms.some((t) => t.slug === ref || t.name.toLowerCase() === name);
-    });
+    const unknownIds = refs.filter((ref, i) => numeric(ref) && !terms[i]);
+    const newName = refs.find((ref, i) => !numeric(ref) && !terms[i]);
     if (newName !== undefined && !atLeast(user, 'editor'))
       throw invalidParam(
         param,

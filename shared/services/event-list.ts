@@ -5,6 +5,7 @@ import {
   type Candidate,
   geoMatch,
   type LinkFilter,
+  matchesLinks,
   matchesSearch,
   pageOfCandidates,
   rowFilter,
@@ -12,18 +13,20 @@ import {
   tallyWho,
 } from '../domain/event-query';
 import { type DateBounds, dateBounds, startRange } from '../domain/event-window';
-import { pageStart } from '../domain/tallies';
+import { pageStart, type TallyWho } from '../domain/tallies';
 import { pointOf } from '../domain/geo';
+import { indexedQueryWords } from '../domain/search';
 import { type Page, pageOf } from '../domain/paging';
 import { listStatuses } from '../domain/post-rules';
 import { rowOf } from '../domain/event-record';
-import type { Taxonomy } from '../domain/records';
 import { termIdsOf } from '../domain/term-refs';
 import { canSeeLinked } from '../domain/visibility';
-import { eventsStartingBetween } from '../repositories/events';
-import { eventsLinkedTo } from '../repositories/links';
+import { eventsStartingBetween, pageWithLinked } from '../repositories/events';
+import { eventsLinkedTo, existingLinks } from '../repositories/links';
 import { getPosts } from '../repositories/posts';
+import { eventsWithWordStart } from '../repositories/search-index';
 import { tallyDays } from '../repositories/tallies';
+import { findTerms } from '../repositories/term-lookup';
 import { listTerms } from '../repositories/terms';
 import type { eventListQuery } from '../schemas/event';
 import type { Infer } from '../schemas/infer';
@@ -32,13 +35,30 @@ import { type EventView, presentEvents } from './event-view';
 
 export type EventListQuery = Infer<typeof eventListQuery>;
 
-/** Resolves category or tag IDs / slugs (unknown → 400); categories bring their descendants. */
+/**
+ * Resolves category or tag IDs / slugs (unknown → 400); categories bring their descendants. Tags are
+ * looked up by key and slug guard; categories read their (small) taxonomy for the descendants.
+ */
 async function termTargets(param: 'categories' | 'tags', refs: Array<number | string>): Promise<LinkFilter> {
-  const taxonomy: Taxonomy = param === 'categories' ? 'tribe_events_cat' : 'post_tag';
-  const terms = await listTerms(taxonomy);
+  if (param === 'tags') {
+    const found = await findTerms(
+      'post_tag',
+      refs.map((r) => (typeof r === 'number' ? { id: r } : { slug: r })),
+    );
+    const unknown = refs.filter((_, i) => !found[i]);
+    if (unknown.length > 0)
+      throw invalidParam(
+        param,
+        `${param} contains unknown IDs or slugs: ${unknown.join(', ')}.`,
+        'rest_unknown_term',
+      );
+    const ids = [...new Set(found.map((t) => t!.id))];
+    return { kind: 'TERM', ids, leaf: ids.length === 1 };
+  }
+  const terms = await listTerms('tribe_events_cat');
   const found = termIdsOf(param, refs, terms);
   const direct = found.size;
-  for (let grew = true; grew && param === 'categories';) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const t of terms)
       if (found.has(t.parent) && !found.has(t.id)) {
@@ -49,16 +69,76 @@ async function termTargets(param: 'categories' | 'tags', refs: Array<number | st
   return { kind: 'TERM', ids: [...found], leaf: direct === 1 && found.size === 1 };
 }
 
-async function postTargets(param: 'venue' | 'organizer', ids: number[]): Promise<LinkFilter> {
-  const posts = await getPosts(ids);
-  const unknown = ids.filter((id) => posts.get(id)?.type !== param || posts.get(id)?.status === 'trash');
-  if (unknown.length > 0)
-    throw invalidParam(
-      param,
-      `${param} contains unknown ${param} IDs: ${unknown.join(', ')}.`,
-      `rest_unknown_${param}`,
-    );
-  return { kind: param === 'venue' ? 'VENUE' : 'ORGANIZER', ids, leaf: ids.length === 1 };
+/**
+ * A venue / organizer filter, and the check that its IDs name existing, untrashed records of the
+ * type: run later (see listEvents), so that it can share a round trip with the first read.
+ */
+function postTargets(
+  param: 'venue' | 'organizer',
+  ids: number[],
+): { filter: LinkFilter; check: () => Promise<void> } {
+  const check = async () => {
+    const posts = await getPosts(ids);
+    const unknown = ids.filter((id) => posts.get(id)?.type !== param || posts.get(id)?.status === 'trash');
+    if (unknown.length > 0)
+      throw invalidParam(
+        param,
+        `${param} contains unknown ${param} IDs: ${unknown.join(', ')}.`,
+        `rest_unknown_${param}`,
+      );
+  };
+  return { filter: { kind: param === 'venue' ? 'VENUE' : 'ORGANIZER', ids, leaf: ids.length === 1 }, check };
+}
+
+/**
+ * The link filter with the fewest events in the window, when day tallies can tell (one target each,
+ * whole days, a tallied audience); else the first one. Its rows drive an AND of several filters.
+ */
+async function smallestFilter(
+  links: LinkFilter[],
+  who: TallyWho | undefined,
+  bounds: DateBounds | undefined,
+): Promise<LinkFilter> {
+  if (links.length === 1 || !who || !bounds?.dayAligned) return links[0]!;
+  const sizes = await Promise.all(
+    links.map(async (l) =>
+      l.ids.length === 1 && l.leaf
+        ? (await tallyDays(`${l.kind}#${l.ids[0]}`, who, bounds)).total
+        : Number.POSITIVE_INFINITY,
+    ),
+  );
+  return links[sizes.indexOf(Math.min(...sizes))]!;
+}
+
+/**
+ * The rows that also pass the other link filters. A row names the event's terms and linked posts
+ * (EventRow `terms` / `posts`), so this needs no read; a row written before rows named them is
+ * checked by reading its link items (one batched read for all of them).
+ */
+async function otherLinks(rows: EventRow[], others: LinkFilter[]): Promise<EventRow[]> {
+  if (others.length === 0) return rows;
+  const named = (row: EventRow, f: LinkFilter) => (f.kind === 'TERM' ? row.terms : row.posts);
+  const unnamed = rows.filter((r) => others.some((f) => named(r, f) === undefined));
+  const found = await existingLinks(
+    unnamed.flatMap((r) =>
+      others.flatMap((f) => f.ids.map((id) => ({ eventId: r.eventId, kind: f.kind, id }))),
+    ),
+  );
+  return rows.filter((r) =>
+    others.every((f) => {
+      const ids = named(r, f);
+      return ids
+        ? f.ids.some((id) => ids.includes(id))
+        : f.ids.some((id) => found.has(`${r.eventId}|${f.kind}#${id}`));
+    }),
+  );
+}
+
+/** Runs the parameter checks together; the first failing one in parameter order is the error. */
+async function runChecks(checks: Array<() => Promise<void>>): Promise<void> {
+  const results = await Promise.allSettled(checks.map((c) => c()));
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
 }
 
 async function withRecords(cands: Candidate[]): Promise<Candidate[]> {
@@ -77,6 +157,24 @@ async function* rowsOf(events: AsyncIterable<EventRecord>): AsyncGenerator<Candi
 
 async function* candidatesOf(rows: AsyncIterable<EventRow>): AsyncGenerator<Candidate> {
   for await (const row of rows) yield { row };
+}
+
+/**
+ * Events whose indexed words every query word of two or more characters starts (one Query per word,
+ * together), read by ID and checked against the link filters; the full word-start match on the
+ * records follows in listEvents. Reads the matches, not the calendar.
+ */
+async function searchCandidates(search: string, links: LinkFilter[]): Promise<Candidate[]> {
+  const sets = (await Promise.all(indexedQueryWords(search).map(eventsWithWordStart))).sort(
+    (a, b) => a.size - b.size,
+  );
+  const ids = [...sets[0]!].filter((id) => sets.every((s) => s.has(id)));
+  const posts = await getPosts<EventData>(ids);
+  return [...posts.values()]
+    .filter((p) => p.type === 'event')
+    .map((p) => p as EventRecord)
+    .filter((e) => matchesLinks(e, links))
+    .map((e) => ({ row: rowOf(e), record: e }));
 }
 
 function checkQuery(q: EventListQuery): void {
@@ -98,10 +196,11 @@ function checkQuery(q: EventListQuery): void {
 }
 
 /**
- * GET /events. Candidates come from the narrowest source: the listed IDs, the link index of the
- * categories / tags / venues / organizers asked for (OR within a parameter, AND across them), or the
- * start-date index. When the request is one scope over whole days, the total comes from the day
- * tallies and only the events up to the requested page are read.
+ * GET /events. Candidates come from the narrowest source: the listed IDs, the search index (a search
+ * with a word of two or more characters), the link index of the categories / tags / venues /
+ * organizers asked for (OR within a parameter, AND across them), or the start-date index. When the
+ * request is one scope over whole days, the total comes from the day tallies, which also tell where
+ * the requested page begins: only that page (and at most the rest of its first day) is read.
  */
 export async function listEvents(
   q: EventListQuery,
@@ -116,16 +215,26 @@ export async function listEvents(
   const links: LinkFilter[] = [];
   if (q.categories) links.push(await termTargets('categories', q.categories));
   if (q.tags) links.push(await termTargets('tags', q.tags));
-  if (q.venue) links.push(await postTargets('venue', q.venue));
-  if (q.organizer) links.push(await postTargets('organizer', q.organizer));
+  // Checks of the targets that need a read of their own; the tallied path runs them with its first read.
+  const checks: Array<() => Promise<void>> = [];
+  for (const param of ['venue', 'organizer'] as const) {
+    const ids = q[param];
+    if (!ids) continue;
+    const { filter, check } = postTargets(param, ids);
+    links.push(filter);
+    checks.push(check);
+  }
   if (q.post_parent !== undefined) {
-    const parent = (await getPosts([q.post_parent])).get(q.post_parent);
-    if (parent?.type !== 'event')
-      throw invalidParam(
-        'post_parent',
-        'post_parent must be the ID of an existing event.',
-        'rest_unknown_event',
-      );
+    const id = q.post_parent;
+    checks.push(async () => {
+      const parent = (await getPosts([id])).get(id);
+      if (parent?.type !== 'event')
+        throw invalidParam(
+          'post_parent',
+          'post_parent must be the ID of an existing event.',
+          'rest_unknown_event',
+        );
+    });
   }
   const keep = rowFilter({ statuses: statusFilter, bounds, featured: q.featured, postParent: q.post_parent });
 
@@ -145,9 +254,10 @@ export async function listEvents(
   let total: number | undefined;
   /** The candidates are the requested page already (the tallied path reads only that). */
   let paged = false;
+  if (!tallied) await runChecks(checks);
   if (tallied) {
     // The tallies count every day, so the page's first row is found without reading the rows before it.
-    const counted = await tallyDays(scope!, who!, bounds!);
+    const [counted] = await Promise.all([tallyDays(scope!, who!, bounds!), runChecks(checks)]);
     total = counted.total;
     const start = pageStart(counted.days, (paging.page - 1) * paging.perPage);
     candidates = [];
@@ -173,27 +283,27 @@ export async function listEvents(
     }
   } else if (q.include) {
     const posts = await getPosts<EventData>(q.include);
-    const linked = (e: EventRecord, kind: LinkFilter['kind']) =>
-      kind === 'TERM'
-        ? [...e.data.categories, ...e.data.tags]
-        : kind === 'VENUE'
-          ? e.data.venues
-          : e.data.organizers;
     candidates = [...posts.values()]
       .filter((p) => p.type === 'event')
       .map((p) => p as EventRecord)
       // AND across parameters holds with include too: each link filter must match one of its targets.
-      .filter((e) => links.every((lp) => lp.ids.some((id) => linked(e, lp.kind).includes(id))))
+      .filter((e) => matchesLinks(e, links))
       .map((e) => ({ row: rowOf(e), record: e }));
+  } else if (q.search && indexedQueryWords(q.search).length > 0) {
+    candidates = await searchCandidates(q.search, links);
   } else if (links.length > 0) {
-    let ids: Map<number, EventRow> | undefined;
-    for (const p of links) {
-      const union = new Map<number, EventRow>();
-      for (const target of p.ids)
-        for await (const row of eventsLinkedTo(p.kind, target, range)) union.set(row.eventId, row);
-      ids = ids ? new Map([...ids].filter(([id]) => union.has(id))) : union;
-    }
-    candidates = [...ids!.values()].map((row) => ({ row }));
+    // AND across filters: read the smallest one's rows, check the others on each row (see otherLinks).
+    const driver = await smallestFilter(links, who, bounds);
+    const union = new Map<number, EventRow>();
+    for (const target of driver.ids)
+      for await (const row of eventsLinkedTo(driver.kind, target, range)) union.set(row.eventId, row);
+    const rows = [...union.values()].filter(keep);
+    candidates = (
+      await otherLinks(
+        rows,
+        links.filter((l) => l !== driver),
+      )
+    ).map((row) => ({ row }));
   } else {
     candidates = [];
     for await (const c of rowsOf(eventsStartingBetween(range))) candidates.push(c);
@@ -217,9 +327,14 @@ export async function listEvents(
     });
   }
   const pageRows = paged ? candidates : pageOfCandidates(candidates, paging);
-  const records = (await withRecords(pageRows)).map((c) => c.record!);
+  // The page's records and what they link to, in one batch (the rows name their links).
+  const known = new Map(pageRows.flatMap((c) => (c.record ? [[c.row.eventId, c.record] as const] : [])));
+  const { records, linked } = await pageWithLinked(
+    pageRows.map((c) => c.row),
+    known,
+  );
   return {
-    items: await presentEvents(records, { user: ctx.user, root: ctx.root, single: false }),
+    items: await presentEvents(records, { user: ctx.user, root: ctx.root, single: false }, linked),
     total: total ?? candidates.length,
     paging,
   };

@@ -1,6 +1,7 @@
 import type { EventData, EventRecord } from '../domain/event-record';
 import { notFound, slugNotFound } from '../domain/errors';
 import { assertReadable } from '../domain/post-rules';
+import { eventBySlugIndex } from '../repositories/events';
 import { getPost, getPostBySlug } from '../repositories/posts';
 import type { Caller, Ref } from './context';
 import { type EventView, presentEvent } from './event-view';
@@ -14,9 +15,13 @@ export async function loadEvent(ref: Ref): Promise<EventRecord> {
   return event as EventRecord;
 }
 
-/** GET /events/{id} and /events/by-slug/{slug}: the event with json_ld, if the caller may see it. */
+/**
+ * GET /events/{id} and /events/by-slug/{slug}: the event with json_ld, if the caller may see it. Two
+ * round trips: the record (by slug through the slug index, the guard only when the index has not
+ * caught up), then what it links to.
+ */
 export async function getEvent(ref: Ref, ctx: Caller): Promise<EventView> {
-  const event = await loadEvent(ref);
+  const event = ('slug' in ref ? await eventBySlugIndex(ref.slug) : undefined) ?? (await loadEvent(ref));
   assertReadable('event', event, ctx.user);
   return presentEvent(event, ctx, true);
 }

@@ -6,7 +6,7 @@ import type { PostRecord, TermRecord } from '../domain/records';
 import { withRevision } from '../domain/revisions';
 import { canSeeLinked, seesAll } from '../domain/visibility';
 import { imageView } from '../domain/html';
-import { linkedRecordsOf } from '../repositories/events';
+import { type Linked, linkedRecordsOf } from '../repositories/events';
 import type { eventSchema } from '../schemas/event';
 import type { Infer } from '../schemas/infer';
 import type { Caller } from './context';
@@ -23,9 +23,16 @@ interface ViewCtx extends Caller {
 
 const image = (url: string | undefined) => (url ? imageView(url) : false);
 
-/** Events as every event route returns them (reference §3.1, key order included). */
-export async function presentEvents(events: EventRecord[], ctx: ViewCtx): Promise<EventView[]> {
-  const { terms, posts } = await linkedRecordsOf(events);
+/**
+ * Events as every event route returns them (reference §3.1, key order included). The records they
+ * link to are read in one batch, unless the caller read them already (`linked`, with the page).
+ */
+export async function presentEvents(
+  events: EventRecord[],
+  ctx: ViewCtx,
+  linked?: Linked,
+): Promise<EventView[]> {
+  const { terms, posts } = linked ?? (await linkedRecordsOf(events));
   const editor = seesAll(ctx.user);
   return events.map((e) => {
     const d = e.data;

@@ -12,6 +12,9 @@ export interface DbCall {
 
 const calls: DbCall[] = [];
 let installed = false;
+/** Round trips: a call sent while none is in flight starts a new one; calls sent together share it. */
+let rounds = 0;
+let inFlight = 0;
 
 /** Items a command's output holds: Query/Scan `Items`, BatchGet `Responses`, Get `Item`. */
 function itemsOf(output: Record<string, unknown>): number {
@@ -33,7 +36,13 @@ export function watchDb(): void {
   installed = true;
   ddb.middlewareStack.add(
     (next, context) => async (args) => {
-      const out = await next(args);
+      if (inFlight++ === 0) rounds++;
+      let out: Awaited<ReturnType<typeof next>>;
+      try {
+        out = await next(args);
+      } finally {
+        inFlight--;
+      }
       const input = args.input as { IndexName?: string; ExpressionAttributeValues?: Record<string, unknown> };
       const pk = input.ExpressionAttributeValues?.[':pk'];
       calls.push({
@@ -48,13 +57,14 @@ export function watchDb(): void {
   );
 }
 
-/** The calls made while `fn` ran, and their totals. */
+/** The calls made while `fn` ran, their round trips (calls sent together count once), and items read. */
 export async function measure<T>(
   fn: () => Promise<T>,
-): Promise<{ result: T; calls: DbCall[]; items: number }> {
+): Promise<{ result: T; calls: DbCall[]; rounds: number; items: number }> {
   watchDb();
   const from = calls.length;
+  const roundsBefore = rounds;
   const result = await fn();
   const made = calls.slice(from);
-  return { result, calls: made, items: made.reduce((n, c) => n + c.items, 0) };
+  return { result, calls: made, rounds: rounds - roundsBefore, items: made.reduce((n, c) => n + c.items, 0) };
 }

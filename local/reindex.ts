@@ -1,0 +1,42 @@
+import { parseArgs } from 'node:util';
+
+/**
+ * `npm run reindex`: rebuilds the search index (word items) from the event records of a table.
+ *
+ *   DYNAMODB_ENDPOINT=http://127.0.0.1:8000 TABLE_NAME=cal-events npm run reindex
+ *   npm run reindex -- --endpoint http://127.0.0.1:8000 --table cal-events
+ *
+ * Without an endpoint it uses the AWS account and region of the environment (a deployed table).
+ */
+const { values } = parseArgs({
+  options: { endpoint: { type: 'string' }, table: { type: 'string' }, help: { type: 'boolean' } },
+});
+if (values.help) {
+  console.log('Usage: npm run reindex -- [--endpoint <DynamoDB endpoint>] [--table <table name>]');
+  process.exit(0);
+}
+if (values.endpoint) process.env.DYNAMODB_ENDPOINT = values.endpoint;
+if (values.table) process.env.TABLE_NAME = values.table;
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+// Imported only now: the client reads its settings when its module loads.
+const { config } = await import('../shared/config');
+const { rebuildSearchIndex } = await import('../shared/services/search-reindex');
+const where = `table ${config.tableName}${config.dynamoEndpoint ? ` at ${config.dynamoEndpoint}` : ''}`;
+console.log(`Rebuilding the search index of ${where}…`);
+try {
+  const r = await rebuildSearchIndex((p) =>
+    process.stdout.write(`\r${p.events} events, ${p.added} words added, ${p.removed} removed`),
+  );
+  process.stdout.write('\n');
+  console.log(`Done: ${r.events} events, ${r.added} words added, ${r.removed} stale words removed.`);
+} catch (e) {
+  const err = e as { name?: string; message?: string };
+  process.stdout.write('\n');
+  const hint =
+    err.name === 'ResourceNotFoundException'
+      ? 'the table does not exist: check --table / TABLE_NAME'
+      : 'check that the database runs and --endpoint / DYNAMODB_ENDPOINT (or the AWS credentials) point at it';
+  console.error(`reindex: cannot read ${where} (${err.name ?? 'Error'}: ${err.message ?? e}); ${hint}.`);
+  process.exit(1);
+}
