@@ -13,9 +13,14 @@ import { operations } from '../shared/contracts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
+/** What a bundle holds beyond the AWS SDK, by package (or `shared/...` for our own code), largest first. */
+export type Contents = Array<{ what: string; bytes: number }>;
+
+const built = new Map<string, Contents>();
+
 /** Bundles one entry like infra/function-defaults.ts does and returns its size in bytes. */
 export async function bundleSize(entry: string, out: string): Promise<number> {
-  await build({
+  const result = await build({
     entryPoints: [entry],
     bundle: true,
     platform: 'node',
@@ -25,10 +30,34 @@ export async function bundleSize(entry: string, out: string): Promise<number> {
     mainFields: ['module', 'main'],
     outfile: out,
     logLevel: 'silent',
+    metafile: true,
     banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
   });
+  const by = new Map<string, number>();
+  for (const o of Object.values(result.metafile.outputs))
+    for (const [path, { bytesInOutput }] of Object.entries(o.inputs)) {
+      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1];
+      const what =
+        pkg ??
+        path
+          .replace(/^(\.\.\/)+/, '')
+          .split('/')
+          .slice(0, 2)
+          .join('/');
+      by.set(what, (by.get(what) ?? 0) + bytesInOutput);
+    }
+  built.set(
+    out,
+    [...by]
+      .filter(([what]) => !/^@(aws-sdk|smithy|aws-crypto)\//.test(what))
+      .map(([what, bytes]) => ({ what, bytes }))
+      .sort((a, b) => b.bytes - a.bytes),
+  );
   return statSync(out).size;
 }
+
+/** The contents of a bundle built by `bundleSize` (by its output file). */
+export const contentsOf = (out: string): Contents => built.get(out) ?? [];
 
 const BARE = `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => ({ statusCode: 200, body: String(!!ddb) });\n`;
 

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Bundle, buildBundles } from './bundles';
+import { type Bundle, buildBundles, contentsOf } from './bundles';
 
 export interface ColdStart {
   function: string;
@@ -17,6 +17,8 @@ export interface ColdStart {
   /** Median module-init time over the bare client's. */
   ratio: number;
   median_ms: number;
+  /** The largest packages beyond the AWS SDK (`name KB`), for the why. */
+  extras: string;
 }
 
 const MEASURE = `const t0 = performance.now();
@@ -73,7 +75,11 @@ export async function measureColdStart(
     const base = median(times.get(baseline.file)!);
     const row = (b: Bundle): ColdStart => {
       const m = median(times.get(b.file)!);
-      return { function: b.function, bytes: b.bytes, ratio: m / base, median_ms: m };
+      const extras = contentsOf(b.file)
+        .slice(0, 4)
+        .map((c) => `${c.what} ${(c.bytes / 1024).toFixed(0)}K`)
+        .join(', ');
+      return { function: b.function, bytes: b.bytes, ratio: m / base, median_ms: m, extras };
     };
     log(`cold start: ${rounds} imports of each of ${all.length} bundles, interleaved`);
     return { baseline: row(baseline), functions: functions.map(row) };

@@ -29,7 +29,8 @@ import type { Figures } from './report';
 const USAGE =
   'Usage: npm run bench -- [--sizes 1000,50000] [--out file.json] [--requests 100] [--concurrency 4] ' +
   '[--write-requests 40] [--sample 20] [--tags 100,10000] [--cold-rounds 15] [--handler-iterations 40]\n' +
-  '       npm run bench -- --load [--clients 10] [--seconds 20] [--events 300]';
+  '       npm run bench -- --load [--clients 10] [--seconds 20] [--events 300]\n' +
+  '       npm run bench -- --cold-only [--cold-rounds 15]';
 
 let parsed;
 try {
@@ -48,6 +49,7 @@ try {
       'cold-rounds': { type: 'string', default: '15' },
       'handler-iterations': { type: 'string', default: '40' },
       load: { type: 'boolean', default: false },
+      'cold-only': { type: 'boolean', default: false },
       clients: { type: 'string', default: '10' },
       seconds: { type: 'string', default: '20' },
       events: { type: 'string', default: '300' },
@@ -480,26 +482,28 @@ async function bench(): Promise<void> {
   console.log(report.stageTable(ht.stages));
 
   await stopAll();
-  let coldStart: Array<{ function: string; bytes: number; ratio: number }> = [];
-  if (num('cold-rounds') > 0) {
-    const { measureColdStart } = await import('./cold-start');
-    const cs = await measureColdStart(num('cold-rounds'), console.log);
-    console.log(
-      `\nCold start (module init, median of ${num('cold-rounds')} fresh processes each; ✓ = within 1.3x of the bare client):\n`,
-    );
-    console.log(report.coldTable(cs.baseline, cs.functions));
-    coldStart = cs.functions.map((f) => ({
-      function: f.function,
-      bytes: f.bytes,
-      ratio: Number(f.ratio.toFixed(3)),
-    }));
-  }
+  const coldStart = num('cold-rounds') > 0 ? await cold() : [];
 
   if (args.out) {
     writeFileSync(args.out, `${JSON.stringify(report.json(SIZES, cases, bySize, coldStart), null, 2)}\n`);
     console.log(`\nWrote ${args.out}.`);
   }
   console.log(`\nTotal ${secs(performance.now() - t0)}.`);
+}
+
+async function cold(): Promise<Array<{ function: string; bytes: number; ratio: number }>> {
+  const { measureColdStart } = await import('./cold-start');
+  const rounds = num('cold-rounds');
+  const cs = await measureColdStart(rounds, console.log);
+  console.log(
+    `\nCold start (module init, median of ${rounds} fresh processes each; ✓ = within 1.3x of the bare client):\n`,
+  );
+  console.log(report.coldTable(cs.baseline, cs.functions));
+  return cs.functions.map((f) => ({
+    function: f.function,
+    bytes: f.bytes,
+    ratio: Number(f.ratio.toFixed(3)),
+  }));
 }
 
 async function load(): Promise<void> {
@@ -520,7 +524,8 @@ async function load(): Promise<void> {
 }
 
 try {
-  await (args.load ? load() : bench());
+  if (args['cold-only']) await cold();
+  else await (args.load ? load() : bench());
 } catch (e) {
   console.error(`\nBench failed: ${(e as Error).stack ?? e}`);
   process.exitCode = 1;
