@@ -7,6 +7,7 @@ import { keys, STATUS_SHARDS } from '../db/keys';
 import { batchGet, type Item, queryIndex } from '../db/query';
 import { commitAll, type PlannedWrite, type WriteItem } from '../db/transact';
 import { AlreadyCreated, type CreationKey, creationGuard } from './creations';
+import { postChange } from './changes';
 import { commitWithSlugs, recordsWithSlugPrefix, type SlugClaim } from './slug-claims';
 
 export type { PostHead, PostRecord };
@@ -185,6 +186,7 @@ export function newPostWrites(record: PostRecord<object>, claim: number, final =
       final,
     },
     { ...guard(record.type, record.slug, record.id, claim), final },
+    postChange(undefined, record),
   ];
 }
 
@@ -301,6 +303,7 @@ export async function updatePost<D extends object>(
       saved = { ...next, slug: slug!, version: current.version + 1 };
       return [
         postUpdate(current, saved, stale),
+        postChange(current, saved),
         ...statusCount(current.type, current.status, next.status).map((w) => ({ ...w, final: true })),
         ...(renamed
           ? [
@@ -343,6 +346,7 @@ export async function deletePost(
       final: true,
     },
     ...statusCount(current.type, current.status, undefined).map((w) => ({ ...w, final: true })),
+    postChange(current, undefined),
     ...extra,
   ]);
 }

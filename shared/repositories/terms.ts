@@ -7,6 +7,7 @@ import { type Key, keys } from '../db/keys';
 import { queryIndex } from '../db/query';
 import { commit, type PlannedWrite, type WriteItem } from '../db/transact';
 import { AlreadyCreated, type CreationKey, creationGuard } from './creations';
+import { termChange } from './changes';
 import { commitWithSlugs } from './slug-claims';
 
 export type { TermRecord };
@@ -148,6 +149,7 @@ export function newTermWrites(
       undo: deleteGuard(nameGuard),
     },
     { item: putGuard(slugGuard, term.id), onConflict: { claim }, undo: deleteGuard(slugGuard) },
+    termChange(undefined, term),
   ];
 }
 
@@ -234,6 +236,7 @@ export async function updateTerm(
           },
           onConflict: errorsFor.stale,
         },
+        termChange(current, next),
       ];
       if (renamed) {
         writes.push({ item: deleteGuard(keys.termNameGuard(current.taxonomy, current.name)) });

@@ -103,6 +103,9 @@ describe('GET /changes: shape and order', () => {
     // Read on from the cursor: nothing new.
     const again = await api.get(`/changes?since=${res.body.next_cursor}`);
     expect(again.body).toMatchObject({ changes: [], has_more: false });
+    // An idle feed's cursor moves to the settled present, so a caught-up client's cursor stays fresh.
+    const marks = Date.parse(Buffer.from(again.body.next_cursor, 'base64url').toString().slice(2, 26));
+    expect(Math.abs(Date.now() - marks)).toBeLessThan(60_000);
   });
 
   it('logs inline creates of venues, organizers and terms in the event’s write', async () => {
