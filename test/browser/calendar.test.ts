@@ -344,6 +344,46 @@ describe.skipIf(skipBrowser)('the calendar page', () => {
     expect((await api.get(`/events/${ids.pottery}`, { token: tokens.editor })).body.status).toBe('draft');
   });
 
+  it("draws timed events at the viewer's time in the week and day views, all-day ones in the all-day row", async () => {
+    const { page } = await open('/?view=timeGridWeek&date=2031-03-17');
+    await poll(() => titles(page)).toContain('Spring Fair');
+    // The week of 17–23 March: the fair (20–22) sits in the all-day row, across its three days.
+    expect(await page.locator('.fc-daygrid-body .fc-event', { hasText: 'Spring Fair' }).count()).toBe(1);
+    expect(await page.locator('.fc-toolbar-title').textContent()).toBe('Mar 17 – 23, 2031');
+
+    const day = await open('/?view=timeGridDay&date=2031-03-13');
+    const jazz = day.page.locator('.fc-timegrid-event', { hasText: 'Jazz Night' });
+    await poll(() => jazz.count()).toBe(1);
+    // 20:00–23:00 in New York is 01:00–04:00 in Berlin on the 13th.
+    expect(await jazz.locator('.fc-event-time').textContent()).toBe('01:00 - 04:00');
+  });
+
+  it('follows next_rest_url: a month of more events than a page holds shows them all', async () => {
+    const days = Array.from({ length: 56 }, (_, i) => i);
+    for (let i = 0; i < days.length; i += 8)
+      await Promise.all(
+        days.slice(i, i + 8).map((n) =>
+          created('/events', {
+            title: `June Talk ${String(n + 1).padStart(2, '0')}`,
+            start_date: `2031-06-${String((n % 28) + 1).padStart(2, '0')} ${n < 28 ? '10' : '15'}:00:00`,
+            end_date: `2031-06-${String((n % 28) + 1).padStart(2, '0')} ${n < 28 ? '11' : '16'}:00:00`,
+            timezone: 'UTC',
+            status: 'publish',
+          }),
+        ),
+      );
+    const first = await api.get(
+      '/events?ends_after=2031-05-31&starts_before=2031-07-01&strict_dates=true&per_page=50',
+    );
+    expect(first.body.total).toBe(56);
+    expect(first.body.events).toHaveLength(50);
+    expect(first.body.next_rest_url).toBeDefined();
+
+    const { page } = await open('/?view=listMonth&date=2031-06-01');
+    await poll(() => page.locator('.fc-list-event').count()).toBe(56);
+    expect(await page.locator('#status').textContent()).toBe('56 events shown.');
+  });
+
   it('fits a 360 px wide screen and opens on the list there', async () => {
     const { page } = await open('/?date=2031-03-01', { width: 360 });
 

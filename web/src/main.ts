@@ -16,7 +16,7 @@ import {
 import { el, renderDetail, statusLabel } from './detail';
 import { openEditor, saveEditor } from './editor';
 import { apiFilters, type PageState, readState, stateQuery } from './filters';
-import { nextDay, toInput } from './format';
+import { nextDay, toInput, utcInstant } from './format';
 
 /**
  * The calendar page: FullCalendar fed by GET /events (every page, by `next_rest_url`) for the visible
@@ -174,11 +174,6 @@ function syncUrl(push: boolean): void {
 
 // ---- Events for the visible range ----------------------------------------------------------------
 
-/**
- * The API's `start_date` / `end_date` keep events that lie inside the window (starting on or after it
- * starts, ending on or before it ends), which would drop an event running across the edge of the
- * visible range; `ends_after` / `starts_before` select exactly the events that overlap it.
- */
 function toInputEvent(e: CalEvent): EventInput {
   const pending = e.status !== 'publish';
   const base: EventInput = {
@@ -198,17 +193,40 @@ function toInputEvent(e: CalEvent): EventInput {
 
 let inFlight: AbortController | null = null;
 
+/**
+ * The events to draw for the visible range: those that overlap it.
+ *
+ * The API's `start_date` / `end_date` keep events lying inside a window (starting on or after it
+ * starts, ending on or before it ends), which would drop an event running across an edge of the view;
+ * `ends_after` / `starts_before` select the overlapping ones. Its date filters compare each event's own
+ * wall times (as the reference does), not instants, so the window asked for is the visible one widened
+ * by the largest UTC offsets (14 h each way), and the events are then kept by their UTC instants here.
+ */
+const ZONE_MARGIN_MS = 14 * 3600_000;
+const wallString = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
+const localDate = (d: Date) =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+function overlaps(e: CalEvent, start: Date, end: Date): boolean {
+  if (e.all_day)
+    return e.start_date.slice(0, 10) < localDate(end) && e.end_date.slice(0, 10) >= localDate(start);
+  return utcInstant(e.utc_end_date) > start && utcInstant(e.utc_start_date) < end;
+}
+
 async function fetchEvents(info: EventSourceFuncArg): Promise<EventInput[]> {
   inFlight?.abort();
   const controller = new AbortController();
   inFlight = controller;
   const q = apiFilters(state, signedIn());
-  q.set('ends_after', info.start.toISOString());
-  q.set('starts_before', info.end.toISOString());
+  q.set('ends_after', wallString(new Date(info.start.getTime() - ZONE_MARGIN_MS)));
+  q.set('starts_before', wallString(new Date(info.end.getTime() + ZONE_MARGIN_MS)));
+  q.set('strict_dates', 'true');
   q.set('per_page', '50');
   statusLine('Loading events…');
   try {
-    const events = await listAll<CalEvent>(`/events?${q}`, 'events', controller.signal);
+    const events = (await listAll<CalEvent>(`/events?${q}`, 'events', controller.signal)).filter((e) =>
+      overlaps(e, info.start, info.end),
+    );
     statusLine(`${events.length} event${events.length === 1 ? '' : 's'} shown.`);
     return events.map(toInputEvent);
   } catch (e) {
