@@ -50,6 +50,19 @@ async function named(r: Resource, name: string): Promise<number> {
   return out.Items?.length ?? 0;
 }
 
+/** Powertools' records and creation guards in the table, as their keys. */
+async function keyRecords(): Promise<string[]> {
+  const out = await ddb.send(
+    new ScanCommand({
+      TableName: tableName(),
+      FilterExpression: 'begins_with(pk, :p) OR begins_with(pk, :g)',
+      ExpressionAttributeValues: { ':p': 'IDEMPOTENCY#', ':g': 'CREATED#' },
+      ConsistentRead: true,
+    }),
+  );
+  return (out.Items ?? []).map((i) => `${i.pk} ${i.sk}`).sort();
+}
+
 describe.each(RESOURCES)('POST $path with an Idempotency-Key', (r) => {
   it('creates once: the same key and body get the first answer again (status, body, Location, ETag)', async () => {
     const name = unique('Once');
@@ -143,20 +156,42 @@ describe('Idempotency-Key details', () => {
     expect(form.body.id).toBe(first.body.id);
   });
 
-  it('does not keep failures: a rejected create can be sent again with the same key, fixed', async () => {
+  it('does not keep failures: a rejected create leaves no record of its key and can be sent again, fixed', async () => {
     const key = randomUUID();
     const name = unique('Fixed');
+    const before = await keyRecords();
     const bad = await api.post(
       '/events',
       { title: name, start_date: 'not a date', end_date: '2031-05-06 12:00:00' },
       { token: editor, headers: { 'idempotency-key': key } },
     );
     expect(bad.status).toBe(400);
+    expect(await keyRecords()).toEqual(before);
     const good = await api.post('/events', events.body(name), {
       token: editor,
       headers: { 'idempotency-key': key },
     });
     expect(good.status).toBe(201);
+
+    // Refused inside the create itself (a term name already taken): Powertools drops its record.
+    const taken = unique('Taken');
+    expect((await api.post('/tags', { name: taken }, { token: editor })).status).toBe(201);
+    const tagKey = randomUUID();
+    const beforeTag = await keyRecords();
+    const duplicate = await api.post(
+      '/tags',
+      { name: taken },
+      { token: editor, headers: { 'idempotency-key': tagKey } },
+    );
+    expect(duplicate.status).toBe(400);
+    expect(duplicate.body.code).toBe('term_exists');
+    expect(await keyRecords()).toEqual(beforeTag);
+    const fixed = await api.post(
+      '/tags',
+      { name: unique('Not taken') },
+      { token: editor, headers: { 'idempotency-key': tagKey } },
+    );
+    expect(fixed.status).toBe(201);
   });
 
   it('rejects an empty, too long or non-ASCII key with 400 rest_invalid_idempotency_key', async () => {
