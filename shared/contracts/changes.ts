@@ -1,5 +1,5 @@
 import { changePage, changesQuery } from '../schemas/changes';
-import { errors, READ_ERRORS } from './responses';
+import { errors, READ_ERRORS, unchanged } from './responses';
 import type { Operation } from './types';
 
 export const changeOps = {
@@ -20,6 +20,8 @@ export const changeOps = {
           'A page of changes and the cursor to read on from. A page may list fewer changes than per_page (even none) while has_more is true: entries about records the caller may not see are skipped.',
         schema: changePage,
       },
+      // Every GET answers If-None-Match: polling with the last cursor gets a 304 while nothing changed.
+      ...unchanged(),
       ...errors(...READ_ERRORS),
     },
   },
