@@ -28,7 +28,10 @@ export function clearErrors(): void {
   for (const p of Array.from(form().querySelectorAll('.field-error'))) p.remove();
   for (const f of Array.from(form().querySelectorAll('[aria-invalid]'))) {
     f.removeAttribute('aria-invalid');
-    f.removeAttribute('aria-describedby');
+    // Back to the field's own description (a hint), if it has one.
+    const own = f.getAttribute('data-describedby');
+    if (own) f.setAttribute('aria-describedby', own);
+    else f.removeAttribute('aria-describedby');
   }
   const top = $('form-error');
   top.hidden = true;
@@ -53,7 +56,8 @@ export function showErrors(error: ApiError): void {
       Object.assign(document.createElement('p'), { id, className: 'field-error', textContent: message }),
     );
     field.setAttribute('aria-invalid', 'true');
-    field.setAttribute('aria-describedby', id);
+    const own = field.getAttribute('data-describedby');
+    field.setAttribute('aria-describedby', own ? `${id} ${own}` : id);
     first ??= field;
   }
   const top = $('form-error');
