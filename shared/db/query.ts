@@ -43,6 +43,8 @@ export async function* queryIndex(q: IndexQuery): AsyncGenerator<Item> {
       condition += ' AND begins_with(#sk, :a)';
       values[':a'] = q.sort.prefix;
     } else if ('between' in q.sort) {
+      // An empty range holds nothing; DynamoDB would reject it (ValidationException) rather than say so.
+      if (q.sort.between[0] > q.sort.between[1]) return;
       condition += ' AND #sk BETWEEN :a AND :b';
       values[':a'] = q.sort.between[0];
       values[':b'] = q.sort.between[1];
