@@ -45,13 +45,14 @@ const REPLAYED = 'Idempotent-Replayed';
  * API's bodies have a fixed one (a replay is byte for byte the first answer, as its ETag says).
  */
 interface Stored {
-  status?: number;
-  headers?: Record<string, string>;
+  status: number;
+  headers: Record<string, string>;
   json: string;
 }
+// No undefined values: Powertools marshals the answer without dropping them.
 const store = <B>(reply: Reply<B>): Stored => ({
-  status: reply.status,
-  headers: reply.headers,
+  status: reply.status ?? 200,
+  headers: reply.headers ?? {},
   json: JSON.stringify(reply.body),
 });
 const restore = <B>(stored: Stored): Reply<B> => ({
