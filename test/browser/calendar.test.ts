@@ -344,6 +344,22 @@ describe.skipIf(skipBrowser)('the calendar page', () => {
     expect((await api.get(`/events/${ids.pottery}`, { token: tokens.editor })).body.status).toBe('draft');
   });
 
+  it('saves nothing over a change made by someone else since the form was opened (If-Match)', async () => {
+    const { page } = await open(MARCH, { token: tokens.editor });
+    await page.locator('.fc-event', { hasText: 'Jazz Night' }).click();
+    await page.locator('#detail-actions button', { hasText: 'Edit' }).click();
+
+    const other = await api.post(`/events/${ids.jazzNight}`, { cost: '15' }, { token: tokens.editor });
+    expect(other.status).toBe(200);
+    await page.fill('#e-title', 'Jazz Night (moved)');
+    await page.click('#e-save');
+
+    await poll(() => page.locator('#form-error').textContent()).toContain('changed by someone else');
+    const stored = (await api.get(`/events/${ids.jazzNight}`)).body;
+    expect(stored.title).toBe('Jazz Night');
+    expect(stored.cost_details.values).toEqual(['15']);
+  });
+
   it("draws timed events at the viewer's time in the week and day views, all-day ones in the all-day row", async () => {
     const { page } = await open('/?view=timeGridWeek&date=2031-03-17');
     await poll(() => titles(page)).toContain('Spring Fair');

@@ -54,8 +54,20 @@ export async function api<T = unknown>(
   path: string,
   body?: unknown,
   signal?: AbortSignal,
+  extra: Record<string, string> = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  return (await apiReply<T>(method, path, body, signal, extra)).body;
+}
+
+/** The body and the ETag of an answer. */
+export async function apiReply<T = unknown>(
+  method: string,
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+  extra: Record<string, string> = {},
+): Promise<{ body: T; etag: string | null }> {
+  const headers: Record<string, string> = { accept: 'application/json', ...extra };
   const t = token.get();
   if (t) headers.authorization = `Bearer ${t}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -74,8 +86,12 @@ export async function api<T = unknown>(
     parsed = { code: 'not_json', message: `HTTP ${res.status}: the answer is not JSON.` };
   }
   if (!res.ok) throw new ApiError(res.status, parsed as ApiErrorBody);
-  return parsed as T;
+  return { body: parsed as T, etag: res.headers.get('etag') };
 }
+
+/** `If-Match` for a write of the version read, when its ETag is known (412 if it changed since). */
+export const ifMatch = (etag: string | null | undefined): Record<string, string> =>
+  etag ? { 'if-match': etag } : {};
 
 /** Every page of a list, following `next_rest_url` until there is none. */
 export async function listAll<T>(

@@ -1,4 +1,4 @@
-import { api, ApiError, type CalEvent, venuesOf } from './api';
+import { api, ApiError, type CalEvent, ifMatch, venuesOf } from './api';
 import { fromInput, toInput, viewerZone } from './format';
 
 /**
@@ -23,6 +23,8 @@ function select(name: string, ids: number[]): void {
 }
 
 let editing: CalEvent | null = null;
+/** The ETag of the version being edited: the save is conditional on it (If-Match). */
+let editingEtag: string | null = null;
 
 export function clearErrors(): void {
   for (const p of Array.from(form().querySelectorAll('.field-error'))) p.remove();
@@ -61,7 +63,12 @@ export function showErrors(error: ApiError): void {
     first ??= field;
   }
   const top = $('form-error');
-  const summary = Object.keys(messages).length ? error.message : `${error.message} (${error.body.code})`;
+  const summary =
+    error.status === 412
+      ? 'This event was changed by someone else since you opened it, so nothing was saved. Close the form and open the event again to edit its new version.'
+      : Object.keys(messages).length
+        ? error.message
+        : `${error.message} (${error.body.code})`;
   top.textContent = elsewhere.length ? `${summary} ${elsewhere.join(' ')}` : summary;
   top.hidden = false;
   (first ?? top).focus?.();
@@ -91,8 +98,13 @@ function body(): Record<string, unknown> {
   };
 }
 
-export function openEditor(e: CalEvent | null, defaults: { start?: string; end?: string } = {}): void {
+export function openEditor(
+  e: CalEvent | null,
+  defaults: { start?: string; end?: string } = {},
+  etag: string | null = null,
+): void {
   editing = e;
+  editingEtag = etag;
   const f = form();
   f.reset();
   clearErrors();
@@ -140,7 +152,7 @@ export async function saveEditor(): Promise<CalEvent | null> {
   save.disabled = true;
   try {
     const saved = editing
-      ? await api<CalEvent>('POST', `/events/${editing.id}`, body())
+      ? await api<CalEvent>('POST', `/events/${editing.id}`, body(), undefined, ifMatch(editingEtag))
       : await api<CalEvent>('POST', '/events', body());
     clearErrors();
     $<HTMLDialogElement>('editor').close();

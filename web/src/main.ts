@@ -6,7 +6,9 @@ import {
   api,
   API_ROOT,
   ApiError,
+  apiReply,
   type CalEvent,
+  ifMatch,
   listAll,
   type Organizer,
   type Term,
@@ -242,8 +244,9 @@ async function fetchEvents(info: EventSourceFuncArg): Promise<EventInput[]> {
 async function showDetail(id: string): Promise<void> {
   const dialog = $<HTMLDialogElement>('detail');
   let e: CalEvent;
+  let etag: string | null;
   try {
-    e = await api<CalEvent>('GET', `/events/${id}`);
+    ({ body: e, etag } = await apiReply<CalEvent>('GET', `/events/${id}`));
   } catch (err) {
     notice(`Could not open the event: ${(err as Error).message}`);
     return;
@@ -258,15 +261,16 @@ async function showDetail(id: string): Promise<void> {
       b.addEventListener('click', () => void action());
       return b;
     };
-    if (e.status === 'trash') actions.append(button('Restore as draft', () => changeStatus(e, 'restore')));
+    if (e.status === 'trash')
+      actions.append(button('Restore as draft', () => changeStatus(e, 'restore', etag)));
     else {
       actions.append(
         button('Edit', async () => {
           dialog.close();
-          openEditor(e);
+          openEditor(e, {}, etag);
         }),
       );
-      actions.append(button('Move to trash', () => changeStatus(e, 'trash')));
+      actions.append(button('Move to trash', () => changeStatus(e, 'trash', etag)));
     }
   }
   actions.append(Object.assign(el('button', { type: 'button', 'data-close': '' }, 'Close')));
@@ -274,10 +278,10 @@ async function showDetail(id: string): Promise<void> {
 }
 
 /** Trash is DELETE (without force); restoring is an update of the status (decisions §6). */
-async function changeStatus(e: CalEvent, to: 'trash' | 'restore'): Promise<void> {
+async function changeStatus(e: CalEvent, to: 'trash' | 'restore', etag: string | null): Promise<void> {
   try {
-    if (to === 'trash') await api('DELETE', `/events/${e.id}`);
-    else await api('POST', `/events/${e.id}`, { status: 'draft' });
+    if (to === 'trash') await api('DELETE', `/events/${e.id}`, undefined, undefined, ifMatch(etag));
+    else await api('POST', `/events/${e.id}`, { status: 'draft' }, undefined, ifMatch(etag));
     $<HTMLDialogElement>('detail').close();
     notice(to === 'trash' ? `“${e.title}” moved to the trash.` : `“${e.title}” restored as a draft.`);
     calendar.refetchEvents();
