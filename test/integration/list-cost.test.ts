@@ -157,3 +157,43 @@ describe('round trips', () => {
     }
   });
 });
+
+describe('term look-ups', () => {
+  // Reads of the whole tag partition (a new tag's slug claim reads only the slugs that start its own).
+  const taxonomyReads = (calls: DbCall[]) =>
+    calls.filter((c) => c.partition === 'TAXONOMY#post_tag' && !c.narrowed).length;
+
+  it('filter by a tag and name tags in a write without reading the tag taxonomy', async () => {
+    const tags: Rec[] = [];
+    for (let i = 0; i < 12; i++)
+      tags.push((await api.post('/tags', { name: `Lookup tag ${i}` }, { token: editor })).body);
+
+    for (const ref of [tags[3]!.id, tags[3]!.slug]) {
+      const { calls } = await page(`/events?${WINDOW}&tags=${ref}`);
+      expect(taxonomyReads(calls)).toBe(0);
+    }
+
+    const { result, calls } = await measure(() =>
+      api.post(
+        '/events',
+        {
+          title: 'Tagged by every kind of reference',
+          start_date: `${day(5)} 21:00:00`,
+          end_date: `${day(5)} 22:00:00`,
+          tags: [tags[0]!.id, tags[1]!.slug, 'Lookup Tag 2', 'A brand new tag'],
+        },
+        { token: editor },
+      ),
+    );
+    expect(result.status).toBe(201);
+    expect(taxonomyReads(calls)).toBe(0);
+    const names = (result.body.tags as Rec[]).map((t) => t.name).sort();
+    expect(names).toEqual(['A brand new tag', 'Lookup tag 0', 'Lookup tag 1', 'Lookup tag 2']);
+  });
+
+  it('answers 400 for an unknown tag slug or ID, as before', async () => {
+    const res = await api.get(`/events?${WINDOW}&tags=no-such-tag,999999`);
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain('tags contains unknown IDs or slugs: no-such-tag, 999999.');
+  });
+});

@@ -7,6 +7,8 @@ export interface DbCall {
   index?: string;
   /** The partition a Query read (its `:pk` value), if any. */
   partition?: string;
+  /** Whether a Query narrowed the partition by its sort key (a prefix or range), rather than reading it all. */
+  narrowed?: boolean;
   items: number;
 }
 
@@ -43,11 +45,16 @@ export function watchDb(): void {
       } finally {
         inFlight--;
       }
-      const input = args.input as { IndexName?: string; ExpressionAttributeValues?: Record<string, unknown> };
+      const input = args.input as {
+        IndexName?: string;
+        ExpressionAttributeValues?: Record<string, unknown>;
+        KeyConditionExpression?: string;
+      };
       const pk = input.ExpressionAttributeValues?.[':pk'];
       calls.push({
         command: String(context.commandName ?? 'unknown'),
         index: input.IndexName,
+        narrowed: input.KeyConditionExpression ? input.KeyConditionExpression.includes('#sk') : undefined,
         partition: typeof pk === 'string' ? pk : (pk as { S?: string } | undefined)?.S,
         items: itemsOf(out.output as Record<string, unknown>),
       });
