@@ -6,7 +6,7 @@ import { config } from '../config';
 import { readDateParam, siteZone } from '../domain/dates';
 import { dateBounds, type WindowQuery } from '../domain/event-window';
 import { descriptionText, foldContentLines, paramText } from '../domain/ical-text';
-import type { eventIcalQuery } from '../schemas/ical';
+import { eventIcalQuery } from '../schemas/ical';
 import type { Infer } from '../schemas/infer';
 import type { Caller } from './context';
 import { type EventListQuery, listEvents } from './event-list';
@@ -73,7 +73,11 @@ export function feedWindow(
  */
 export async function eventsFeed(q: IcalQuery, ctx: Caller & { now?: DateTime }): Promise<CalendarDocument> {
   const now = ctx.now ?? DateTime.now();
-  const { limit: asked, ...filters } = q;
+  const { limit: asked, ...given } = q;
+  // Only the filters the feed declares: other parameters (include, page, …) reach it unvalidated.
+  const filters = Object.fromEntries(
+    Object.entries(given).filter(([name]) => name in eventIcalQuery.properties),
+  ) as typeof given;
   const limit = Math.min(asked ?? config.icalMaxEvents, config.icalMaxEvents);
   const base: EventListQuery = { ...filters, ...feedWindow(q, now), per_page: PAGE_SIZE };
   const read = (query: EventListQuery, page: number) => listEvents({ ...query, page }, { ...ctx, now });
