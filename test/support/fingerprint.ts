@@ -54,15 +54,24 @@ function canonical(value: unknown): unknown {
 
 const keyOf = (item: Record<string, unknown>) => `${String(item.pk)}|${String(item.sk)}`;
 
-/** Scans every page of the table and fingerprints what it holds. */
-export async function fingerprintTable(tableName = process.env.TABLE_NAME!): Promise<TableFingerprint> {
+/**
+ * Scans every page of the table and fingerprints what it holds, leaving out the items whose `pk|sk`
+ * matches `exclude`.
+ */
+export async function fingerprintTable(
+  tableName = process.env.TABLE_NAME!,
+  exclude?: RegExp,
+): Promise<TableFingerprint> {
   const items = new Map<string, string>();
   let start: Record<string, unknown> | undefined;
   do {
     const page = await documentClient().send(
       new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey: start }),
     );
-    for (const item of page.Items ?? []) items.set(keyOf(item), canonicalJson(item));
+    for (const item of page.Items ?? []) {
+      const key = keyOf(item);
+      if (!exclude?.test(key)) items.set(key, canonicalJson(item));
+    }
     start = page.LastEvaluatedKey;
   } while (start);
   const keys = [...items.keys()].sort();
