@@ -590,6 +590,8 @@ export async function bulkCreate(bodies: unknown[], o: BulkOptions): Promise<Bul
     };
   } finally {
     clearInterval(timer);
+    // Async hooks cost every promise something: off while no bulk run needs the scope.
+    als.disable();
   }
 }
 
