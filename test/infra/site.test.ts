@@ -25,7 +25,7 @@ const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 const distribution = () =>
   Object.values(template.findResources('AWS::CloudFront::Distribution'))[0]!.Properties
     .DistributionConfig as Record<string, any>;
-const originOf = (behavior: { TargetOriginId: string }) =>
+const originOf = (behavior: Record<string, any>) =>
   (distribution().Origins as Array<Record<string, any>>).find((o) => o.Id === behavior.TargetOriginId)!;
 
 const PRIVATE = {

@@ -72,7 +72,15 @@ describe('routes', () => {
     dev.template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: {
         AllowOrigins: ['*'],
-        AllowHeaders: ['Authorization', 'Content-Type'],
+        // Conditional requests and safe retries send these from browsers (issue 10).
+        AllowHeaders: [
+          'Authorization',
+          'Content-Type',
+          'If-Match',
+          'If-None-Match',
+          'If-Modified-Since',
+          'Idempotency-Key',
+        ],
         AllowMethods: ['*'],
         ExposeHeaders: Match.arrayWith(['X-Cal-Total', 'X-Cal-TotalPages', 'Link', 'Allow']),
       },
