@@ -35,6 +35,7 @@ import {
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { NAMESPACE_PATH } from '../shared/config';
 import { ddb, tableName } from '../shared/db/client';
+import { keys } from '../shared/db/keys';
 
 type Item = Record<string, unknown>;
 type Handler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -709,7 +710,7 @@ export async function verifyBulk(
   const { ids: bulkIds } = await bulkCreate(bodies, { ...o, concurrency: 1, onProgress: undefined });
   const s2 = await scanTable();
   const slugOf = (snap: Map<string, Item>, id: number) =>
-    String(snap.get(`POST#${id}\u0000POST`)?.slug ?? snap.get(`TERM#${id}\u0000TERM`)?.slug ?? `#${id}`);
+    String(snap.get(keyOf(keys.post(id)))?.slug ?? snap.get(keyOf(keys.term(id)))?.slug ?? `#${id}`);
   const a = normalize(
     delta(s0, s1),
     apiIds,
