@@ -1,4 +1,4 @@
-import { conflict, preconditionFailed, type ResourceType } from '../domain/errors';
+import { conflict, DomainError, preconditionFailed, type ResourceType } from '../domain/errors';
 import type { Precondition } from '../domain/revisions';
 import type { User } from '../domain/roles';
 import type { CreationKey } from '../repositories/creations';
@@ -27,3 +27,24 @@ export type Ref = { id: number } | { slug: string };
  */
 export const staleError = (ctx: Writer, type: ResourceType) => () =>
   ctx.ifMatch ? preconditionFailed(type) : conflict(type);
+
+/** Attempts of a read-modify-write that keeps losing its version race to concurrent writers. */
+const STALE_ATTEMPTS = 10;
+
+/**
+ * Runs an update or delete again, from a fresh read, when another request wrote the record between
+ * its read and its write. Without If-Match the client asked for "these fields on whatever is there",
+ * so a lost race is ours to retry rather than a 409 for the client; with If-Match it named a version,
+ * and a change since is its 412.
+ */
+export async function retryStale<T>(ctx: Writer, attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (e) {
+      const lost = e instanceof DomainError && e.kind === 'conflict';
+      if (!lost || ctx.ifMatch || n >= STALE_ATTEMPTS) throw e;
+      await new Promise((ok) => setTimeout(ok, Math.random() * Math.min(200, 10 * 2 ** n)));
+    }
+  }
+}

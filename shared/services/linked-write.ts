@@ -17,7 +17,7 @@ import {
 } from '../repositories/posts';
 import { coerceObject } from '../schemas/coerce';
 import { checker } from '../schemas/validation-errors';
-import { type Ref, staleError, type Writer } from './context';
+import { type Ref, retryStale, staleError, type Writer } from './context';
 import { loadLinked } from './linked-read';
 import { nextState } from './linked-post-state';
 import type { Body, LinkedData, LinkedPostType } from './linked-post-type';
@@ -58,6 +58,50 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
     }
   }
 
+  async function updateOnce(ref: Ref, body: B, sent: Set<string>, ctx: Writer) {
+    const current = await loadLinked(def, ref);
+    const { record, slugBase } = nextState(
+      def,
+      body,
+      'slug' in ref ? sent : withoutSlug(sent),
+      ctx.user,
+      current,
+    );
+    assertCanEdit(current, ctx.user);
+    assertMeets(ctx.ifMatch, current, def.type);
+    const stale = staleError(ctx, def.type);
+    return linkedView(def, await updatePost<D>(current, record, stale, undefined, slugBase), false);
+  }
+
+  async function removeOnce(ref: Ref, force: boolean, ctx: Writer) {
+    if (force) {
+      const { post, resumed } = await loadForDelete(ref);
+      assertCanDelete(post, ctx.user, force);
+      // A delete that resumes was decided (and its version raised) by the request that began it.
+      if (!resumed) assertMeets(ctx.ifMatch, post, def.type);
+      const stale = staleError(ctx, def.type);
+      const body = linkedView(def, post, false);
+      const target = { kind: def.kind, record: post };
+      const now = new Date().toISOString();
+      if (!resumed) await markDeleting(target, now, stale);
+      await finishDelete(target, now);
+      return body;
+    }
+    const current = await loadLinked(def, ref);
+    assertCanDelete(current, ctx.user, force);
+    if (current.status === 'trash') throw trashed(def.type);
+    assertMeets(ctx.ifMatch, current, def.type);
+    const stale = staleError(ctx, def.type);
+    const now = DateTime.now();
+    const next = {
+      ...current,
+      status: 'trash',
+      modified: wall(now.setZone(siteZone())),
+      modified_utc: utcWall(now),
+    };
+    return linkedView(def, await updatePost<D>(current, next, stale), false);
+  }
+
   return {
     async create(body: B, sent: Set<string>, ctx: Writer) {
       const { record, slugBase } = nextState(def, body, withoutSlug(sent), ctx.user);
@@ -69,52 +113,16 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
      * Partial update by ID or slug; validation (400) comes before ownership (403), decisions §3.
      * Trashing by `status` keeps every link (decisions §6): restoring brings them all back.
      */
-    async update(ref: Ref, body: B, sent: Set<string>, ctx: Writer) {
-      const current = await loadLinked(def, ref);
-      const { record, slugBase } = nextState(
-        def,
-        body,
-        'slug' in ref ? sent : withoutSlug(sent),
-        ctx.user,
-        current,
-      );
-      assertCanEdit(current, ctx.user);
-      assertMeets(ctx.ifMatch, current, def.type);
-      const stale = staleError(ctx, def.type);
-      return linkedView(def, await updatePost<D>(current, record, stale, undefined, slugBase), false);
+    update(ref: Ref, body: B, sent: Set<string>, ctx: Writer) {
+      return retryStale(ctx, () => updateOnce(ref, body, sent, ctx));
     },
 
     /**
      * Moves to the trash, keeping its links (the trashed record; gone when already there); `force`
      * deletes for good, whatever the number of linked events (repositories/deletes.ts).
      */
-    async remove(ref: Ref, force: boolean, ctx: Writer) {
-      if (force) {
-        const { post, resumed } = await loadForDelete(ref);
-        assertCanDelete(post, ctx.user, force);
-        // A delete that resumes was decided (and its version raised) by the request that began it.
-        if (!resumed) assertMeets(ctx.ifMatch, post, def.type);
-        const stale = staleError(ctx, def.type);
-        const body = linkedView(def, post, false);
-        const target = { kind: def.kind, record: post };
-        const now = new Date().toISOString();
-        if (!resumed) await markDeleting(target, now, stale);
-        await finishDelete(target, now);
-        return body;
-      }
-      const current = await loadLinked(def, ref);
-      assertCanDelete(current, ctx.user, force);
-      if (current.status === 'trash') throw trashed(def.type);
-      assertMeets(ctx.ifMatch, current, def.type);
-      const stale = staleError(ctx, def.type);
-      const now = DateTime.now();
-      const next = {
-        ...current,
-        status: 'trash',
-        modified: wall(now.setZone(siteZone())),
-        modified_utc: utcWall(now),
-      };
-      return linkedView(def, await updatePost<D>(current, next, stale), false);
+    remove(ref: Ref, force: boolean, ctx: Writer) {
+      return retryStale(ctx, () => removeOnce(ref, force, ctx));
     },
 
     /**
