@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 
 /**
- * `npm run reindex`: rebuilds the search index (word items) from the event records of a table.
+ * `npm run reindex`: rebuilds the search index (word items) from the event records of a table, and the
+ * terms' name order and totals from the term records.
  *
  *   DYNAMODB_ENDPOINT=http://127.0.0.1:8000 TABLE_NAME=cal-events npm run reindex
  *   npm run reindex -- --endpoint http://127.0.0.1:8000 --table cal-events
@@ -22,6 +23,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // Imported only now: the client reads its settings when its module loads.
 const { config } = await import('../shared/config');
 const { rebuildSearchIndex } = await import('../shared/services/search-reindex');
+const { rebuildTermIndex } = await import('../shared/services/term-reindex');
 const where = `table ${config.tableName}${config.dynamoEndpoint ? ` at ${config.dynamoEndpoint}` : ''}`;
 console.log(`Rebuilding the search index of ${where}…`);
 try {
@@ -30,6 +32,9 @@ try {
   );
   process.stdout.write('\n');
   console.log(`Done: ${r.events} events, ${r.added} words added, ${r.removed} stale words removed.`);
+  console.log('Rebuilding the name order of categories and tags…');
+  const t = await rebuildTermIndex();
+  console.log(`Done: ${t.terms} terms, ${t.updated} given their name-order keys.`);
 } catch (e) {
   const err = e as { name?: string; message?: string };
   process.stdout.write('\n');

@@ -5,7 +5,10 @@ import type { LinkKind, PostType, Taxonomy } from '../domain/records';
  *
  * Items (pk / sk):
  *   counter          COUNTER / post|term               atomic ID sequences (posts share one, terms another)
- *   term             TERM#<id> / TERM                   bySlug = TAXONOMY#<taxonomy> / <slug>
+ *   term             TERM#<id> / TERM                   bySlug = TAXONOMY#<taxonomy> / <slug>;
+ *                                                       byStart = TAXONOMY#<taxonomy> / <sort name> <id> (name
+ *                                                       order, only for names termSortName can order)
+ *   term totals      COUNT#<taxonomy> / TERMS#<shard>   terms of a taxonomy and how many lack a sort name
  *   post             POST#<id> / POST                   bySlug = TYPE#<type> / <slug>;
  *                                                       byStart = TYPE#<type> / <sort date>#<id>, where the
  *                                                       sort date is the event-local start wall time for
@@ -42,6 +45,13 @@ export const keys = {
   term: (id: number): Key => ({ pk: `TERM#${id}`, sk: 'TERM' }),
   termIndex: (taxonomy: Taxonomy, slug: string) => ({ gsi1pk: `TAXONOMY#${taxonomy}`, gsi1sk: slug }),
   taxonomyPartition: (taxonomy: Taxonomy) => `TAXONOMY#${taxonomy}`,
+  /** Name order of a taxonomy (byStart, whose post partitions are TYPE#...); a space sorts below any name. */
+  termNameIndex: (taxonomy: Taxonomy, sortName: string, id: number) => ({
+    gsi2pk: `TAXONOMY#${taxonomy}`,
+    gsi2sk: `${sortName} ${pad(id)}`,
+  }),
+  /** Sharded like the status totals, so that concurrent term creates do not collide. */
+  termTotals: (taxonomy: Taxonomy, shard: number): Key => ({ pk: `COUNT#${taxonomy}`, sk: `TERMS#${shard}` }),
   termNameGuard: (taxonomy: Taxonomy, name: string): Key => ({
     pk: `TERMNAME#${taxonomy}#${name.trim().toLowerCase()}`,
     sk: 'GUARD',

@@ -8,6 +8,7 @@ import { postState } from '../domain/changes';
 import { changeWrite, postChange, termChange } from './changes';
 import { eventIdsLinkedTo } from './links';
 import { getPosts, statusCount } from './posts';
+import { termTotalsWrite, unordered } from './terms';
 
 /**
  * Permanent delete of a record that events link to (a venue, organizer, category or tag), whatever the
@@ -43,7 +44,10 @@ export async function markDeleting(d: Deletable, now: string, stale: () => Error
         Update: {
           TableName: tableName(),
           Key: keyOf(d),
-          UpdateExpression: 'SET deleting = :now, version = version + :one',
+          // A term leaves its taxonomy's name order (and totals) with its tombstone, as it leaves the lists.
+          UpdateExpression:
+            'SET deleting = :now, version = version + :one' +
+            (d.kind === 'TERM' ? ' REMOVE gsi2pk, gsi2sk' : ''),
           ConditionExpression: 'version = :v AND attribute_not_exists(deleting)',
           ExpressionAttributeValues: { ':now': now, ':one': 1, ':v': d.record.version },
         },
@@ -52,6 +56,7 @@ export async function markDeleting(d: Deletable, now: string, stale: () => Error
     },
   ];
   if (d.kind !== 'TERM') writes.push(...statusCount(d.record.type, d.record.status, undefined));
+  else writes.push(...termTotalsWrite(d.record.taxonomy, -1, -unordered(d.record.name)));
   writes.push(d.kind === 'TERM' ? termChange(d.record, undefined) : postChange(d.record, undefined));
   await commit(writes);
 }

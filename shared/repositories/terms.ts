@@ -3,8 +3,9 @@ import { createdThenDeleted, termExists } from '../domain/errors';
 import type { Taxonomy, TermRecord } from '../domain/records';
 import { ddb, tableName } from '../db/client';
 import { nextId } from '../db/ids';
-import { type Key, keys } from '../db/keys';
-import { queryIndex } from '../db/query';
+import { type Key, keys, STATUS_SHARDS } from '../db/keys';
+import { batchGet, queryIndex } from '../db/query';
+import { termSortName } from '../domain/term-order';
 import { commit, type PlannedWrite, type WriteItem } from '../db/transact';
 import { AlreadyCreated, type CreationKey, creationGuard } from './creations';
 import { termChange } from './changes';
@@ -32,8 +33,78 @@ export function fromTermItem(item: Record<string, unknown>): TermRecord {
   return out as unknown as TermRecord;
 }
 
-function toItem(t: TermRecord) {
-  return { ...keys.term(t.id), ...keys.termIndex(t.taxonomy, t.slug), type: 'term', ...t };
+/** A term's place in its taxonomy's name order (byStart), or nothing when its name has none. */
+export function termNameKeys(t: Pick<TermRecord, 'taxonomy' | 'name' | 'id'>) {
+  const sortName = termSortName(t.name);
+  return sortName === undefined ? undefined : keys.termNameIndex(t.taxonomy, sortName, t.id);
+}
+
+/** 1 when a term's name cannot be placed in the name order: such a taxonomy lists by full read. */
+export const unordered = (name: string) => (termSortName(name) === undefined ? 1 : 0);
+
+export function toTermItem(t: TermRecord) {
+  return {
+    ...keys.term(t.id),
+    ...keys.termIndex(t.taxonomy, t.slug),
+    ...termNameKeys(t),
+    type: 'term',
+    ...t,
+  };
+}
+
+const addTotals = (taxonomy: Taxonomy, shard: number, terms: number, unorderedTerms: number): WriteItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.termTotals(taxonomy, shard),
+    UpdateExpression: 'ADD terms :t, unordered :u',
+    ExpressionAttributeValues: { ':t': terms, ':u': unorderedTerms },
+  },
+});
+
+/** Changes a taxonomy's totals in the transaction of the term write that changes them. */
+export function termTotalsWrite(taxonomy: Taxonomy, terms: number, unorderedTerms: number): PlannedWrite[] {
+  if (terms === 0 && unorderedTerms === 0) return [];
+  const shard = Math.floor(Math.random() * STATUS_SHARDS);
+  return [
+    {
+      item: addTotals(taxonomy, shard, terms, unorderedTerms),
+      undo: addTotals(taxonomy, shard, -terms, -unorderedTerms),
+    },
+  ];
+}
+
+/** How many terms a taxonomy holds and how many of them lack a sort name: one BatchGet of the shards. */
+export async function termTotals(taxonomy: Taxonomy): Promise<{ terms: number; unordered: number }> {
+  const shards = await batchGet(
+    Array.from({ length: STATUS_SHARDS }, (_, i) => keys.termTotals(taxonomy, i)),
+    true,
+  );
+  const out = { terms: 0, unordered: 0 };
+  for (const item of shards.values()) {
+    out.terms += Number(item.terms ?? 0);
+    out.unordered += Number(item.unordered ?? 0);
+  }
+  return out;
+}
+
+/** The first `limit` terms of a taxonomy in name order (ties by ID), from the name index. */
+export async function termsByName(
+  taxonomy: Taxonomy,
+  limit: number,
+  descending = false,
+): Promise<TermRecord[]> {
+  const out: TermRecord[] = [];
+  if (limit <= 0) return out;
+  for await (const item of queryIndex({
+    index: 'byStart',
+    partition: keys.taxonomyPartition(taxonomy),
+    descending,
+    pageSize: limit,
+  })) {
+    if (!isDeletingTerm(item)) out.push(fromTermItem(item));
+    if (out.length >= limit) break;
+  }
+  return out;
 }
 
 export const isDeletingTerm = (item: Record<string, unknown>) => item.deleting !== undefined;
@@ -139,7 +210,11 @@ export function newTermWrites(
   return [
     {
       item: {
-        Put: { TableName: tableName(), Item: toItem(term), ConditionExpression: 'attribute_not_exists(pk)' },
+        Put: {
+          TableName: tableName(),
+          Item: toTermItem(term),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
       undo: deleteGuard(keys.term(term.id)),
     },
@@ -149,6 +224,7 @@ export function newTermWrites(
       undo: deleteGuard(nameGuard),
     },
     { item: putGuard(slugGuard, term.id), onConflict: { claim }, undo: deleteGuard(slugGuard) },
+    ...termTotalsWrite(term.taxonomy, 1, unordered(term.name)),
     termChange(undefined, term),
   ];
 }
@@ -212,6 +288,9 @@ export async function updateTerm(
       },
     ],
     ([slug]) => {
+      // The name order moves with the name: a name the order cannot place leaves it (and counts as unordered).
+      const nameKeys = termNameKeys(next);
+      const nameIndex = nameKeys ? ', gsi2pk = :g2pk, gsi2sk = :g2sk' : ' REMOVE gsi2pk, gsi2sk';
       const writes: PlannedWrite[] = [
         {
           item: {
@@ -220,7 +299,8 @@ export async function updateTerm(
               Key: keys.term(current.id),
               // Only the editable fields: counts belong to event writes and must not be overwritten here.
               UpdateExpression:
-                'SET #name = :name, slug = :slug, gsi1sk = :slug, description = :d, parent = :p, modified = :m, version = :next',
+                'SET #name = :name, slug = :slug, gsi1sk = :slug, description = :d, parent = :p, modified = :m, version = :next' +
+                nameIndex,
               ConditionExpression: 'version = :v AND attribute_not_exists(deleting)',
               ExpressionAttributeNames: { '#name': 'name' },
               ExpressionAttributeValues: {
@@ -231,12 +311,14 @@ export async function updateTerm(
                 ':m': now,
                 ':next': next.version,
                 ':v': current.version,
+                ...(nameKeys ? { ':g2pk': nameKeys.gsi2pk, ':g2sk': nameKeys.gsi2sk } : {}),
               },
             },
           },
           onConflict: errorsFor.stale,
         },
         termChange(current, next),
+        ...termTotalsWrite(current.taxonomy, 0, unordered(next.name) - unordered(current.name)),
       ];
       if (renamed) {
         writes.push({ item: deleteGuard(keys.termNameGuard(current.taxonomy, current.name)) });

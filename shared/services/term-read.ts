@@ -6,7 +6,8 @@ import { termIdsOf } from '../domain/term-refs';
 import { canSee, seesAll } from '../domain/visibility';
 import { linkedIds } from '../repositories/links';
 import { getPostHead } from '../repositories/posts';
-import { getTerm, listTerms } from '../repositories/terms';
+import { findTerms } from '../repositories/term-lookup';
+import { getTerm, listTerms, termsByName, termTotals } from '../repositories/terms';
 import type { Infer } from '../schemas/infer';
 import type { categoryListQuery } from '../schemas/term';
 import type { Caller } from './context';
@@ -39,8 +40,15 @@ export function termReads(taxonomy: Taxonomy) {
 
   return {
     async list(q: TermListQuery, { user, root }: Caller): Promise<Page<TermView>> {
-      const all = await listTerms(taxonomy);
       const editor = seesAll(user);
+      const fast = await byNameIndex(taxonomy, q);
+      if (fast)
+        return {
+          items: fast.terms.map((t) => termView(t, { root, seesAll: editor, byId: fast.byId })),
+          total: fast.total,
+          paging: fast.paging,
+        };
+      const all = await listTerms(taxonomy);
       let terms = all;
       if (q.include) {
         const ids = termIdsOf('include', q.include, all);
@@ -86,6 +94,50 @@ export function termReads(taxonomy: Taxonomy) {
     },
   };
 }
+
+/**
+ * A name-ordered list of every term (`hide_empty=false`, no filter, order by name) costs its page, not
+ * the taxonomy: the page's keys from the name index and the totals, in one round trip, then the
+ * page's ancestors (categories' archive URLs). Undefined when the list needs the full read: filters,
+ * another order, `hide_empty` (whether a term is empty changes with event writes, which keep no total
+ * of non-empty terms), or a taxonomy holding a name the index cannot order.
+ */
+async function byNameIndex(taxonomy: Taxonomy, q: TermListQuery) {
+  const filtered =
+    q.include !== undefined ||
+    q.exclude !== undefined ||
+    q.parent !== undefined ||
+    q.event !== undefined ||
+    q.post !== undefined ||
+    q.slug !== undefined ||
+    q.search !== undefined;
+  if (filtered || q.hide_empty !== false || (q.orderby ?? 'name') !== 'name') return undefined;
+  const paging = pageOf(q);
+  const [totals, upTo] = await Promise.all([
+    termTotals(taxonomy),
+    termsByName(taxonomy, paging.page * paging.perPage, q.order === 'desc'),
+  ]);
+  if (totals.unordered > 0) return undefined;
+  const terms = sliceOf(upTo, paging);
+  const byId = byIdMap(terms);
+  for (
+    let missing = parentsMissing(terms, byId);
+    missing.length > 0;
+    missing = parentsMissing([...byId.values()], byId)
+  ) {
+    const found = await findTerms(
+      taxonomy,
+      missing.map((id) => ({ id })),
+    );
+    for (const t of found) if (t) byId.set(t.id, t);
+    if (found.every((t) => !t)) break;
+  }
+  return { terms, total: totals.terms, paging, byId };
+}
+
+const parentsMissing = (terms: TermRecord[], byId: Map<number, TermRecord>) => [
+  ...new Set(terms.filter((t) => t.parent > 0 && !byId.has(t.parent)).map((t) => t.parent)),
+];
 
 /** The term with its ancestors, enough to build a category's archive URL. */
 async function ancestors(term: TermRecord): Promise<Map<number, TermRecord>> {

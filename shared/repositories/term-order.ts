@@ -1,0 +1,69 @@
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Taxonomy } from '../domain/records';
+import { ddb, tableName } from '../db/client';
+import { keys, STATUS_SHARDS } from '../db/keys';
+import { queryIndex } from '../db/query';
+import { fromTermItem, isDeletingTerm, termNameKeys, unordered } from './terms';
+
+export interface TermOrderReport {
+  terms: number;
+  updated: number;
+}
+
+/** Sets (or removes) one term's name-order keys, unless a write changed the term meanwhile. */
+async function setNameKeys(item: Record<string, unknown>, want: ReturnType<typeof termNameKeys>) {
+  try {
+    await ddb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.term(Number(item.id)),
+        UpdateExpression: want ? 'SET gsi2pk = :pk, gsi2sk = :sk' : 'REMOVE gsi2pk, gsi2sk',
+        ConditionExpression: 'version = :v',
+        ExpressionAttributeValues: {
+          ':v': item.version,
+          ...(want ? { ':pk': want.gsi2pk, ':sk': want.gsi2sk } : {}),
+        },
+      }),
+    );
+  } catch (e) {
+    // A write that changed the term meanwhile wrote its keys itself.
+    if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
+  }
+}
+
+/**
+ * Rebuilds a taxonomy's name order and totals from its term records (`npm run reindex`): terms written
+ * before the name index existed get their keys, and the totals are set to what the records hold. The
+ * totals are set, not added to: a term created or deleted while this runs may leave them one off, so
+ * run it when terms are not being written (the keys themselves are safe at any time).
+ */
+export async function rebuildTermOrder(taxonomy: Taxonomy): Promise<TermOrderReport> {
+  const report: TermOrderReport = { terms: 0, updated: 0 };
+  let unorderedTerms = 0;
+  for await (const item of queryIndex({ index: 'bySlug', partition: keys.taxonomyPartition(taxonomy) })) {
+    const deleting = isDeletingTerm(item);
+    const want = deleting ? undefined : termNameKeys(fromTermItem(item));
+    if (!deleting) {
+      report.terms++;
+      unorderedTerms += unordered(String(item.name));
+    }
+    if (want?.gsi2pk === item.gsi2pk && want?.gsi2sk === item.gsi2sk) continue;
+    await setNameKeys(item, want);
+    report.updated++;
+  }
+  await Promise.all(
+    Array.from({ length: STATUS_SHARDS }, (_, shard) =>
+      ddb.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: {
+            ...keys.termTotals(taxonomy, shard),
+            terms: shard === 0 ? report.terms : 0,
+            unordered: shard === 0 ? unorderedTerms : 0,
+          },
+        }),
+      ),
+    ),
+  );
+  return report;
+}
