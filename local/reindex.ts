@@ -23,6 +23,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // Imported only now: the client reads its settings when its module loads.
 const { config } = await import('../shared/config');
 const { rebuildSearchIndex } = await import('../shared/services/search-reindex');
+const { rebuildTreeTallies } = await import('../shared/services/tree-tallies');
 const { rebuildTermIndex } = await import('../shared/services/term-reindex');
 const where = `table ${config.tableName}${config.dynamoEndpoint ? ` at ${config.dynamoEndpoint}` : ''}`;
 console.log(`Rebuilding the search index of ${where}…`);
@@ -32,6 +33,12 @@ try {
   );
   process.stdout.write('\n');
   console.log(`Done: ${r.events} events, ${r.added} words added, ${r.removed} stale words removed.`);
+  console.log(`Rebuilding the categories' subtree tallies…`);
+  const tree = await rebuildTreeTallies((p) => process.stdout.write(`\r${p.events} events read`));
+  process.stdout.write('\n');
+  console.log(
+    `Done: ${tree.categories} categories, ${tree.items} subtree tally items written, ${tree.cleared} stale flags dropped.`,
+  );
   console.log('Rebuilding the name order of categories and tags…');
   const t = await rebuildTermIndex();
   console.log(`Done: ${t.terms} terms, ${t.updated} given their name-order keys.`);

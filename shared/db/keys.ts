@@ -20,7 +20,11 @@ import type { LinkKind, PostType, Taxonomy } from '../domain/records';
  *   term name guard  TERMNAME#<taxonomy>#<name> / GUARD  unique term name per taxonomy
  *   slug sequence    SLUGSEQ#<type>#<base> / SEQ         next `-N` for a slug claimed by concurrent writers
  *   status totals    COUNT#<type> / STATUS#<shard>       posts of a type per status, in STATUS_SHARDS shards
- *   day tally        TALLY#<scope> / <start day>          listable events of a scope starting that day, by end day
+ *   day tally        TALLY#<scope> / <start day>          listable events of a scope starting that day, by end day;
+ *                                                       scope TREE#<categoryId>: events of the category or of any
+ *                                                       descendant, each once
+ *   stale subtree    TALLY#TREE#<categoryId> / STALE      the category's subtree tallies are wrong (re-parent,
+ *                                                       delete) until `npm run reindex` rebuilds them
  *   creation guard   CREATED#<request hash> / GUARD       the record a create with an Idempotency-Key made (24 h TTL)
  *   idempotency      IDEMPOTENCY#<operation> / <op>#<hash> Powertools' record of a create's answer (24 h TTL)
  *   search word      POST#<eventId> / WORD#<word>        a folded word of an event's texts (search index);
@@ -93,6 +97,8 @@ export const keys = {
   statusTotals: (type: PostType, shard: number): Key => ({ pk: `COUNT#${type}`, sk: `STATUS#${shard}` }),
   tallyPartition: (scope: string) => `TALLY#${scope}`,
   tally: (scope: string, startDay: string): Key => ({ pk: `TALLY#${scope}`, sk: startDay }),
+  /** Sorts after every day key of the subtree's tally partition, so day reads never return it. */
+  treeStale: (categoryId: number): Key => ({ pk: `TALLY#TREE#${categoryId}`, sk: 'STALE' }),
 
   /** The record a create made for one caller's Idempotency-Key (`request` hashes operation, caller, key). */
   creationGuard: (request: string): Key => ({ pk: `CREATED#${request}`, sk: 'GUARD' }),

@@ -5,7 +5,7 @@ import type { PageRequest } from './paging';
 import { passesStatus, type StatusFilter } from './post-rules';
 import { htmlText, indexWords, matchesWordStarts } from './search';
 import { STATUSES } from './statuses';
-import type { TallyWho } from './tallies';
+import { type TallyWho, treeScope } from './tallies';
 
 /**
  * The pure part of the event list (reference §4.3–4.6): which rows a query keeps, which day-tally scope
@@ -51,21 +51,30 @@ export function tallyWho(filter: StatusFilter): TallyWho | undefined {
   return undefined;
 }
 
-/** One link filter of the query: OR over its targets. `leaf`: one target with no children. */
+/**
+ * One link filter of the query: OR over its targets. `leaf`: one target with no children. `tree`: the
+ * one category asked for, when `ids` are it and its descendants and its subtree tallies are exact.
+ */
 export interface LinkFilter {
   kind: 'TERM' | 'VENUE' | 'ORGANIZER';
   ids: number[];
   leaf: boolean;
+  tree?: number;
+}
+
+/** The day-tally scope that counts one link filter exactly, if any. */
+export function linkScope(l: LinkFilter): string | undefined {
+  if (l.tree !== undefined) return treeScope(l.tree);
+  return l.leaf && l.ids.length === 1 ? `${l.kind}#${l.ids[0]}` : undefined;
 }
 
 /**
  * The day-tally scope that counts a query's total exactly, if any: everything, featured events, or
- * one leaf term / venue / organizer (with no other filter).
+ * one leaf term / venue / organizer or one category's subtree (with no other filter).
  */
 export function tallyScope(links: LinkFilter[], featured: boolean | undefined): string | undefined {
   if (links.length === 0) return featured === undefined ? 'ALL' : featured ? 'FEATURED' : undefined;
-  const only = links.length === 1 && links[0]!.leaf && featured === undefined ? links[0]! : undefined;
-  return only ? `${only.kind}#${only.ids[0]}` : undefined;
+  return links.length === 1 && featured === undefined ? linkScope(links[0]!) : undefined;
 }
 
 /** Whether an event's record passes every link filter (OR within one, AND across them). */

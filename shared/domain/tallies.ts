@@ -8,6 +8,23 @@ import type { DateBounds } from './event-window';
 export const dayKey = (wallTime: string) =>
   wallTime.slice(0, 10) + (wallTime.endsWith('23:59:59') ? '~' : '');
 
+/**
+ * The subtree scope of a category: events linked to it or to any of its descendants, each counted once
+ * (decisions §8: a category filter matches its children's events too).
+ */
+export const treeScope = (categoryId: number) => `TREE#${categoryId}`;
+
+/**
+ * Every category whose subtree holds one of `categories`: each one and its ancestors, once. `parentOf`
+ * is the taxonomy's parent map (0 or missing: a top-level category, or one unknown to the map).
+ */
+export function ancestorsOrSelf(categories: number[], parentOf: ReadonlyMap<number, number>): number[] {
+  const out = new Set<number>();
+  for (const id of categories)
+    for (let c: number | undefined = id; c && !out.has(c); c = parentOf.get(c)) out.add(c);
+  return [...out];
+}
+
 /** Who a tally counts: `p` published events (everyone sees them), `a` every listable status (editors). */
 export type TallyWho = 'p' | 'a';
 

@@ -8,7 +8,9 @@ import { postState } from '../domain/changes';
 import { changeWrite, postChange, termChange } from './changes';
 import { eventIdsLinkedTo } from './links';
 import { getPosts, statusCount } from './posts';
+import { staleTreeWrites } from './tallies';
 import { termTotalsWrite, unordered } from './terms';
+import { treeScope } from '../domain/tallies';
 
 /**
  * Permanent delete of a record that events link to (a venue, organizer, category or tag), whatever the
@@ -29,7 +31,13 @@ import { termTotalsWrite, unordered } from './terms';
  */
 export type Deletable =
   | { kind: 'VENUE' | 'ORGANIZER'; record: PostRecord<object> }
-  | { kind: 'TERM'; record: TermRecord; children: () => Promise<TermRecord[]> };
+  | {
+      kind: 'TERM';
+      record: TermRecord;
+      children: () => Promise<TermRecord[]>;
+      /** Categories whose subtree tallies the delete makes wrong: flagged with the tombstone. */
+      staleTrees?: number[];
+    };
 
 /** Three items per event (link, event, change-log entry) within a transaction's 100. */
 const EVENTS_PER_STEP = 30;
@@ -56,7 +64,10 @@ export async function markDeleting(d: Deletable, now: string, stale: () => Error
     },
   ];
   if (d.kind !== 'TERM') writes.push(...statusCount(d.record.type, d.record.status, undefined));
-  else writes.push(...termTotalsWrite(d.record.taxonomy, -1, -unordered(d.record.name)));
+  else {
+    writes.push(...termTotalsWrite(d.record.taxonomy, -1, -unordered(d.record.name)));
+    writes.push(...staleTreeWrites(d.staleTrees ?? [], now));
+  }
   writes.push(d.kind === 'TERM' ? termChange(d.record, undefined) : postChange(d.record, undefined));
   await commit(writes);
 }
@@ -124,12 +135,19 @@ export async function unlinkAllEvents(kind: LinkKind, id: number): Promise<void>
   throw new Error(`events kept linking to ${kind}#${id} while it was being deleted`);
 }
 
-/** Step 3: the record's day tallies, and a category's children (they move up to its parent). */
+/**
+ * Step 3: the record's day tallies (a category's subtree ones too), and a category's children (they
+ * move up to its parent).
+ */
 async function cleanUp(d: Deletable, now: string): Promise<void> {
-  const scope = `${d.kind}#${d.record.id}`;
-  const tallies = await collect(
-    queryIndex({ partition: keys.tallyPartition(scope), attributes: ['pk', 'sk'] }),
-  );
+  const scopes = [`${d.kind}#${d.record.id}`, ...(d.kind === 'TERM' ? [treeScope(d.record.id)] : [])];
+  const tallies = (
+    await Promise.all(
+      scopes.map((scope) =>
+        collect(queryIndex({ partition: keys.tallyPartition(scope), attributes: ['pk', 'sk'] })),
+      ),
+    )
+  ).flat();
   await batchDelete(tallies.map((t) => ({ pk: String(t.pk), sk: String(t.sk) })));
   if (d.kind !== 'TERM') return;
   const children = (await d.children()).filter((c) => c.parent === d.record.id);

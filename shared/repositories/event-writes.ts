@@ -8,17 +8,27 @@ import {
   listable,
   rowOf,
 } from '../domain/event-record';
-import { dayKey, tallyAttr } from '../domain/tallies';
+import { ancestorsOrSelf, dayKey, tallyAttr, treeScope } from '../domain/tallies';
 import { tableName } from '../db/client';
 import { keys, type Key } from '../db/keys';
 import type { PlannedWrite, WriteItem } from '../db/transact';
 import { wordWrites } from './search-index';
 
-function tallyScopes(e: EventRecord, skip: Set<string>): string[] {
+/**
+ * The tally scopes of an event: everything, featured, each link, and (given the category taxonomy's
+ * parent map) the subtree of every ancestor-or-self of its categories, once per event.
+ */
+function tallyScopes(e: EventRecord, skip: Set<string>, parentOf?: ReadonlyMap<number, number>): string[] {
   const linked = linksOf(e)
     .map(linkId)
     .filter((id) => !skip.has(id));
-  return ['ALL', ...(e.data.featured ? ['FEATURED'] : []), ...new Set(linked)];
+  const trees = parentOf
+    ? ancestorsOrSelf(
+        e.data.categories.filter((c) => !skip.has(linkId({ kind: 'TERM', id: c }))),
+        parentOf,
+      ).map(treeScope)
+    : [];
+  return ['ALL', ...(e.data.featured ? ['FEATURED'] : []), ...new Set(linked), ...trees];
 }
 
 export type Deltas = Map<string, { key: Key; adds: Map<string, number> }>;
@@ -29,12 +39,13 @@ export function addTallies(
   e: EventRecord | undefined,
   sign: 1 | -1,
   skip: Set<string>,
+  parentOf?: ReadonlyMap<number, number>,
 ): void {
   if (!e || !listable({ status: e.status, hidden: e.data.hideFromListings })) return;
   const startDay = dayKey(e.data.start);
   const endDay = dayKey(e.data.end);
   const who: Array<'p' | 'a'> = e.status === 'publish' ? ['p', 'a'] : ['a'];
-  for (const scope of tallyScopes(e, skip)) {
+  for (const scope of tallyScopes(e, skip, parentOf)) {
     const key = keys.tally(scope, startDay);
     const id = `${key.pk}|${key.sk}`;
     const entry = deltas.get(id) ?? { key, adds: new Map<string, number>() };
@@ -93,6 +104,11 @@ export interface EventWriteOptions {
   gone?: Set<string>;
   /** The error when a target disappears between the read and the write. */
   linkedGone: (field: LinkField) => Error;
+  /**
+   * The category taxonomy's parent map, read by the write: the subtree tallies (`TREE#<id>`) of every
+   * ancestor-or-self of the event's categories. Required whenever the event has categories.
+   */
+  parentOf?: ReadonlyMap<number, number>;
 }
 
 function linkItem(e: EventRecord, l: EventLink) {
@@ -207,7 +223,7 @@ export function eventWrites(
       });
   }
   const deltas: Deltas = new Map();
-  addTallies(deltas, before, -1, gone);
-  addTallies(deltas, after, 1, gone);
+  addTallies(deltas, before, -1, gone, o.parentOf);
+  addTallies(deltas, after, 1, gone, o.parentOf);
   return [...writes, ...wordWrites(before, after), ...deltaWrites(deltas)];
 }

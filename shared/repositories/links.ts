@@ -1,4 +1,5 @@
 import type { EventRow } from '../domain/event-record';
+import { byStart } from '../domain/event-query';
 import type { LinkKind } from '../domain/records';
 import { keys } from '../db/keys';
 import { batchGet, collect, itemKey, queryIndex } from '../db/query';
@@ -32,6 +33,39 @@ export async function* eventsLinkedTo(
     pageSize,
   }))
     yield item.row as EventRow;
+}
+
+/**
+ * Filter rows of the events linked to any of several targets, in list order (start, then ID), each event
+ * once: a k-way merge of the targets' link streams, each read lazily in pages of `pageSize`, so a
+ * consumer that stops after a page reads about one page per target, not every linked row.
+ */
+export async function* eventsLinkedToAny(
+  kind: LinkKind,
+  targets: number[],
+  range: { low: string; high: string },
+  pageSize?: number,
+): AsyncGenerator<EventRow> {
+  const streams = targets.map((t) => eventsLinkedTo(kind, t, range, pageSize));
+  try {
+    // The first page of every stream together: one round trip.
+    const heads = await Promise.all(streams.map((s) => s.next()));
+    let last: number | undefined;
+    for (;;) {
+      let min = -1;
+      heads.forEach((h, i) => {
+        if (!h.done && (min < 0 || byStart(h.value, heads[min]!.value as EventRow) < 0)) min = i;
+      });
+      if (min < 0) return;
+      const row = heads[min]!.value as EventRow;
+      // The same event in two targets has the same index key in both: the copies come out together.
+      if (row.eventId !== last) yield row;
+      last = row.eventId;
+      heads[min] = await streams[min]!.next();
+    }
+  } finally {
+    await Promise.all(streams.map((s) => s.return(undefined)));
+  }
 }
 
 /** Which of these links exist (`<eventId>|<KIND>#<id>`), in one batched read of their link items. */

@@ -1,7 +1,10 @@
 import type { DateBounds } from '../domain/event-window';
-import { tallyCount, tallyRange, type TallyWho } from '../domain/tallies';
-import { keys } from '../db/keys';
-import { queryIndex } from '../db/query';
+import { tallyCount, tallyRange, type TallyWho, treeScope } from '../domain/tallies';
+import { BatchWriteCommand, DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../db/client';
+import { type Key, keys } from '../db/keys';
+import { batchGet, collect, itemKey, queryIndex } from '../db/query';
+import { commit, type Write } from '../db/transact';
 
 /** Day tallies of a scope whose start day lies in [low, high]: one small item per day with events. */
 export function dayTallies(scope: string, low: string, high: string) {
@@ -33,4 +36,84 @@ export async function tallyDays(
 /** Listable events of a scope inside a day-aligned window, counted from the tallies alone. */
 export async function tallyTotal(scope: string, who: TallyWho, b: DateBounds): Promise<number> {
   return (await tallyDays(scope, who, b)).total;
+}
+
+/**
+ * A category's subtree tallies are wrong after a re-parent or a delete below it: a flag item in the
+ * subtree's tally partition (its sort key `STALE` sorts after every day key, so day reads never see
+ * it) makes lists read the links instead, until `npm run reindex` rebuilds the tallies and drops it.
+ * `at` is unique per write, so the rebuild drops only the flag it saw.
+ */
+export function staleTreeWrites(categories: number[], now: string): Write[] {
+  const at = `${now}#${Math.random().toString(36).slice(2, 10)}`;
+  return categories.map((id) => ({
+    item: { Put: { TableName: tableName(), Item: { ...keys.treeStale(id), at } } },
+  }));
+}
+
+/** Flags these categories' subtree tallies as wrong, in a write of their own. */
+export async function markStaleTrees(categories: number[], now: string): Promise<void> {
+  await commit(staleTreeWrites(categories, now));
+}
+
+/** Whether a category's subtree tallies are flagged wrong (a strongly consistent read). */
+export async function treeIsStale(category: number): Promise<boolean> {
+  const out = await ddb.send(
+    new GetCommand({ TableName: tableName(), Key: keys.treeStale(category), ConsistentRead: true }),
+  );
+  return out.Item !== undefined;
+}
+
+/** The flags of these categories: category ID → the `at` of its flag. */
+export async function staleTrees(categories: number[]): Promise<Map<number, string>> {
+  const found = await batchGet(categories.map((id) => keys.treeStale(id)));
+  const out = new Map<number, string>();
+  for (const id of categories) {
+    const item = found.get(itemKey(keys.treeStale(id)));
+    if (item) out.set(id, String(item.at));
+  }
+  return out;
+}
+
+/** Drops a flag once the rebuild is written, unless a later change flagged the category again. */
+export async function clearStaleTree(category: number, seen: string): Promise<void> {
+  try {
+    await ddb.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.treeStale(category),
+        ConditionExpression: '#at = :seen',
+        ExpressionAttributeNames: { '#at': 'at' },
+        ExpressionAttributeValues: { ':seen': seen },
+      }),
+    );
+  } catch (e) {
+    if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
+  }
+}
+
+/** The day items of a category's subtree tallies (not its stale flag). */
+export async function treeTallyKeys(category: number): Promise<Key[]> {
+  const items = await collect(
+    queryIndex({ partition: keys.tallyPartition(treeScope(category)), attributes: ['pk', 'sk'] }),
+  );
+  const flag = keys.treeStale(category).sk;
+  return items.filter((i) => i.sk !== flag).map((i) => ({ pk: String(i.pk), sk: String(i.sk) }));
+}
+
+/**
+ * Writes tally items as absolute counts (the rebuild's): an ADD made by an event write meanwhile to
+ * the same item is overwritten, so rebuilds run while no events are written.
+ */
+export async function putTallyItems(items: Array<Record<string, unknown>>): Promise<void> {
+  for (let i = 0; i < items.length; i += 25) {
+    let pending = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) as Array<
+      Record<string, unknown>
+    >;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt >= 8) throw new Error('DynamoDB left tally writes unprocessed 8 times: try again later');
+      const out = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+      pending = (out.UnprocessedItems?.[tableName()] as Array<Record<string, unknown>> | undefined) ?? [];
+    }
+  }
 }

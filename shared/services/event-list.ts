@@ -5,6 +5,7 @@ import {
   type Candidate,
   geoMatch,
   type LinkFilter,
+  linkScope,
   matchesLinks,
   matchesSearch,
   pageOfCandidates,
@@ -22,10 +23,10 @@ import { rowOf } from '../domain/event-record';
 import { termIdsOf } from '../domain/term-refs';
 import { canSeeLinked } from '../domain/visibility';
 import { eventsStartingBetween, pageWithLinked } from '../repositories/events';
-import { eventsLinkedTo, existingLinks } from '../repositories/links';
+import { eventsLinkedTo, eventsLinkedToAny, existingLinks } from '../repositories/links';
 import { getPosts } from '../repositories/posts';
 import { eventsWithWordStart } from '../repositories/search-index';
-import { tallyDays } from '../repositories/tallies';
+import { tallyDays, treeIsStale } from '../repositories/tallies';
 import { findTerms } from '../repositories/term-lookup';
 import { listTerms } from '../repositories/terms';
 import type { eventListQuery } from '../schemas/event';
@@ -58,6 +59,7 @@ async function termTargets(param: 'categories' | 'tags', refs: Array<number | st
   const terms = await listTerms('tribe_events_cat');
   const found = termIdsOf(param, refs, terms);
   const direct = found.size;
+  const [asked] = found;
   for (let grew = true; grew;) {
     grew = false;
     for (const t of terms)
@@ -66,7 +68,10 @@ async function termTargets(param: 'categories' | 'tags', refs: Array<number | st
         grew = true;
       }
   }
-  return { kind: 'TERM', ids: [...found], leaf: direct === 1 && found.size === 1 };
+  const leaf = direct === 1 && found.size === 1;
+  // One category with children: its subtree tallies count it (unless flagged stale, see listEvents).
+  const tree = direct === 1 && !leaf ? asked : undefined;
+  return { kind: 'TERM', ids: [...found], leaf, ...(tree !== undefined ? { tree } : {}) };
 }
 
 /**
@@ -101,11 +106,10 @@ async function smallestFilter(
 ): Promise<LinkFilter> {
   if (links.length === 1 || !who || !bounds?.dayAligned) return links[0]!;
   const sizes = await Promise.all(
-    links.map(async (l) =>
-      l.ids.length === 1 && l.leaf
-        ? (await tallyDays(`${l.kind}#${l.ids[0]}`, who, bounds)).total
-        : Number.POSITIVE_INFINITY,
-    ),
+    links.map(async (l) => {
+      const scope = linkScope(l);
+      return scope ? (await tallyDays(scope, who, bounds)).total : Number.POSITIVE_INFINITY;
+    }),
   );
   return links[sizes.indexOf(Math.min(...sizes))]!;
 }
@@ -254,10 +258,19 @@ export async function listEvents(
   let total: number | undefined;
   /** The candidates are the requested page already (the tallied path reads only that). */
   let paged = false;
-  if (!tallied) await runChecks(checks);
+  let counted: Awaited<ReturnType<typeof tallyDays>> | undefined;
   if (tallied) {
+    // A category's subtree tallies may be flagged wrong (a re-parent or delete since the last reindex).
+    const tree = links[0]?.tree;
+    const [days, stale] = await Promise.all([
+      tallyDays(scope!, who!, bounds!),
+      tree !== undefined ? treeIsStale(tree) : false,
+      runChecks(checks),
+    ]);
+    if (!stale) counted = days;
+  } else await runChecks(checks);
+  if (counted) {
     // The tallies count every day, so the page's first row is found without reading the rows before it.
-    const [counted] = await Promise.all([tallyDays(scope!, who!, bounds!), runChecks(checks)]);
     total = counted.total;
     const start = pageStart(counted.days, (paging.page - 1) * paging.perPage);
     candidates = [];
@@ -267,8 +280,9 @@ export async function listEvents(
       const pageSize = Math.min(start.skip + paging.perPage + 25, 500);
       const from = { low: start.from > range.low ? start.from : range.low, high: range.high };
       const single = links[0];
+      // A category's subtree: its and its descendants' link streams merged, each event once.
       const stream = single
-        ? candidatesOf(eventsLinkedTo(single.kind, single.ids[0]!, from, pageSize))
+        ? candidatesOf(eventsLinkedToAny(single.kind, single.ids, from, pageSize))
         : rowsOf(eventsStartingBetween(from, pageSize));
       let skipped = 0;
       for await (const c of stream) {

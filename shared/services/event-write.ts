@@ -24,6 +24,7 @@ import type { PlannedWrite } from '../db/transact';
 import { goneLinkTargets } from '../repositories/events';
 import { eventWrites } from '../repositories/event-writes';
 import { createPost, deletePost, statusTotals, updatePost } from '../repositories/posts';
+import { listTerms } from '../repositories/terms';
 import type { Infer } from '../schemas/infer';
 import type { eventUpdateBody } from '../schemas/event';
 import { type Ref, staleError, type Writer } from './context';
@@ -179,6 +180,15 @@ function createdWrites(created: PlannedRecord[], event: EventRecord, slugs: stri
 }
 
 /**
+ * The category taxonomy's parent map, for the subtree tallies of an event with categories (before or
+ * after the write); one read of the (small) category taxonomy, none for an event without categories.
+ */
+async function parentsFor(needed: boolean): Promise<Map<number, number> | undefined> {
+  if (!needed) return undefined;
+  return new Map((await listTerms('tribe_events_cat')).map((t) => [t.id, t.parent]));
+}
+
+/**
  * Saves an event and everything that changes with it (links, counts, tallies and the records it
  * creates) as one write (decisions §6). A term created concurrently under a name this body uses is
  * found by resolving the body again.
@@ -191,13 +201,16 @@ async function save(
 ): Promise<EventRecord> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const gone = current ? await goneLinkTargets(current) : new Set<string>();
+      const [gone, parentOf] = await Promise.all([
+        current ? goneLinkTargets(current) : new Set<string>(),
+        parentsFor(sent.has('categories') || (current?.data.categories.length ?? 0) > 0),
+      ]);
       const { record, slugBase, created } = await nextState(body, sent, ctx.user, current, gone);
       if (current) {
         assertCanEdit(current, ctx.user);
         assertMeets(ctx.ifMatch, current, 'event');
       }
-      const options = { created: new Set(created.map(linkId)), gone, linkedGone };
+      const options = { created: new Set(created.map(linkId)), gone, linkedGone, parentOf };
       const extra = {
         claims: created.map((c) => c.claim),
         build: (saved: PostRecord<EventData>, slugs: string[]) => [
@@ -248,10 +261,13 @@ export async function removeEvent(ref: Ref, force: boolean, ctx: Writer): Promis
   if (!force && current.status === 'trash') throw trashed('event');
   assertMeets(ctx.ifMatch, current, 'event');
   const stale = staleError(ctx, 'event');
-  const gone = await goneLinkTargets(current);
+  const [gone, parentOf] = await Promise.all([
+    goneLinkTargets(current),
+    parentsFor(current.data.categories.length > 0),
+  ]);
   if (force) {
     const view = await presentEvent(current, ctx);
-    await deletePost(current, stale, eventWrites(current, undefined, { gone, linkedGone }));
+    await deletePost(current, stale, eventWrites(current, undefined, { gone, linkedGone, parentOf }));
     return view;
   }
   const next: EventRecord = {
@@ -262,7 +278,7 @@ export async function removeEvent(ref: Ref, force: boolean, ctx: Writer): Promis
   };
   const saved = await updatePost<EventData>(current, next, stale, {
     claims: [],
-    build: (rec) => eventWrites(current, rec as EventRecord, { gone, linkedGone }),
+    build: (rec) => eventWrites(current, rec as EventRecord, { gone, linkedGone, parentOf }),
   });
   return presentEvent(saved as EventRecord, ctx);
 }

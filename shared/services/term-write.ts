@@ -1,10 +1,12 @@
 import { invalidParam, notFound } from '../domain/errors';
+import { ancestorsOrSelf } from '../domain/tallies';
 import { assertMeets } from '../domain/revisions';
 import type { Taxonomy, TermRecord } from '../domain/records';
 import { slugify } from '../domain/slugs';
 import { plainText, safeHtml } from '../domain/text';
 import { seesAll } from '../domain/visibility';
 import { finishDelete, markDeleting } from '../repositories/deletes';
+import { markStaleTrees } from '../repositories/tallies';
 import {
   createTerm,
   getTerm,
@@ -52,6 +54,17 @@ export function termWrites(taxonomy: Taxonomy) {
     return clean;
   }
 
+  /**
+   * Categories whose subtree tallies change when `id` moves from `from` to `to` (0: top level): the
+   * ancestors it leaves and the ones it joins, not the ones it keeps (nor itself and its descendants).
+   */
+  function movedTrees(from: number, to: number, terms: Map<number, TermRecord>): number[] {
+    const parentOf = new Map([...terms.values()].map((t) => [t.id, t.parent]));
+    const old = new Set(from ? ancestorsOrSelf([from], parentOf) : []);
+    const now = new Set(to ? ancestorsOrSelf([to], parentOf) : []);
+    return [...[...old].filter((c) => !now.has(c)), ...[...now].filter((c) => !old.has(c))];
+  }
+
   const parentGone = () =>
     invalidParam('parent', `parent must be the ID of an existing ${type}.`, 'rest_unknown_parent');
 
@@ -87,15 +100,20 @@ export function termWrites(taxonomy: Taxonomy) {
         changes.description = safeHtml(body.description);
       if (sent.has('slug') && body.slug !== undefined) changes.slugBase = cleanSlug(body.slug);
       let all = new Map<number, TermRecord>();
+      let staleTrees: number[] = [];
       if (taxonomy === 'tribe_events_cat') {
         all = byIdMap(await listTerms(taxonomy));
         if (sent.has('parent') && body.parent !== undefined) {
           checkParent(body.parent, all, id);
           changes.parent = body.parent;
+          staleTrees = movedTrees(current.parent, body.parent, all);
         }
       }
       assertMeets(ctx.ifMatch, current, type);
       const stale = staleError(ctx, type);
+      // Flagged before the update lands, so no list trusts the moved subtrees meanwhile; an update
+      // refused after this leaves a flag that only costs reads until the next reindex.
+      if (staleTrees.length > 0) await markStaleTrees(staleTrees, now());
       const term = await updateTerm(current, changes, now(), { stale, parentGone });
       all.set(term.id, term);
       return termView(term, { root, seesAll: seesAll(user), byId: all });
@@ -113,7 +131,16 @@ export function termWrites(taxonomy: Taxonomy) {
       if (!term || term.taxonomy !== taxonomy) throw notFound(type, id);
       const all = taxonomy === 'tribe_events_cat' ? await listTerms(taxonomy) : [];
       const view = termView(term, { root, seesAll: seesAll(user), byId: byIdMap([...all, term]) });
-      const target = { kind: 'TERM' as const, record: term, children: () => listTerms(taxonomy) };
+      // Its ancestors' subtree tallies count the events it will lose: flagged with the tombstone.
+      const byId = byIdMap(all);
+      const staleTrees =
+        taxonomy === 'tribe_events_cat' ? movedTrees(term.parent, 0, byId).filter((c) => c !== term.id) : [];
+      const target = {
+        kind: 'TERM' as const,
+        record: term,
+        children: () => listTerms(taxonomy),
+        staleTrees,
+      };
       const at = now();
       if (!resumed) {
         assertMeets(ctx.ifMatch, term, type);

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { tallyScope } from '../../shared/domain/event-query';
+import { ancestorsOrSelf, treeScope } from '../../shared/domain/tallies';
+
+describe('subtree tally scopes', () => {
+  const parentOf = new Map([
+    [1, 0],
+    [2, 1],
+    [3, 2],
+    [4, 1],
+    [5, 0],
+  ]);
+
+  it('names every ancestor-or-self of the categories once', () => {
+    expect(ancestorsOrSelf([3], parentOf)).toEqual([3, 2, 1]);
+    expect(ancestorsOrSelf([3, 4], parentOf).sort()).toEqual([1, 2, 3, 4]);
+    expect(ancestorsOrSelf([5, 1], parentOf).sort()).toEqual([1, 5]);
+    // A category the map does not know (created in the same write) is its own subtree.
+    expect(ancestorsOrSelf([9], parentOf)).toEqual([9]);
+    expect(ancestorsOrSelf([], parentOf)).toEqual([]);
+  });
+
+  it('counts one category with children by its subtree, and nothing else by it', () => {
+    const tree = { kind: 'TERM' as const, ids: [1, 2, 3, 4], leaf: false, tree: 1 };
+    expect(tallyScope([tree], undefined)).toBe(treeScope(1));
+    expect(tallyScope([tree], true)).toBeUndefined();
+    expect(tallyScope([{ kind: 'TERM', ids: [1, 2], leaf: false }], undefined)).toBeUndefined();
+    expect(tallyScope([{ kind: 'TERM', ids: [5], leaf: true }], undefined)).toBe('TERM#5');
+    expect(tallyScope([tree, { kind: 'VENUE', ids: [7], leaf: true }], undefined)).toBeUndefined();
+  });
+});
