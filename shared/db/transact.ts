@@ -18,6 +18,56 @@ export interface Write {
    * another), a function the error to throw instead.
    */
   onConflict?: { claim: number } | (() => Error | Promise<Error>);
+  /**
+   * Marks `item` as an unconditional `ADD` of these amounts to its Update's key: such writes to one
+   * item in one transaction are summed into one (a transaction may name an item only once).
+   */
+  adds?: Record<string, number>;
+}
+
+/** An unconditional ADD of `adds` to one item. */
+export const addWrite = (
+  TableName: string,
+  Key: Record<string, unknown>,
+  adds: Record<string, number>,
+): Write => {
+  const entries = Object.entries(adds);
+  return {
+    item: {
+      Update: {
+        TableName,
+        Key,
+        UpdateExpression: `ADD ${entries.map((_, i) => `#a${i} :a${i}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([a], i) => [`#a${i}`, a])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, n], i) => [`:a${i}`, n])),
+      },
+    },
+    adds,
+  };
+};
+
+/** Sums the `adds` writes of one item (several new terms of one event may pick the same totals shard). */
+function summed(writes: Write[]): Write[] {
+  const byItem = new Map<string, Write>();
+  const out: Write[] = [];
+  for (const w of writes) {
+    const u = w.item.Update;
+    if (!w.adds || !u) {
+      out.push(w);
+      continue;
+    }
+    const id = `${u.TableName}|${JSON.stringify(u.Key)}`;
+    const first = byItem.get(id);
+    if (!first) {
+      byItem.set(id, { ...w, adds: { ...w.adds } });
+      out.push(byItem.get(id)!);
+      continue;
+    }
+    for (const [a, n] of Object.entries(w.adds)) first.adds![a] = (first.adds![a] ?? 0) + n;
+  }
+  return out.map((w) =>
+    w.adds && w.item.Update ? { ...w, ...addWrite(w.item.Update.TableName!, w.item.Update.Key!, w.adds) } : w,
+  );
 }
 
 /** The slug of one claim of the transaction is held by another record. */
@@ -36,8 +86,9 @@ export const lostRace = (e: unknown) =>
   (e.CancellationReasons ?? []).some((r) => r?.Code === 'TransactionConflict');
 
 /** Writes all items or none; a failed condition becomes the error its item names. */
-export async function commit(writes: Write[]): Promise<void> {
-  if (writes.length === 0) return;
+export async function commit(planned: Write[]): Promise<void> {
+  if (planned.length === 0) return;
+  const writes = summed(planned);
   try {
     await ddb.send(new TransactWriteCommand({ TransactItems: writes.map((w) => w.item) }));
   } catch (e) {

@@ -6,7 +6,7 @@ import { nextId } from '../db/ids';
 import { type Key, keys, STATUS_SHARDS } from '../db/keys';
 import { batchGet, queryIndex } from '../db/query';
 import { termSortName } from '../domain/term-order';
-import { commit, type PlannedWrite, type WriteItem } from '../db/transact';
+import { addWrite, commit, type PlannedWrite, type WriteItem } from '../db/transact';
 import { AlreadyCreated, type CreationKey, creationGuard } from './creations';
 import { termChange } from './changes';
 import { commitWithSlugs } from './slug-claims';
@@ -52,14 +52,8 @@ export function toTermItem(t: TermRecord) {
   };
 }
 
-const addTotals = (taxonomy: Taxonomy, shard: number, terms: number, unorderedTerms: number): WriteItem => ({
-  Update: {
-    TableName: tableName(),
-    Key: keys.termTotals(taxonomy, shard),
-    UpdateExpression: 'ADD terms :t, unordered :u',
-    ExpressionAttributeValues: { ':t': terms, ':u': unorderedTerms },
-  },
-});
+const addTotals = (taxonomy: Taxonomy, shard: number, terms: number, unorderedTerms: number) =>
+  addWrite(tableName(), keys.termTotals(taxonomy, shard), { terms, unordered: unorderedTerms });
 
 /** Changes a taxonomy's totals in the transaction of the term write that changes them. */
 export function termTotalsWrite(taxonomy: Taxonomy, terms: number, unorderedTerms: number): PlannedWrite[] {
@@ -67,8 +61,8 @@ export function termTotalsWrite(taxonomy: Taxonomy, terms: number, unorderedTerm
   const shard = Math.floor(Math.random() * STATUS_SHARDS);
   return [
     {
-      item: addTotals(taxonomy, shard, terms, unorderedTerms),
-      undo: addTotals(taxonomy, shard, -terms, -unorderedTerms),
+      ...addTotals(taxonomy, shard, terms, unorderedTerms),
+      undo: addTotals(taxonomy, shard, -terms, -unorderedTerms).item,
     },
   ];
 }

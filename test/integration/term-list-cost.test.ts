@@ -155,6 +155,20 @@ describe('GET /tags?hide_empty=false costs its page', () => {
   }, 120_000);
 });
 
+describe('an event write that creates many tags at once', () => {
+  it('adds each to the totals (writes to one totals shard are summed in its transaction)', async () => {
+    const tags = Array.from({ length: 25 }, (_, i) => `bulk tag ${i}`);
+    const res = await api.post(
+      '/events',
+      { title: 'Tagged', start_date: '2031-05-01 10:00:00', end_date: '2031-05-01 11:00:00', tags },
+      { token: editor },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const all = await expectSameAsOracle();
+    expect(all.filter((t) => t.name.startsWith('bulk tag'))).toHaveLength(25);
+  }, 60_000);
+});
+
 describe('GET /categories?hide_empty=false', () => {
   it('answers as the full read does, with nested archive URLs', async () => {
     const top = (await api.post('/categories', { name: 'Music' }, { token: editor })).body;
