@@ -28,23 +28,24 @@ export type Ref = { id: number } | { slug: string };
 export const staleError = (ctx: Writer, type: ResourceType) => () =>
   ctx.ifMatch ? preconditionFailed(type) : conflict(type);
 
-/** Attempts of a read-modify-write that keeps losing its version race to concurrent writers. */
-const STALE_ATTEMPTS = 10;
+/** How long a read-modify-write keeps retrying a lost version race: well inside the function timeout. */
+const STALE_RETRY_MS = 6000;
 
 /**
  * Runs an update or delete again, from a fresh read, when another request wrote the record between
  * its read and its write. Without If-Match the client asked for "these fields on whatever is there",
  * so a lost race is ours to retry rather than a 409 for the client; with If-Match it named a version,
- * and a change since is its 412.
+ * and a change since is its 412. Past the time budget the 409 stands (nothing was written).
  */
 export async function retryStale<T>(ctx: Writer, attempt: () => Promise<T>): Promise<T> {
+  const t0 = Date.now();
   for (let n = 1; ; n++) {
     try {
       return await attempt();
     } catch (e) {
       const lost = e instanceof DomainError && e.kind === 'conflict';
-      if (!lost || ctx.ifMatch || n >= STALE_ATTEMPTS) throw e;
-      await new Promise((ok) => setTimeout(ok, Math.random() * Math.min(200, 10 * 2 ** n)));
+      if (!lost || ctx.ifMatch || Date.now() - t0 > STALE_RETRY_MS) throw e;
+      await new Promise((ok) => setTimeout(ok, Math.random() * Math.min(1000, 20 * 2 ** n)));
     }
   }
 }

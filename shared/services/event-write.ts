@@ -27,7 +27,7 @@ import { createPost, deletePost, statusTotals, updatePost } from '../repositorie
 import { listTerms } from '../repositories/terms';
 import type { Infer } from '../schemas/infer';
 import type { eventUpdateBody } from '../schemas/event';
-import { type Ref, staleError, type Writer } from './context';
+import { type Ref, retryStale, staleError, type Writer } from './context';
 import { loadEvent } from './event-read';
 import { type EventView, presentEvent } from './event-view';
 import {
@@ -250,12 +250,16 @@ export async function updateEvent(
   sent: Set<string>,
   ctx: Writer,
 ): Promise<EventView> {
-  const current = await loadEvent(ref);
-  return presentEvent(await save(body, sent, ctx, current), ctx);
+  const saved = await retryStale(ctx, async () => save(body, sent, ctx, await loadEvent(ref)));
+  return presentEvent(saved, ctx);
 }
 
 /** Moves to the trash (the trashed event; gone when already there); `force` deletes for good. */
-export async function removeEvent(ref: Ref, force: boolean, ctx: Writer): Promise<EventView> {
+export function removeEvent(ref: Ref, force: boolean, ctx: Writer): Promise<EventView> {
+  return retryStale(ctx, () => removeOnce(ref, force, ctx));
+}
+
+async function removeOnce(ref: Ref, force: boolean, ctx: Writer): Promise<EventView> {
   const current = await loadEvent(ref);
   assertCanDelete(current, ctx.user, force);
   if (!force && current.status === 'trash') throw trashed('event');

@@ -17,7 +17,7 @@ import {
 } from '../repositories/terms';
 import type { Infer } from '../schemas/infer';
 import type { categoryUpdateBody } from '../schemas/term';
-import { staleError, type Writer } from './context';
+import { retryStale, staleError, type Writer } from './context';
 import { byIdMap, loadTerm, termNoun } from './term-read';
 import { type TermView, termView } from './term-view';
 
@@ -92,31 +92,33 @@ export function termWrites(taxonomy: Taxonomy) {
     },
 
     async update(id: number, body: TermBody, sent: Set<string>, ctx: Writer): Promise<TermView> {
-      const { user, root } = ctx;
-      const current = await load(id);
-      const changes: TermChanges = {};
-      if (sent.has('name') && body.name !== undefined) changes.name = cleanName(body.name);
-      if (sent.has('description') && body.description !== undefined)
-        changes.description = safeHtml(body.description);
-      if (sent.has('slug') && body.slug !== undefined) changes.slugBase = cleanSlug(body.slug);
-      let all = new Map<number, TermRecord>();
-      let staleTrees: number[] = [];
-      if (taxonomy === 'tribe_events_cat') {
-        all = byIdMap(await listTerms(taxonomy));
-        if (sent.has('parent') && body.parent !== undefined) {
-          checkParent(body.parent, all, id);
-          changes.parent = body.parent;
-          staleTrees = movedTrees(current.parent, body.parent, all);
+      return retryStale(ctx, async () => {
+        const { user, root } = ctx;
+        const current = await load(id);
+        const changes: TermChanges = {};
+        if (sent.has('name') && body.name !== undefined) changes.name = cleanName(body.name);
+        if (sent.has('description') && body.description !== undefined)
+          changes.description = safeHtml(body.description);
+        if (sent.has('slug') && body.slug !== undefined) changes.slugBase = cleanSlug(body.slug);
+        let all = new Map<number, TermRecord>();
+        let staleTrees: number[] = [];
+        if (taxonomy === 'tribe_events_cat') {
+          all = byIdMap(await listTerms(taxonomy));
+          if (sent.has('parent') && body.parent !== undefined) {
+            checkParent(body.parent, all, id);
+            changes.parent = body.parent;
+            staleTrees = movedTrees(current.parent, body.parent, all);
+          }
         }
-      }
-      assertMeets(ctx.ifMatch, current, type);
-      const stale = staleError(ctx, type);
-      // Flagged before the update lands, so no list trusts the moved subtrees meanwhile; an update
-      // refused after this leaves a flag that only costs reads until the next reindex.
-      if (staleTrees.length > 0) await markStaleTrees(staleTrees, now());
-      const term = await updateTerm(current, changes, now(), { stale, parentGone });
-      all.set(term.id, term);
-      return termView(term, { root, seesAll: seesAll(user), byId: all });
+        assertMeets(ctx.ifMatch, current, type);
+        const stale = staleError(ctx, type);
+        // Flagged before the update lands, so no list trusts the moved subtrees meanwhile; an update
+        // refused after this leaves a flag that only costs reads until the next reindex.
+        if (staleTrees.length > 0) await markStaleTrees(staleTrees, now());
+        const term = await updateTerm(current, changes, now(), { stale, parentGone });
+        all.set(term.id, term);
+        return termView(term, { root, seesAll: seesAll(user), byId: all });
+      });
     },
 
     /**
@@ -124,30 +126,34 @@ export function termWrites(taxonomy: Taxonomy) {
      * a delete that was interrupted is finished by the same request again.
      */
     async remove(id: number, ctx: Writer): Promise<TermView> {
-      const { user, root } = ctx;
-      let term = await getTerm(id);
-      const resumed = !term;
-      term ??= await getTermBeingDeleted(id);
-      if (!term || term.taxonomy !== taxonomy) throw notFound(type, id);
-      const all = taxonomy === 'tribe_events_cat' ? await listTerms(taxonomy) : [];
-      const view = termView(term, { root, seesAll: seesAll(user), byId: byIdMap([...all, term]) });
-      // Its ancestors' subtree tallies count the events it will lose: flagged with the tombstone.
-      const byId = byIdMap(all);
-      const staleTrees =
-        taxonomy === 'tribe_events_cat' ? movedTrees(term.parent, 0, byId).filter((c) => c !== term.id) : [];
-      const target = {
-        kind: 'TERM' as const,
-        record: term,
-        children: () => listTerms(taxonomy),
-        staleTrees,
-      };
-      const at = now();
-      if (!resumed) {
-        assertMeets(ctx.ifMatch, term, type);
-        await markDeleting(target, at, staleError(ctx, type));
-      }
-      await finishDelete(target, at);
-      return view;
+      return retryStale(ctx, async () => {
+        const { user, root } = ctx;
+        let term = await getTerm(id);
+        const resumed = !term;
+        term ??= await getTermBeingDeleted(id);
+        if (!term || term.taxonomy !== taxonomy) throw notFound(type, id);
+        const all = taxonomy === 'tribe_events_cat' ? await listTerms(taxonomy) : [];
+        const view = termView(term, { root, seesAll: seesAll(user), byId: byIdMap([...all, term]) });
+        // Its ancestors' subtree tallies count the events it will lose: flagged with the tombstone.
+        const byId = byIdMap(all);
+        const staleTrees =
+          taxonomy === 'tribe_events_cat'
+            ? movedTrees(term.parent, 0, byId).filter((c) => c !== term.id)
+            : [];
+        const target = {
+          kind: 'TERM' as const,
+          record: term,
+          children: () => listTerms(taxonomy),
+          staleTrees,
+        };
+        const at = now();
+        if (!resumed) {
+          assertMeets(ctx.ifMatch, term, type);
+          await markDeleting(target, at, staleError(ctx, type));
+        }
+        await finishDelete(target, at);
+        return view;
+      });
     },
   };
 }

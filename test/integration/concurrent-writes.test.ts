@@ -90,6 +90,15 @@ describe('20 concurrent partial updates of different fields of one event', () =>
     expect(firsts).toEqual([]);
   });
 
+  // Without the server's own retry only one or two of twenty won the first time; a 409 is left only
+  // to a race lost for longer than the retry budget (a loaded machine).
+  it('resends a lost race itself: most first answers are 200', () => {
+    console.log(
+      `concurrent partial updates: ${replies.filter((r) => r.first === '200').length} of ${replies.length} answered 200 first`,
+    );
+    expect(replies.filter((r) => r.first === '200').length).toBeGreaterThanOrEqual(replies.length * 0.6);
+  });
+
   it('applies every update in the end', () => {
     expect(
       replies.filter((r) => r.status !== 200).map((r) => `${r.field}: ${r.status} ${r.body?.code}`),
