@@ -2,9 +2,9 @@ import { categoryOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
 import * as validators from '../../shared/schemas/compiled/deleteCategory';
 import { ok } from '../../shared/http/replies';
-import { termWrites } from '../../shared/services/term-write';
+import { termDeletes } from '../../shared/services/term-delete';
 
-const categories = termWrites('tribe_events_cat');
+const categories = termDeletes('tribe_events_cat');
 
 export const handler = createHandler(categoryOps.delete, validators, async (req) =>
   ok(await categories.remove(req.params.id, req)),

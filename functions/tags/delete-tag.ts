@@ -2,9 +2,9 @@ import { tagOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
 import * as validators from '../../shared/schemas/compiled/deleteTag';
 import { ok } from '../../shared/http/replies';
-import { termWrites } from '../../shared/services/term-write';
+import { termDeletes } from '../../shared/services/term-delete';
 
-const tags = termWrites('post_tag');
+const tags = termDeletes('post_tag');
 
 export const handler = createHandler(tagOps.delete, validators, async (req) =>
   ok(await tags.remove(req.params.id, req)),

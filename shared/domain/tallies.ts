@@ -97,3 +97,18 @@ export function pageStart(days: Array<[string, number]>, offset: number): PageSt
   }
   return undefined;
 }
+
+/**
+ * Categories whose subtree tallies change when `id` moves from `from` to `to` (0: top level): the
+ * ancestors it leaves and the ones it joins, not the ones it keeps (nor itself and its descendants).
+ */
+export function movedTrees(
+  from: number,
+  to: number,
+  terms: Map<number, { id: number; parent: number }>,
+): number[] {
+  const parentOf = new Map([...terms.values()].map((t) => [t.id, t.parent]));
+  const old = new Set(from ? ancestorsOrSelf([from], parentOf) : []);
+  const now = new Set(to ? ancestorsOrSelf([to], parentOf) : []);
+  return [...[...old].filter((c) => !now.has(c)), ...[...now].filter((c) => !old.has(c))];
+}

@@ -1,18 +1,17 @@
 import { DateTime } from 'luxon';
 import { parseCostInput } from '../domain/cost';
 import { siteZone, utcWall, wall } from '../domain/dates';
-import { invalidParam, trashed } from '../domain/errors';
+import { invalidParam } from '../domain/errors';
 import {
   type EventData,
   type EventRecord,
-  type LinkField,
   linkId,
   linksOf,
   linkWeight,
   MAX_LINKED_RECORDS,
 } from '../domain/event-record';
 import { resolveEventTimes } from '../domain/event-times';
-import { assertCanDelete, assertCanEdit, statusOnWrite } from '../domain/post-rules';
+import { assertCanEdit, statusOnWrite } from '../domain/post-rules';
 import { assertMeets } from '../domain/revisions';
 import { publicationDates } from '../domain/publication-dates';
 import { atLeast, type User } from '../domain/roles';
@@ -23,11 +22,11 @@ import type { LinkKind, PostRecord, PostType } from '../domain/records';
 import type { PlannedWrite } from '../db/transact';
 import { goneLinkTargets } from '../repositories/events';
 import { eventWrites } from '../repositories/event-writes';
-import { createPost, deletePost, statusTotals, updatePost } from '../repositories/posts';
-import { listTerms } from '../repositories/terms';
+import { createPost, statusTotals, updatePost } from '../repositories/posts';
 import type { Infer } from '../schemas/infer';
 import type { eventUpdateBody } from '../schemas/event';
 import { type Ref, retryStale, staleError, type Writer } from './context';
+import { linkedGone, parentsFor } from './event-write-parts';
 import { loadEvent } from './event-read';
 import { type EventView, presentEvent } from './event-view';
 import {
@@ -40,13 +39,6 @@ import {
 
 /** A create or update body, as the contract's schema types it (create bodies also require the dates). */
 export type EventBody = Infer<typeof eventUpdateBody>;
-
-const linkedGone = (field: LinkField) =>
-  invalidParam(
-    field,
-    `A record named in ${field} was deleted while the event was being saved.`,
-    'rest_linked_gone',
-  );
 
 function imageOf(value: string | number | null | undefined): string | undefined {
   return value === null || value === undefined || value === '' ? undefined : imageUrl('image', value);
@@ -180,15 +172,6 @@ function createdWrites(created: PlannedRecord[], event: EventRecord, slugs: stri
 }
 
 /**
- * The category taxonomy's parent map, for the subtree tallies of an event with categories (before or
- * after the write); one read of the (small) category taxonomy, none for an event without categories.
- */
-async function parentsFor(needed: boolean): Promise<Map<number, number> | undefined> {
-  if (!needed) return undefined;
-  return new Map((await listTerms('tribe_events_cat')).map((t) => [t.id, t.parent]));
-}
-
-/**
  * Saves an event and everything that changes with it (links, counts, tallies and the records it
  * creates) as one write (decisions §6). A term created concurrently under a name this body uses is
  * found by resolving the body again.
@@ -252,37 +235,4 @@ export async function updateEvent(
 ): Promise<EventView> {
   const saved = await retryStale(ctx, async () => save(body, sent, ctx, await loadEvent(ref)));
   return presentEvent(saved, ctx);
-}
-
-/** Moves to the trash (the trashed event; gone when already there); `force` deletes for good. */
-export function removeEvent(ref: Ref, force: boolean, ctx: Writer): Promise<EventView> {
-  return retryStale(ctx, () => removeOnce(ref, force, ctx));
-}
-
-async function removeOnce(ref: Ref, force: boolean, ctx: Writer): Promise<EventView> {
-  const current = await loadEvent(ref);
-  assertCanDelete(current, ctx.user, force);
-  if (!force && current.status === 'trash') throw trashed('event');
-  assertMeets(ctx.ifMatch, current, 'event');
-  const stale = staleError(ctx, 'event');
-  const [gone, parentOf] = await Promise.all([
-    goneLinkTargets(current),
-    parentsFor(current.data.categories.length > 0),
-  ]);
-  if (force) {
-    const view = await presentEvent(current, ctx);
-    await deletePost(current, stale, eventWrites(current, undefined, { gone, linkedGone, parentOf }));
-    return view;
-  }
-  const next: EventRecord = {
-    ...current,
-    status: 'trash',
-    modified: wall(DateTime.now().setZone(siteZone())),
-    modified_utc: utcWall(DateTime.now()),
-  };
-  const saved = await updatePost<EventData>(current, next, stale, {
-    claims: [],
-    build: (rec) => eventWrites(current, rec as EventRecord, { gone, linkedGone, parentOf }),
-  });
-  return presentEvent(saved as EventRecord, ctx);
 }

@@ -1,24 +1,15 @@
-import { DateTime } from 'luxon';
-import { siteZone, utcWall, wall } from '../domain/dates';
-import { nested, trashed } from '../domain/errors';
-import { assertCanDelete, assertCanEdit } from '../domain/post-rules';
+import { nested } from '../domain/errors';
+import { assertCanEdit } from '../domain/post-rules';
 import type { PostRecord } from '../domain/records';
 import { assertMeets } from '../domain/revisions';
 import type { User } from '../domain/roles';
 import { canSee } from '../domain/visibility';
-import { finishDelete, markDeleting } from '../repositories/deletes';
-import {
-  createPost,
-  getPostBeingDeleted,
-  getPostBySlug,
-  nextPostId,
-  postsWithSlugPrefix,
-  updatePost,
-} from '../repositories/posts';
+import { createPost, nextPostId, postsWithSlugPrefix, updatePost } from '../repositories/posts';
 import { coerceObject } from '../schemas/coerce';
 import { checker } from '../schemas/validation-errors';
 import { type Ref, retryStale, staleError, type Writer } from './context';
 import { loadLinked } from './linked-read';
+import { linkedPostDeletes } from './linked-delete';
 import { nextState } from './linked-post-state';
 import type { Body, LinkedData, LinkedPostType } from './linked-post-type';
 import { linkedView } from './linked-post-view';
@@ -46,18 +37,6 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
     return out;
   }
 
-  /** The record to delete for good: a live one, or one whose interrupted delete this request finishes. */
-  async function loadForDelete(ref: Ref): Promise<{ post: PostRecord<D>; resumed: boolean }> {
-    try {
-      return { post: await loadLinked(def, ref), resumed: false };
-    } catch (e) {
-      const post =
-        'id' in ref ? await getPostBeingDeleted<D>(ref.id) : await getPostBySlug<D>(def.type, ref.slug, true);
-      if (!post || post.type !== def.type) throw e;
-      return { post, resumed: true };
-    }
-  }
-
   async function updateOnce(ref: Ref, body: B, sent: Set<string>, ctx: Writer) {
     const current = await loadLinked(def, ref);
     const { record, slugBase } = nextState(
@@ -71,35 +50,6 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
     assertMeets(ctx.ifMatch, current, def.type);
     const stale = staleError(ctx, def.type);
     return linkedView(def, await updatePost<D>(current, record, stale, undefined, slugBase), false);
-  }
-
-  async function removeOnce(ref: Ref, force: boolean, ctx: Writer) {
-    if (force) {
-      const { post, resumed } = await loadForDelete(ref);
-      assertCanDelete(post, ctx.user, force);
-      // A delete that resumes was decided (and its version raised) by the request that began it.
-      if (!resumed) assertMeets(ctx.ifMatch, post, def.type);
-      const stale = staleError(ctx, def.type);
-      const body = linkedView(def, post, false);
-      const target = { kind: def.kind, record: post };
-      const now = new Date().toISOString();
-      if (!resumed) await markDeleting(target, now, stale);
-      await finishDelete(target, now);
-      return body;
-    }
-    const current = await loadLinked(def, ref);
-    assertCanDelete(current, ctx.user, force);
-    if (current.status === 'trash') throw trashed(def.type);
-    assertMeets(ctx.ifMatch, current, def.type);
-    const stale = staleError(ctx, def.type);
-    const now = DateTime.now();
-    const next = {
-      ...current,
-      status: 'trash',
-      modified: wall(now.setZone(siteZone())),
-      modified_utc: utcWall(now),
-    };
-    return linkedView(def, await updatePost<D>(current, next, stale), false);
   }
 
   return {
@@ -121,9 +71,7 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
      * Moves to the trash, keeping its links (the trashed record; gone when already there); `force`
      * deletes for good, whatever the number of linked events (repositories/deletes.ts).
      */
-    remove(ref: Ref, force: boolean, ctx: Writer) {
-      return retryStale(ctx, () => removeOnce(ref, force, ctx));
-    },
+    remove: linkedPostDeletes(def).remove,
 
     /**
      * An inline record of an event body (`param` names it, e.g. `venue[1]`): an existing record (or one

@@ -1,23 +1,16 @@
-import { invalidParam, notFound } from '../domain/errors';
-import { ancestorsOrSelf } from '../domain/tallies';
+import { invalidParam } from '../domain/errors';
+import { movedTrees } from '../domain/tallies';
 import { assertMeets } from '../domain/revisions';
 import type { Taxonomy, TermRecord } from '../domain/records';
 import { slugify } from '../domain/slugs';
 import { plainText, safeHtml } from '../domain/text';
 import { seesAll } from '../domain/visibility';
-import { finishDelete, markDeleting } from '../repositories/deletes';
 import { markStaleTrees } from '../repositories/tallies';
-import {
-  createTerm,
-  getTerm,
-  getTermBeingDeleted,
-  listTerms,
-  type TermChanges,
-  updateTerm,
-} from '../repositories/terms';
+import { createTerm, listTerms, type TermChanges, updateTerm } from '../repositories/terms';
 import type { Infer } from '../schemas/infer';
 import type { categoryUpdateBody } from '../schemas/term';
 import { retryStale, staleError, type Writer } from './context';
+import { termDeletes } from './term-delete';
 import { byIdMap, loadTerm, termNoun } from './term-read';
 import { type TermView, termView } from './term-view';
 
@@ -52,17 +45,6 @@ export function termWrites(taxonomy: Taxonomy) {
     if (!clean)
       throw invalidParam('slug', 'slug must contain at least one letter or digit.', 'rest_invalid_slug');
     return clean;
-  }
-
-  /**
-   * Categories whose subtree tallies change when `id` moves from `from` to `to` (0: top level): the
-   * ancestors it leaves and the ones it joins, not the ones it keeps (nor itself and its descendants).
-   */
-  function movedTrees(from: number, to: number, terms: Map<number, TermRecord>): number[] {
-    const parentOf = new Map([...terms.values()].map((t) => [t.id, t.parent]));
-    const old = new Set(from ? ancestorsOrSelf([from], parentOf) : []);
-    const now = new Set(to ? ancestorsOrSelf([to], parentOf) : []);
-    return [...[...old].filter((c) => !now.has(c)), ...[...now].filter((c) => !old.has(c))];
   }
 
   const parentGone = () =>
@@ -121,39 +103,6 @@ export function termWrites(taxonomy: Taxonomy) {
       });
     },
 
-    /**
-     * Deletes the term for good, whatever the number of events that carry it (repositories/deletes.ts);
-     * a delete that was interrupted is finished by the same request again.
-     */
-    async remove(id: number, ctx: Writer): Promise<TermView> {
-      return retryStale(ctx, async () => {
-        const { user, root } = ctx;
-        let term = await getTerm(id);
-        const resumed = !term;
-        term ??= await getTermBeingDeleted(id);
-        if (!term || term.taxonomy !== taxonomy) throw notFound(type, id);
-        const all = taxonomy === 'tribe_events_cat' ? await listTerms(taxonomy) : [];
-        const view = termView(term, { root, seesAll: seesAll(user), byId: byIdMap([...all, term]) });
-        // Its ancestors' subtree tallies count the events it will lose: flagged with the tombstone.
-        const byId = byIdMap(all);
-        const staleTrees =
-          taxonomy === 'tribe_events_cat'
-            ? movedTrees(term.parent, 0, byId).filter((c) => c !== term.id)
-            : [];
-        const target = {
-          kind: 'TERM' as const,
-          record: term,
-          children: () => listTerms(taxonomy),
-          staleTrees,
-        };
-        const at = now();
-        if (!resumed) {
-          assertMeets(ctx.ifMatch, term, type);
-          await markDeleting(target, at, staleError(ctx, type));
-        }
-        await finishDelete(target, at);
-        return view;
-      });
-    },
+    remove: termDeletes(taxonomy).remove,
   };
 }
