@@ -1,8 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { answers, descendants, isAlive, type Proc, waitUntil } from '../support/processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../local/dynamo';
 import { signLocalToken } from '../../local/token';
@@ -20,70 +20,6 @@ const READY = /Event calendar API ready at/;
 const WORKERS = 6;
 /** Each worker's chain: create, update, update, and every third record deleted for good. */
 const KILL_AFTER_ACKS = 60;
-
-interface Proc {
-  pid: number;
-  ppid: number;
-  args: string;
-}
-
-function processTable(): Proc[] {
-  return execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3]! }));
-}
-
-function descendants(root: number): Proc[] {
-  const table = processTable();
-  const found: Proc[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    const parent = queue.shift()!;
-    for (const p of table.filter((t) => t.ppid === parent)) {
-      found.push(p);
-      queue.push(p.pid);
-    }
-  }
-  return found;
-}
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\s*Z/.test(execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }));
-  } catch {
-    return false;
-  }
-};
-
-const answers = (port: number) =>
-  new Promise<boolean>((ok) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.setTimeout(1_000);
-    socket.once('connect', () => {
-      socket.destroy();
-      ok(true);
-    });
-    socket.once('error', () => ok(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      ok(false);
-    });
-  });
-
-async function waitUntil(what: string, check: () => Promise<boolean> | boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cal-durability-'));
 const groups = new Set<number>();
