@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { answers, descendants, isAlive, type Proc, waitUntil } from '../support/processes';
+import { answers, descendants, isAlive, killLeftovers, type Proc, waitUntil } from '../support/processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../local/dynamo';
 import { signLocalToken } from '../../local/token';
@@ -26,18 +26,7 @@ const groups = new Set<number>();
 const pids = new Set<number>();
 
 afterAll(() => {
-  for (const pgid of groups)
-    try {
-      process.kill(-pgid, 'SIGKILL');
-    } catch {
-      /* gone already */
-    }
-  for (const pid of pids)
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      /* gone already */
-    }
+  killLeftovers(groups, pids);
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { answers, descendants, isAlive, type Proc, waitUntil } from '../support/processes';
+import { answers, descendants, isAlive, killLeftovers, type Proc, waitUntil } from '../support/processes';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../local/dynamo';
 
@@ -21,18 +21,7 @@ const pids = new Set<number>();
 const dataDirs: string[] = [];
 
 afterAll(() => {
-  for (const pgid of groups)
-    try {
-      process.kill(-pgid, 'SIGKILL');
-    } catch {
-      /* gone already */
-    }
-  for (const pid of pids)
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      /* gone already */
-    }
+  killLeftovers(groups, pids);
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 

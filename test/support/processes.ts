@@ -73,3 +73,19 @@ export async function waitUntil(
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Kills leftovers whatever happened: whole process groups, then single processes. */
+export function killLeftovers(groups: Iterable<number>, pids: Iterable<number>): void {
+  for (const pgid of groups)
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      /* gone already */
+    }
+  for (const pid of pids)
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone already */
+    }
+}
