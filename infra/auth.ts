@@ -1,5 +1,5 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { AccountRecovery, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import { Duration, Fn, Lazy, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { AccountRecovery, UserPool, type UserPoolClient, type UserPoolDomain } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { ROLES } from '../shared/domain/roles';
 import type { OidcSettings } from './settings';
@@ -8,6 +8,8 @@ export interface AuthProps {
   /** An external OIDC issuer; without one the stack runs its own Cognito user pool. */
   oidc?: OidcSettings;
   retain: boolean;
+  /** The hosted sign-in's domain prefix (`<prefix>.auth.<region>.amazoncognito.com`), globally unique. */
+  domainPrefix?: string;
 }
 
 /**
@@ -20,6 +22,9 @@ export class Auth extends Construct {
   readonly environment: Record<string, string>;
   readonly userPool?: UserPool;
   readonly userPoolClient?: UserPoolClient;
+  /** Cognito's hosted sign-in (managed login) for the calendar page's OAuth client (infra/site.ts). */
+  readonly domain?: UserPoolDomain;
+  private readonly audiences: string[] = [];
 
   constructor(scope: Construct, id: string, props: AuthProps) {
     super(scope, id);
@@ -63,15 +68,29 @@ export class Auth extends Construct {
       authFlows: { userSrp: true },
       generateSecret: false,
     });
+    this.audiences.push(this.userPoolClient.userPoolClientId);
     // Roles travel in `cognito:groups`; precedence puts the most powerful first.
     [...ROLES].reverse().forEach((role, precedence) => {
       this.userPool!.addGroup(`Group-${role}`, { groupName: role, precedence });
     });
+    // The prefix must be unique in the region: by default the stack's name and the account's ID.
+    const domainPrefix =
+      props.domainPrefix ?? Fn.join('-', [Stack.of(this).stackName.toLowerCase(), Stack.of(this).account]);
+    this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix } });
     const issuer = this.userPool.userPoolProviderUrl;
     this.environment = {
       AUTH_ISSUER: issuer,
       AUTH_JWKS_URL: `${issuer}/.well-known/jwks.json`,
-      AUTH_AUDIENCE: this.userPoolClient.userPoolClientId,
+      // Resolved at synthesis, so that clients added after the functions are made are trusted too.
+      AUTH_AUDIENCE: Lazy.string({ produce: () => Fn.join(',', this.audiences) }),
     };
+  }
+
+  /**
+   * Trusts tokens of one more app client of the pool (the calendar page's): AUTH_AUDIENCE is a list.
+   * The stack adds it after the page's hosting exists, since that client's callback URL is the site's.
+   */
+  addAudience(clientId: string): void {
+    this.audiences.push(clientId);
   }
 }

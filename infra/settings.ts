@@ -23,6 +23,8 @@ export interface Settings {
   /** Public base URL when the API sits behind a custom domain; handlers otherwise use the request's host. */
   apiBaseUrl?: string;
   oidc?: OidcSettings;
+  /** Prefix of Cognito's hosted sign-in domain; by default `<stack name>-<account>`. */
+  authDomainPrefix?: string;
   throttleRate: number;
   throttleBurst: number;
   logRetention: RetentionDays;
@@ -78,6 +80,7 @@ export function readSettings(scope: Construct): Settings {
     changesSettleSeconds: num('changesSettleSeconds', 15),
     apiBaseUrl: str('apiBaseUrl'),
     oidc: issuer && jwksUrl ? { issuer, jwksUrl, audience: str('oidcAudience') } : undefined,
+    authDomainPrefix: str('authDomainPrefix'),
     throttleRate: num('throttleRate', 50),
     throttleBurst: num('throttleBurst', 100),
     logRetention: retentionDays as RetentionDays,

@@ -19,6 +19,13 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import {
+  type IUserPool,
+  OAuthScope,
+  UserPoolClient,
+  UserPoolClientIdentityProvider,
+  type UserPoolDomain,
+} from 'aws-cdk-lib/aws-cognito';
+import {
   BlockPublicAccess,
   Bucket,
   BucketEncryption,
@@ -34,6 +41,18 @@ export interface SiteProps {
   /** The built page (web/dist: `npm run build:web`; cdk.json's app command builds it first). */
   distDir: string;
   retain: boolean;
+  /** Cognito's hosted sign-in for the page; without it (an external OIDC issuer) users paste a token. */
+  signIn?: { userPool: IUserPool; domain: UserPoolDomain };
+}
+
+/** What the page reads from /auth-config.json to sign in (web/src/signin.ts; local/oauth.ts locally). */
+export interface SignInConfig {
+  authorizeUrl: string;
+  tokenUrl: string;
+  logoutUrl?: string;
+  clientId: string;
+  scope: string;
+  provider: string;
 }
 
 /** What a path without a file name serves (the same map as local/web.ts). */
@@ -68,6 +87,8 @@ export class Site extends NestedStack {
   readonly bucket: Bucket;
   readonly logs: Bucket;
   readonly distribution: Distribution;
+  /** The page's OAuth client (authorization code with PKCE), whose ID tokens the API must accept. */
+  readonly webClient?: UserPoolClient;
 
   constructor(scope: Construct, id: string, props: SiteProps) {
     super(scope, id, { description: 'Event calendar page: S3 bucket and CloudFront distribution' });
@@ -163,14 +184,55 @@ export class Site extends NestedStack {
         'protocol CloudFront fixes; with a custom domain and certificate, TLSv1.2_2021 (set here) applies.',
     });
 
+    const sources = [Source.asset(resolveDist(this, props.distDir))];
+    if (props.signIn) {
+      this.webClient = this.signInClient(props.signIn.userPool);
+      sources.push(Source.jsonData('auth-config.json', this.signInConfig(props.signIn.domain)));
+    }
     new BucketDeployment(this, 'Deploy', {
-      sources: [Source.asset(resolveDist(this, props.distDir))],
+      sources,
       destinationBucket: this.bucket,
       distribution: this.distribution,
       distributionPaths: ['/*'],
       memoryLimit: 512,
     });
     this.acknowledgeDeploymentHandler();
+  }
+
+  /**
+   * A public client (no secret: the page cannot keep one) for the authorization code flow, which the
+   * page runs with PKCE. Callback and sign-out return to the site itself, so this client is made here,
+   * after the distribution; the API trusts its ID tokens through the stack (Auth.addAudience).
+   */
+  private signInClient(userPool: IUserPool): UserPoolClient {
+    return new UserPoolClient(this, 'WebClient', {
+      userPool,
+      generateSecret: false,
+      authFlows: {},
+      oAuth: {
+        flows: { authorizationCodeGrant: true },
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
+        callbackUrls: [`${this.url}/`],
+        logoutUrls: [`${this.url}/`],
+      },
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+      preventUserExistenceErrors: true,
+      idTokenValidity: Duration.hours(1),
+      accessTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.days(1),
+    });
+  }
+
+  private signInConfig(domain: UserPoolDomain): SignInConfig {
+    const base = domain.baseUrl();
+    return {
+      authorizeUrl: `${base}/oauth2/authorize`,
+      tokenUrl: `${base}/oauth2/token`,
+      logoutUrl: `${base}/logout`,
+      clientId: this.webClient!.userPoolClientId,
+      scope: 'openid email profile',
+      provider: 'Cognito',
+    };
   }
 
   /**

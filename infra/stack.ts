@@ -19,7 +19,11 @@ export class CalEventsStack extends Stack {
     const retain = settings.stage === 'prod';
 
     const { table } = new EventsTable(this, 'Data', { retain });
-    const auth = new Auth(this, 'Auth', { oidc: settings.oidc, retain });
+    const auth = new Auth(this, 'Auth', {
+      oidc: settings.oidc,
+      retain,
+      domainPrefix: settings.authDomainPrefix,
+    });
     const api = new EventsApi(this, 'Api', {
       repoRoot: REPO_ROOT,
       operations,
@@ -50,12 +54,15 @@ export class CalEventsStack extends Stack {
       httpApi: api.httpApi,
       distDir: fileURLToPath(new URL('../web/dist', import.meta.url)),
       retain,
+      signIn: auth.userPool && auth.domain ? { userPool: auth.userPool, domain: auth.domain } : undefined,
     });
+    if (site.webClient) auth.addAudience(site.webClient.userPoolClientId);
     new CfnOutput(this, 'SiteUrl', { value: site.url });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     if (auth.userPool && auth.userPoolClient) {
       new CfnOutput(this, 'UserPoolId', { value: auth.userPool.userPoolId });
       new CfnOutput(this, 'UserPoolClientId', { value: auth.userPoolClient.userPoolClientId });
+      if (auth.domain) new CfnOutput(this, 'SignInUrl', { value: auth.domain.baseUrl() });
     }
   }
 }

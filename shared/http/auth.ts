@@ -50,13 +50,13 @@ export function roleOf(payload: JWTPayload): Role {
 }
 
 /**
- * Whether the token was issued for `audience`: ID tokens name it in `aud` (a string or a list), Cognito
- * access tokens in `client_id`.
+ * Whether the token was issued for one of `audiences` (AUTH_AUDIENCE, comma-separated: the API's client
+ * and the calendar page's): ID tokens name it in `aud` (a string or a list), Cognito access tokens in
+ * `client_id`.
  */
-function issuedFor(payload: JWTPayload, audience: string): boolean {
-  const aud = payload.aud;
-  if (aud === audience || (Array.isArray(aud) && aud.includes(audience))) return true;
-  return payload.client_id === audience;
+function issuedFor(payload: JWTPayload, audiences: string): boolean {
+  const named = [payload.aud ?? [], payload.client_id ?? []].flat();
+  return audiences.split(',').some((a) => a.trim() !== '' && named.includes(a.trim()));
 }
 
 /** Why jose refused a token, in words that name no library internals. */

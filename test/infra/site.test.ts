@@ -173,3 +173,53 @@ describe('the build', () => {
     ).toThrow(/not built.*npm run build:web/);
   });
 });
+
+describe('the hosted sign-in', () => {
+  const webClient = () => Object.values(template.findResources('AWS::Cognito::UserPoolClient'))[0]!;
+
+  it('gives the page a public OAuth client of the pool: authorization code only, back to the site', () => {
+    template.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
+    const p = webClient().Properties;
+    expect(p.GenerateSecret).toBe(false);
+    expect(p.AllowedOAuthFlows).toEqual(['code']);
+    expect(p.AllowedOAuthFlowsUserPoolClient).toBe(true);
+    expect(p.AllowedOAuthScopes).toEqual(expect.arrayContaining(['openid']));
+    expect(p.SupportedIdentityProviders).toEqual(['COGNITO']);
+    // The callback and the sign-out return are the distribution's own HTTPS address.
+    for (const urls of [p.CallbackURLs, p.LogoutURLs]) {
+      expect(JSON.stringify(urls)).toContain('https://');
+      expect(JSON.stringify(urls)).toContain(
+        Object.keys(template.findResources('AWS::CloudFront::Distribution'))[0]!,
+      );
+    }
+  });
+
+  it("deploys the page's sign-in settings with the page", () => {
+    const deploy = Object.values(template.findResources('Custom::CDKBucketDeployment'))[0]!;
+    // The built page, and auth-config.json whose deploy-time values are the pool's domain and the client.
+    expect(deploy.Properties.SourceObjectKeys).toHaveLength(2);
+    const markers = JSON.stringify(deploy.Properties.SourceMarkers);
+    expect(markers).toContain('UserPoolDomain');
+    expect(markers).toContain(Object.keys(template.findResources('AWS::Cognito::UserPoolClient'))[0]!);
+  });
+
+  it("is trusted by the API: every function accepts the page's client and the pool's first client", () => {
+    const clientOutput = Object.entries(template.toJSON().Outputs ?? {}).find(([, o]: [string, any]) =>
+      JSON.stringify(o.Value).includes(
+        Object.keys(template.findResources('AWS::Cognito::UserPoolClient'))[0]!,
+      ),
+    );
+    expect(clientOutput).toBeDefined();
+    const fns = Object.values(parent.findResources('AWS::Lambda::Function')).filter(
+      (f) => f.Properties.Environment?.Variables?.AUTH_AUDIENCE,
+    );
+    expect(fns.length).toBeGreaterThan(10);
+    for (const f of fns) {
+      const audience = JSON.stringify(f.Properties.Environment.Variables.AUTH_AUDIENCE);
+      expect(audience).toContain('Fn::Join');
+      expect(audience).toContain(clientOutput![0]);
+    }
+    parent.resourceCountIs('AWS::Cognito::UserPoolDomain', 1);
+    expect(Object.keys(parent.findOutputs('*'))).toContain('SignInUrl');
+  });
+});

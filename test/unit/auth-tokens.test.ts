@@ -194,4 +194,26 @@ describe('the audience (only checked when AUTH_AUDIENCE is set)', () => {
       message: 'The bearer token is not valid: it was issued for another audience.',
     });
   });
+
+  // The deployed stack trusts two clients of its pool: the API's and the calendar page's (infra/site.ts).
+  it.each([
+    ['aud is the second of the listed clients', { audience: 'web-client' }, {}],
+    ['client_id is the first of the listed clients', {}, { client_id: 'api-client' }],
+  ])('accepts a token whose %s (AUTH_AUDIENCE is a comma-separated list)', async (_name, o, claims) => {
+    process.env.AUTH_AUDIENCE = 'api-client,web-client';
+    const token = await sign({ 'cal:role': 'editor', ...claims }, o);
+
+    expect(await outcome(token)).toEqual({ user: { sub: 'user-1', role: 'editor' } });
+  });
+
+  it('rejects a token for none of the listed clients, nor for a part of one', async () => {
+    process.env.AUTH_AUDIENCE = 'api-client,web-client';
+    for (const audience of ['other-client', 'web', 'api-client,web-client']) {
+      const token = await sign({ 'cal:role': 'editor' }, { audience });
+      expect(await outcome(token)).toMatchObject({
+        ...INVALID,
+        message: 'The bearer token is not valid: it was issued for another audience.',
+      });
+    }
+  });
 });
