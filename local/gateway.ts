@@ -9,6 +9,7 @@ import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, NAMESPACE_PATH, NO_ROUTE_HANDL
 import type { Invoker } from '../shared/http/dispatch';
 import { ApiError } from '../shared/http/errors';
 import { errorResponse } from '../shared/http/respond';
+import { serveLocalSignIn } from './oauth';
 import { serveWeb } from './web';
 
 type Handler = (
@@ -242,8 +243,9 @@ export async function startGateway(port: number, host = '127.0.0.1'): Promise<Se
       res.end(reply.body);
       return;
     }
-    // The calendar page and the API explorer (web/dist) outside /cal/, as CloudFront serves them.
-    if (serveWeb(req, res)) return;
+    // The calendar page and the API explorer (web/dist) outside /cal/, as CloudFront serves them, and
+    // the local stand-in for Cognito's hosted sign-in.
+    if (serveLocalSignIn(req, res) || serveWeb(req, res)) return;
     dispatch(req, res).catch((e) => {
       console.error(e);
       res.writeHead(500, { 'Content-Type': 'application/json' });

@@ -252,6 +252,28 @@ describe.skipIf(skipBrowser)('the calendar page', () => {
     await poll(() => titles(page)).toContain('Secret Draft (Draft)');
   });
 
+  it('signs in through the sign-in page (authorization code with PKCE) and comes back to the same view', async () => {
+    const { page, errors } = await open(`${MARCH}&view=listMonth`);
+
+    await page.click('#sign-in');
+    await page.locator('#signin-provider').waitFor();
+    await screenshot(page, 'sign-in');
+    await page.click('#signin-provider');
+    await page.waitForURL(/\/local-auth\/authorize\?.*code_challenge_method=S256/);
+    await page.fill('#sub', 'page-user');
+    await page.selectOption('#role', 'editor');
+    await page.click('button[type="submit"]');
+
+    await poll(() => page.locator('#who').textContent()).toBe('Signed in as editor (page-user)');
+    await poll(() => titles(page)).toContain('Secret Draft (Draft)');
+    const url = new URL(page.url());
+    expect(url.searchParams.get('view')).toBe('listMonth');
+    expect(url.searchParams.get('date')).toBe('2031-03-01');
+    expect(url.searchParams.has('code')).toBe(false);
+    expect(await page.locator('#notice').textContent()).toBe('Signed in.');
+    expect(errors).toEqual([]);
+  });
+
   it('creates an event through the form: it appears in the view and in GET /events', async () => {
     const { page, errors } = await open(MARCH, { token: tokens.editor });
 

@@ -19,6 +19,14 @@ import { el, renderDetail, statusLabel } from './detail';
 import { openEditor, saveEditor } from './editor';
 import { apiFilters, type PageState, readState, stateQuery } from './filters';
 import { nextDay, toInput, utcInstant } from './format';
+import {
+  beginSignIn,
+  completeSignIn,
+  loadSignInConfig,
+  type SignInConfig,
+  signOutUrl,
+  takeCallback,
+} from './signin';
 
 /**
  * The calendar page: FullCalendar fed by GET /events (every page, by `next_rest_url`) for the visible
@@ -30,6 +38,9 @@ const statusLine = (text: string) => ($('status').textContent = text);
 /** The outcome of what the user did (kept until the next action). */
 const notice = (text: string) => ($('notice').textContent = text);
 
+// The sign-in's answer leaves the URL before the filters are read from it.
+const signInCallback = takeCallback();
+let signInConfig: SignInConfig | null = null;
 let state: PageState = readState();
 let calendar: Calendar;
 
@@ -309,7 +320,7 @@ function wireDialogs(): void {
   $('sign-in').addEventListener('click', () => {
     $('token-error').hidden = true;
     $<HTMLDialogElement>('signin').showModal();
-    $('token').focus();
+    $(signInConfig ? 'signin-provider' : 'token').focus();
   });
   $('signin-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -329,7 +340,14 @@ function wireDialogs(): void {
     notice('Signed in.');
     calendar.refetchEvents();
   });
-  $('sign-out').addEventListener('click', () => signOut());
+  $('signin-provider').addEventListener('click', () => {
+    if (signInConfig) void beginSignIn(signInConfig);
+  });
+  $('sign-out').addEventListener('click', () => {
+    signOut();
+    const away = signOutUrl(signInConfig);
+    if (away) location.assign(away);
+  });
   $('new-event').addEventListener('click', () => {
     const start = calendar.getDate();
     start.setHours(18, 0, 0, 0);
@@ -451,6 +469,20 @@ function start(): void {
   wireFilters();
   writeFilters();
   loadOptions().catch((e) => statusLine(`Could not load the filters: ${(e as Error).message}`));
+  void setUpSignIn();
+}
+
+/** Offers the sign-in page where there is one, and finishes a sign-in that came back to this page. */
+async function setUpSignIn(): Promise<void> {
+  signInConfig = await loadSignInConfig();
+  $('signin-hosted').hidden = !signInConfig;
+  if (signInConfig) $('signin-provider').textContent = `Sign in with ${signInConfig.provider}`;
+  if (!signInCallback) return;
+  notice(
+    await completeSignIn(signInConfig, signInCallback).catch((e: Error) => `Sign-in failed: ${e.message}`),
+  );
+  renderAccount();
+  calendar.refetchEvents();
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
