@@ -54,6 +54,12 @@ export const keys = {
     gsi2pk: `TAXONOMY#${taxonomy}`,
     gsi2sk: `${sortName} ${pad(id)}`,
   }),
+  /**
+   * Terms in use (count above zero) of a taxonomy in name order, one index per count: the public count
+   * on byEnd, the count editors see on byAssignment. The sort key follows the name (like gsi2sk); the
+   * partition key is present only while the term is in use (repositories/term-use.ts).
+   */
+  termInUsePartition: (taxonomy: Taxonomy, scope: 'public' | 'all') => `INUSE#${scope}#${taxonomy}`,
   /** Sharded like the status totals, so that concurrent term creates do not collide. */
   termTotals: (taxonomy: Taxonomy, shard: number): Key => ({ pk: `COUNT#${taxonomy}`, sk: `TERMS#${shard}` }),
   termNameGuard: (taxonomy: Taxonomy, name: string): Key => ({

@@ -91,5 +91,22 @@ export const linkWeight = (status: string) => ({
   a: countsForEditors(status) ? 1 : 0,
 });
 
+/**
+ * The terms whose counts an event write changes (`before` / `after` undefined: the event does not
+ * exist): those linked or unlinked, and every linked one when the event's weight changes.
+ */
+export function termsRecounted(before: EventRecord | undefined, after: EventRecord | undefined): number[] {
+  const termsOf = (e?: EventRecord) => new Set(e ? [...e.data.categories, ...e.data.tags] : []);
+  const was = termsOf(before);
+  const is = termsOf(after);
+  const w0 = before ? linkWeight(before.status) : { p: 0, a: 0 };
+  const w1 = after ? linkWeight(after.status) : { p: 0, a: 0 };
+  const reweighted = w0.p !== w1.p || w0.a !== w1.a;
+  const out = new Set<number>();
+  for (const id of is) if (reweighted || !was.has(id)) out.add(id);
+  for (const id of was) if (reweighted || !is.has(id)) out.add(id);
+  return [...out];
+}
+
 /** An event links at most this many records in total (decisions §7); every write then fits the store. */
 export const MAX_LINKED_RECORDS = 30;

@@ -10,6 +10,7 @@ import { eventIdsLinkedTo } from './links';
 import { getPosts, statusCount } from './posts';
 import { staleTreeWrites } from './tallies';
 import { termTotalsWrite, unordered } from './terms';
+import { syncTermsInUse } from './term-use';
 import { treeScope } from '../domain/tallies';
 
 /**
@@ -194,6 +195,8 @@ async function removeRecord(d: Deletable): Promise<void> {
 export async function finishDelete(d: Deletable, now: string): Promise<void> {
   await unlinkAllEvents(d.kind, d.record.id);
   await cleanUp(d, now);
+  // A term being deleted leaves the in-use orders and totals before its record goes.
+  if (d.kind === 'TERM') await syncTermsInUse([d.record.id]);
   try {
     await removeRecord(d);
   } catch (e) {

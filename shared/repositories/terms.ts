@@ -67,17 +67,24 @@ export function termTotalsWrite(taxonomy: Taxonomy, terms: number, unorderedTerm
   ];
 }
 
-/** How many terms a taxonomy holds and how many of them lack a sort name: one BatchGet of the shards. */
-export async function termTotals(taxonomy: Taxonomy): Promise<{ terms: number; unordered: number }> {
+export interface TermTotals {
+  terms: number;
+  /** Terms without a sort name. */
+  unordered: number;
+  /** Terms in use, by the public count and by the count editors see (repositories/term-use.ts). */
+  inUsePublic: number;
+  inUseAll: number;
+}
+
+/** A taxonomy's totals: one BatchGet of the shards. */
+export async function termTotals(taxonomy: Taxonomy): Promise<TermTotals> {
   const shards = await batchGet(
     Array.from({ length: STATUS_SHARDS }, (_, i) => keys.termTotals(taxonomy, i)),
     true,
   );
-  const out = { terms: 0, unordered: 0 };
-  for (const item of shards.values()) {
-    out.terms += Number(item.terms ?? 0);
-    out.unordered += Number(item.unordered ?? 0);
-  }
+  const out: TermTotals = { terms: 0, unordered: 0, inUsePublic: 0, inUseAll: 0 };
+  for (const item of shards.values())
+    for (const k of Object.keys(out) as Array<keyof TermTotals>) out[k] += Number(item[k] ?? 0);
   return out;
 }
 
@@ -284,7 +291,10 @@ export async function updateTerm(
     ([slug]) => {
       // The name order moves with the name: a name the order cannot place leaves it (and counts as unordered).
       const nameKeys = termNameKeys(next);
-      const nameIndex = nameKeys ? ', gsi2pk = :g2pk, gsi2sk = :g2sk' : ' REMOVE gsi2pk, gsi2sk';
+      // So do the in-use orders (repositories/term-use.ts), whose membership is their partition key's.
+      const nameIndex = nameKeys
+        ? ', gsi2pk = :g2pk, gsi2sk = :g2sk, gsi3sk = :g2sk, gsi4sk = :g2sk'
+        : ' REMOVE gsi2pk, gsi2sk, gsi3sk, gsi4sk';
       const writes: PlannedWrite[] = [
         {
           item: {

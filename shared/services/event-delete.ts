@@ -1,12 +1,13 @@
 import { DateTime } from 'luxon';
 import { siteZone, utcWall, wall } from '../domain/dates';
 import { trashed } from '../domain/errors';
-import type { EventData, EventRecord } from '../domain/event-record';
+import { type EventData, type EventRecord, termsRecounted } from '../domain/event-record';
 import { assertCanDelete } from '../domain/post-rules';
 import { assertMeets } from '../domain/revisions';
 import { goneLinkTargets } from '../repositories/events';
 import { eventWrites } from '../repositories/event-writes';
 import { deletePost, updatePost } from '../repositories/posts';
+import { syncTermsInUse } from '../repositories/term-use';
 import { type Ref, retryStale, staleError, type Writer } from './context';
 import { loadEvent } from './event-read';
 import { type EventView, presentEvent } from './event-view';
@@ -33,6 +34,7 @@ async function removeOnce(ref: Ref, force: boolean, ctx: Writer): Promise<EventV
   if (force) {
     const view = await presentEvent(current, ctx);
     await deletePost(current, stale, eventWrites(current, undefined, { gone, linkedGone, parentOf }));
+    await syncTermsInUse(termsRecounted(current, undefined));
     return view;
   }
   const next: EventRecord = {
@@ -45,5 +47,6 @@ async function removeOnce(ref: Ref, force: boolean, ctx: Writer): Promise<EventV
     claims: [],
     build: (rec) => eventWrites(current, rec as EventRecord, { gone, linkedGone, parentOf }),
   });
+  await syncTermsInUse(termsRecounted(current, saved as EventRecord));
   return presentEvent(saved as EventRecord, ctx);
 }

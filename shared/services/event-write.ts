@@ -9,6 +9,7 @@ import {
   linksOf,
   linkWeight,
   MAX_LINKED_RECORDS,
+  termsRecounted,
 } from '../domain/event-record';
 import { resolveEventTimes } from '../domain/event-times';
 import { assertCanEdit, statusOnWrite } from '../domain/post-rules';
@@ -23,6 +24,7 @@ import type { PlannedWrite } from '../db/transact';
 import { goneLinkTargets } from '../repositories/events';
 import { eventWrites } from '../repositories/event-writes';
 import { createPost, statusTotals, updatePost } from '../repositories/posts';
+import { syncTermsInUse } from '../repositories/term-use';
 import type { Infer } from '../schemas/infer';
 import type { eventUpdateBody } from '../schemas/event';
 import { type Ref, retryStale, staleError, type Writer } from './context';
@@ -201,16 +203,14 @@ async function save(
           ...eventWrites(current, saved as EventRecord, options),
         ],
       };
-      if (current)
-        return (await updatePost<EventData>(
-          current,
-          record,
-          staleError(ctx, 'event'),
-          extra,
-          slugBase,
-        )) as EventRecord;
       const { id: _id, slug: _slug, version: _v, countPublic: _p, countAll: _a, ...fresh } = record;
-      return (await createPost<EventData>(fresh, slugBase ?? '', extra, ctx.creation)) as EventRecord;
+      const saved = (
+        current
+          ? await updatePost<EventData>(current, record, staleError(ctx, 'event'), extra, slugBase)
+          : await createPost<EventData>(fresh, slugBase ?? '', extra, ctx.creation)
+      ) as EventRecord;
+      await syncTermsInUse(termsRecounted(current, saved));
+      return saved;
     } catch (e) {
       if (e instanceof ResolveAgain && attempt < 2) continue;
       throw e;

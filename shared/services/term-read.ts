@@ -8,6 +8,7 @@ import { linkedIds } from '../repositories/links';
 import { getPostHead } from '../repositories/posts';
 import { findTerms } from '../repositories/term-lookup';
 import { getTerm, listTerms, termsByName, termTotals } from '../repositories/terms';
+import { termsInUseByName } from '../repositories/term-use';
 import type { Infer } from '../schemas/infer';
 import type { categoryListQuery } from '../schemas/term';
 import type { Caller } from './context';
@@ -41,7 +42,7 @@ export function termReads(taxonomy: Taxonomy) {
   return {
     async list(q: TermListQuery, { user, root }: Caller): Promise<Page<TermView>> {
       const editor = seesAll(user);
-      const fast = await byNameIndex(taxonomy, q);
+      const fast = await byNameIndex(taxonomy, q, editor);
       if (fast)
         return {
           items: fast.terms.map((t) => termView(t, { root, seesAll: editor, byId: fast.byId })),
@@ -96,13 +97,13 @@ export function termReads(taxonomy: Taxonomy) {
 }
 
 /**
- * A name-ordered list of every term (`hide_empty=false`, no filter, order by name) costs its page, not
- * the taxonomy: the page's keys from the name index and the totals, in one round trip, then the
+ * A name-ordered list without filters costs its page, not the taxonomy: the page's keys from the name
+ * index (every term, `hide_empty=false`) or from the in-use index of the caller's count (the default,
+ * `hide_empty=true`; repositories/term-use.ts) together with the totals, in one round trip, then the
  * page's ancestors (categories' archive URLs). Undefined when the list needs the full read: filters,
- * another order, `hide_empty` (whether a term is empty changes with event writes, which keep no total
- * of non-empty terms), or a taxonomy holding a name the index cannot order.
+ * another order, or a taxonomy holding a name the indexes cannot order.
  */
-async function byNameIndex(taxonomy: Taxonomy, q: TermListQuery) {
+async function byNameIndex(taxonomy: Taxonomy, q: TermListQuery, editor: boolean) {
   const filtered =
     q.include !== undefined ||
     q.exclude !== undefined ||
@@ -111,13 +112,18 @@ async function byNameIndex(taxonomy: Taxonomy, q: TermListQuery) {
     q.post !== undefined ||
     q.slug !== undefined ||
     q.search !== undefined;
-  if (filtered || q.hide_empty !== false || (q.orderby ?? 'name') !== 'name') return undefined;
+  if (filtered || (q.orderby ?? 'name') !== 'name') return undefined;
   const paging = pageOf(q);
+  const limit = paging.page * paging.perPage;
+  const descending = q.order === 'desc';
+  const scope = editor ? 'all' : 'public';
+  const inUse = q.hide_empty !== false;
   const [totals, upTo] = await Promise.all([
     termTotals(taxonomy),
-    termsByName(taxonomy, paging.page * paging.perPage, q.order === 'desc'),
+    inUse ? termsInUseByName(taxonomy, scope, limit, descending) : termsByName(taxonomy, limit, descending),
   ]);
   if (totals.unordered > 0) return undefined;
+  const total = !inUse ? totals.terms : editor ? totals.inUseAll : totals.inUsePublic;
   const terms = sliceOf(upTo, paging);
   const byId = byIdMap(terms);
   for (
@@ -132,7 +138,7 @@ async function byNameIndex(taxonomy: Taxonomy, q: TermListQuery) {
     for (const t of found) if (t) byId.set(t.id, t);
     if (found.every((t) => !t)) break;
   }
-  return { terms, total: totals.terms, paging, byId };
+  return { terms, total, paging, byId };
 }
 
 const parentsMissing = (terms: TermRecord[], byId: Map<number, TermRecord>) => [

@@ -1,0 +1,108 @@
+import type { Taxonomy, TermRecord } from '../domain/records';
+import { tableName } from '../db/client';
+import { keys, STATUS_SHARDS } from '../db/keys';
+import { batchGet, type Item, queryIndex } from '../db/query';
+import { addWrite, commit, lostRace } from '../db/transact';
+import { fromTermItem, isDeletingTerm } from './terms';
+
+/**
+ * Which terms are in use, in name order, so that the default term lists (`hide_empty=true`) read their
+ * page and not the taxonomy. Two scopes, after the two counts: `public` (countPublic, what visitors
+ * see) and `all` (countAll, what editors see). A term is in a scope's index while its count is above
+ * zero: its item then carries that scope's index partition key (the sort key is its name key, kept with
+ * every rename), and the taxonomy's totals count it (`inUsePublic` / `inUseAll`).
+ *
+ * Event writes change counts with unconditional ADDs inside their transaction and cannot see a count
+ * cross zero there. So after committing, a write that changed counts calls `syncTermsInUse` for those
+ * terms: it reads them and, where the flag disagrees with the count, moves the flag and the total in one
+ * transaction conditioned on the count and the flag as they are then. Every count change is followed by
+ * its writer's sync, and a sync can only commit what the item holds at that instant, so the last one
+ * leaves flag, count and total agreeing; a sync that loses (the count moved again, or another sync did
+ * it) has nothing left to do. A writer that dies between its commit and its sync leaves one term out
+ * of step until the next write of that term or `npm run reindex`.
+ */
+export type UseScope = 'public' | 'all';
+
+const SCOPES = [
+  { scope: 'public', count: 'countPublic', pk: 'gsi3pk', sk: 'gsi3sk', total: 'inUsePublic' },
+  { scope: 'all', count: 'countAll', pk: 'gsi4pk', sk: 'gsi4sk', total: 'inUseAll' },
+] as const;
+
+const INDEX = { public: 'byEnd', all: 'byAssignment' } as const;
+
+/** A sync that found the item changed since it read it: the writer of that change syncs after it. */
+class Settled extends Error {}
+
+const MAX_CONFLICT_RETRIES = 5;
+
+async function syncScope(item: Item, s: (typeof SCOPES)[number]): Promise<void> {
+  const deleting = isDeletingTerm(item);
+  const inUse = !deleting && Number(item[s.count] ?? 0) > 0;
+  if (inUse === (item[s.pk] !== undefined)) return;
+  const taxonomy = item.taxonomy as Taxonomy;
+  const nameKey = item.gsi2sk as string | undefined;
+  const shard = Math.floor(Math.random() * STATUS_SHARDS);
+  const flag = {
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: keys.term(Number(item.id)),
+        UpdateExpression: inUse ? `SET ${s.pk} = :pk${nameKey ? `, ${s.sk} = :sk` : ''}` : `REMOVE ${s.pk}`,
+        ConditionExpression: inUse
+          ? `attribute_exists(pk) AND ${s.count} > :zero AND attribute_not_exists(${s.pk}) AND attribute_not_exists(deleting)`
+          : `attribute_exists(${s.pk}) AND (attribute_not_exists(${s.count}) OR ${s.count} <= :zero OR attribute_exists(deleting))`,
+        ExpressionAttributeValues: {
+          ':zero': 0,
+          ...(inUse ? { ':pk': keys.termInUsePartition(taxonomy, s.scope) } : {}),
+          ...(inUse && nameKey ? { ':sk': nameKey } : {}),
+        },
+      },
+    },
+    onConflict: () => new Settled(),
+  };
+  const total = addWrite(tableName(), keys.termTotals(taxonomy, shard), { [s.total]: inUse ? 1 : -1 });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await commit([flag, total]);
+    } catch (e) {
+      if (e instanceof Settled) return;
+      if (!lostRace(e) || attempt >= MAX_CONFLICT_RETRIES) throw e;
+      await new Promise((ok) => setTimeout(ok, 10 * 2 ** attempt * Math.random()));
+    }
+  }
+}
+
+/** Brings the in-use flags and totals of these terms in line with their counts (after a count change). */
+export async function syncTermsInUse(ids: Iterable<number>): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  const items = await batchGet(
+    unique.map((id) => keys.term(id)),
+    true,
+  );
+  await Promise.all([...items.values()].flatMap((item) => SCOPES.map((s) => syncScope(item, s))));
+}
+
+/** The first `limit` terms in use of a taxonomy in name order (ties by ID), from the scope's index. */
+export async function termsInUseByName(
+  taxonomy: Taxonomy,
+  scope: UseScope,
+  limit: number,
+  descending = false,
+): Promise<TermRecord[]> {
+  const out: TermRecord[] = [];
+  if (limit <= 0) return out;
+  for await (const item of queryIndex({
+    index: INDEX[scope],
+    partition: keys.termInUsePartition(taxonomy, scope),
+    descending,
+    pageSize: limit,
+  })) {
+    if (!isDeletingTerm(item)) out.push(fromTermItem(item));
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/** The flag and total attributes of a scope, for the rebuild (repositories/term-order.ts). */
+export const useScopes = SCOPES;
