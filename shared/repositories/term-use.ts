@@ -2,7 +2,7 @@ import type { Taxonomy, TermRecord } from '../domain/records';
 import { tableName } from '../db/client';
 import { keys, STATUS_SHARDS } from '../db/keys';
 import { batchGet, type Item, queryIndex } from '../db/query';
-import { addWrite, commit, lostRace } from '../db/transact';
+import { addWrite, commit, lostRace, type Write } from '../db/transact';
 import { fromTermItem, isDeletingTerm } from './terms';
 
 /**
@@ -35,44 +35,76 @@ class Settled extends Error {}
 
 const MAX_CONFLICT_RETRIES = 5;
 
-async function syncScope(item: Item, s: (typeof SCOPES)[number]): Promise<void> {
+/** The flag moves one term needs (both scopes in one Update: a transaction names an item once). */
+function moveOf(item: Item, shard: number): Write[] {
   const deleting = isDeletingTerm(item);
-  const inUse = !deleting && Number(item[s.count] ?? 0) > 0;
-  if (inUse === (item[s.pk] !== undefined)) return;
   const taxonomy = item.taxonomy as Taxonomy;
   const nameKey = item.gsi2sk as string | undefined;
-  const shard = Math.floor(Math.random() * STATUS_SHARDS);
-  const flag = {
+  const set: string[] = [];
+  const remove: string[] = [];
+  const conditions: string[] = ['attribute_exists(pk)'];
+  const values: Record<string, unknown> = { ':zero': 0 };
+  const totals: Record<string, number> = {};
+  for (const s of SCOPES) {
+    const inUse = !deleting && Number(item[s.count] ?? 0) > 0;
+    if (inUse === (item[s.pk] !== undefined)) continue;
+    totals[s.total] = inUse ? 1 : -1;
+    if (inUse) {
+      set.push(`${s.pk} = :${s.scope}`);
+      values[`:${s.scope}`] = keys.termInUsePartition(taxonomy, s.scope);
+      if (nameKey) set.push(`${s.sk} = :sk`);
+      conditions.push(
+        `${s.count} > :zero`,
+        `attribute_not_exists(${s.pk})`,
+        'attribute_not_exists(deleting)',
+      );
+    } else {
+      remove.push(s.pk);
+      conditions.push(
+        `attribute_exists(${s.pk})`,
+        `(attribute_not_exists(${s.count}) OR ${s.count} <= :zero OR attribute_exists(deleting))`,
+      );
+    }
+  }
+  if (set.length === 0 && remove.length === 0) return [];
+  if (nameKey && set.length > 0) values[':sk'] = nameKey;
+  const flag: Write = {
     item: {
       Update: {
         TableName: tableName(),
         Key: keys.term(Number(item.id)),
-        UpdateExpression: inUse ? `SET ${s.pk} = :pk${nameKey ? `, ${s.sk} = :sk` : ''}` : `REMOVE ${s.pk}`,
-        ConditionExpression: inUse
-          ? `attribute_exists(pk) AND ${s.count} > :zero AND attribute_not_exists(${s.pk}) AND attribute_not_exists(deleting)`
-          : `attribute_exists(${s.pk}) AND (attribute_not_exists(${s.count}) OR ${s.count} <= :zero OR attribute_exists(deleting))`,
-        ExpressionAttributeValues: {
-          ':zero': 0,
-          ...(inUse ? { ':pk': keys.termInUsePartition(taxonomy, s.scope) } : {}),
-          ...(inUse && nameKey ? { ':sk': nameKey } : {}),
-        },
+        UpdateExpression: [
+          set.length > 0 ? `SET ${set.join(', ')}` : '',
+          remove.length > 0 ? `REMOVE ${remove.join(', ')}` : '',
+        ].join(' '),
+        ConditionExpression: [...new Set(conditions)].join(' AND '),
+        ExpressionAttributeValues: values,
       },
     },
     onConflict: () => new Settled(),
   };
-  const total = addWrite(tableName(), keys.termTotals(taxonomy, shard), { [s.total]: inUse ? 1 : -1 });
+  return [flag, addWrite(tableName(), keys.termTotals(taxonomy, shard), totals)];
+}
+
+/** Commits moves, retrying lost races; false when a condition failed (some term moved meanwhile). */
+async function commitMoves(writes: Write[]): Promise<boolean> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await commit([flag, total]);
+      await commit(writes);
+      return true;
     } catch (e) {
-      if (e instanceof Settled) return;
+      if (e instanceof Settled) return false;
       if (!lostRace(e) || attempt >= MAX_CONFLICT_RETRIES) throw e;
       await new Promise((ok) => setTimeout(ok, 10 * 2 ** attempt * Math.random()));
     }
   }
 }
 
-/** Brings the in-use flags and totals of these terms in line with their counts (after a count change). */
+/**
+ * Brings the in-use flags and totals of these terms in line with their counts (after a count change):
+ * one read, and where flags must move one transaction for all of them (the totals of each taxonomy
+ * summed into one shard). When a term moved meanwhile, each term's move is tried on its own.
+ */
 export async function syncTermsInUse(ids: Iterable<number>): Promise<void> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return;
@@ -80,7 +112,11 @@ export async function syncTermsInUse(ids: Iterable<number>): Promise<void> {
     unique.map((id) => keys.term(id)),
     true,
   );
-  await Promise.all([...items.values()].flatMap((item) => SCOPES.map((s) => syncScope(item, s))));
+  const shard = Math.floor(Math.random() * STATUS_SHARDS);
+  const moves = [...items.values()].map((item) => moveOf(item, shard)).filter((m) => m.length > 0);
+  if (moves.length === 0) return;
+  if (moves.length > 1 && (await commitMoves(moves.flat()))) return;
+  await Promise.all(moves.map(commitMoves));
 }
 
 /** The first `limit` terms in use of a taxonomy in name order (ties by ID), from the scope's index. */
