@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { BUNDLE_ALIASES } from '../infra/bundle/aliases';
 import { NO_ROUTE_HANDLER } from '../shared/config';
 import { operations } from '../shared/contracts';
 
@@ -32,6 +33,7 @@ export async function bundleSize(entry: string, out: string): Promise<number> {
     logLevel: 'silent',
     metafile: true,
     banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
+    alias: BUNDLE_ALIASES,
   });
   const by = new Map<string, number>();
   for (const o of Object.values(result.metafile.outputs))

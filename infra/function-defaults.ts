@@ -6,6 +6,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { SERVICE_NAME } from '../shared/config';
+import { BUNDLE_ALIASES } from './bundle/aliases';
 
 /** Lambda's CPU share grows with memory; 512 MB keeps cold starts (module init, validators) short. */
 export const FUNCTION_MEMORY_MB = 512;
@@ -70,6 +71,9 @@ export class ApiFunction extends Construct {
         mainFields: ['module', 'main'],
         // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        esbuildArgs: Object.fromEntries(
+          Object.entries(BUNDLE_ALIASES).map(([name, path]) => [`--alias:${name}`, path]),
+        ),
       },
     });
     acknowledgeNagFindings(this);

@@ -2,7 +2,7 @@ import sanitizeHtml from 'sanitize-html';
 
 /** Titles and names are plain text: every tag is removed, entities are decoded once, whitespace trimmed. */
 export function plainText(input: string): string {
-  return sanitizeHtml(input, { allowedTags: [], allowedAttributes: {} })
+  return sanitizeHtml(input, { allowedTags: [], allowedAttributes: {}, parseStyleAttributes: false })
     .replace(/&amp;/g, '&')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
@@ -20,6 +20,9 @@ const SAFE: sanitizeHtml.IOptions = {
   },
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
   allowProtocolRelative: false,
+  // No `style` attribute is allowed, so nothing is parsed as CSS: the bundles leave postcss out
+  // (infra/bundle/aliases.ts).
+  parseStyleAttributes: false,
 };
 
 /** Descriptions and excerpts keep safe HTML only: no scripts, event handlers or javascript: URLs. */

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BUNDLE_ALIASES } from '../../infra/bundle/aliases';
+import { plainText, safeHtml } from '../../shared/domain/text';
+
+/**
+ * The function bundles leave postcss out (infra/bundle/aliases.ts): the sanitizer built that way
+ * must answer exactly as the full one, style attributes included.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'cal-alias-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const SAMPLES = [
+  '<p style="color:red" onclick="x()">Hi <b>there</b></p>',
+  '<span style="position:fixed;top:0">overlay</span><img src="https://i.example/a.png" style="width:9999px">',
+  '<div style="background:url(javascript:alert(1))">x</div><script>alert(1)</script>',
+  '<a href="javascript:alert(1)" style="x">link</a> <a href="https://ok.example" target="_blank">ok</a>',
+  'Plain &amp; <em style="">simple</em> &lt;3',
+];
+
+describe('the bundled sanitizer without postcss', () => {
+  it('bundles no postcss and sanitizes as the full one does', async () => {
+    const out = join(dir, 'text.mjs');
+    const result = await build({
+      entryPoints: [resolve(import.meta.dirname, '../../shared/domain/text.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      mainFields: ['module', 'main'],
+      outfile: out,
+      logLevel: 'silent',
+      metafile: true,
+      alias: BUNDLE_ALIASES,
+      banner: {
+        js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+      },
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((p) => /node_modules\/(postcss|source-map-js)\//.test(p))).toEqual([]);
+    expect(inputs.some((p) => p.includes('sanitize-html'))).toBe(true);
+
+    const bundled = (await import(pathToFileURL(out).href)) as typeof import('../../shared/domain/text');
+    for (const html of SAMPLES) {
+      expect(bundled.safeHtml(html), html).toBe(safeHtml(html));
+      expect(bundled.plainText(html), html).toBe(plainText(html));
+    }
+    expect(bundled.safeHtml(SAMPLES[0]!)).toBe('<p>Hi <b>there</b></p>');
+  });
+});
