@@ -34,6 +34,7 @@ import {
 } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
+import type { SignInConfig } from '../web/src/signin-config';
 
 export interface SiteProps {
   /** The HTTP API, served by the same distribution under `/cal/*`. */
@@ -43,16 +44,6 @@ export interface SiteProps {
   retain: boolean;
   /** Cognito's hosted sign-in for the page; without it (an external OIDC issuer) users paste a token. */
   signIn?: { userPool: IUserPool; domain: UserPoolDomain };
-}
-
-/** What the page reads from /auth-config.json to sign in (web/src/signin.ts; local/oauth.ts locally). */
-export interface SignInConfig {
-  authorizeUrl: string;
-  tokenUrl: string;
-  logoutUrl?: string;
-  clientId: string;
-  scope: string;
-  provider: string;
 }
 
 /** What a path without a file name serves (the same map as local/web.ts). */

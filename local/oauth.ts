@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ROLES, type Role } from '../shared/domain/roles';
+import type { SignInConfig } from '../web/src/signin-config';
 import { signLocalToken } from './token';
 
 /**
@@ -169,7 +170,7 @@ export function serveLocalSignIn(req: IncomingMessage, res: ServerResponse): boo
   const method = req.method ?? 'GET';
   if (!secret) return false;
   if (pathname === '/auth-config.json' && method === 'GET') {
-    const config = {
+    const config: SignInConfig = {
       authorizeUrl: '/local-auth/authorize',
       tokenUrl: '/local-auth/token',
       clientId: CLIENT_ID,

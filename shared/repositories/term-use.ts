@@ -1,9 +1,9 @@
-import type { Taxonomy, TermRecord } from '../domain/records';
+import type { Taxonomy } from '../domain/records';
 import { tableName } from '../db/client';
 import { keys, STATUS_SHARDS } from '../db/keys';
-import { batchGet, type Item, queryIndex } from '../db/query';
+import { batchGet, type Item } from '../db/query';
 import { addWrite, commit, lostRace, type Write } from '../db/transact';
-import { fromTermItem, isDeletingTerm } from './terms';
+import { isDeletingTerm, termsInNameOrder } from './terms';
 
 /**
  * Which terms are in use, in name order, so that the default term lists (`hide_empty=true`) read their
@@ -120,25 +120,8 @@ export async function syncTermsInUse(ids: Iterable<number>): Promise<void> {
 }
 
 /** The first `limit` terms in use of a taxonomy in name order (ties by ID), from the scope's index. */
-export async function termsInUseByName(
-  taxonomy: Taxonomy,
-  scope: UseScope,
-  limit: number,
-  descending = false,
-): Promise<TermRecord[]> {
-  const out: TermRecord[] = [];
-  if (limit <= 0) return out;
-  for await (const item of queryIndex({
-    index: INDEX[scope],
-    partition: keys.termInUsePartition(taxonomy, scope),
-    descending,
-    pageSize: limit,
-  })) {
-    if (!isDeletingTerm(item)) out.push(fromTermItem(item));
-    if (out.length >= limit) break;
-  }
-  return out;
-}
+export const termsInUseByName = (taxonomy: Taxonomy, scope: UseScope, limit: number, descending = false) =>
+  termsInNameOrder(INDEX[scope], keys.termInUsePartition(taxonomy, scope), limit, descending);
 
 /** The flag and total attributes of a scope, for the rebuild (repositories/term-order.ts). */
 export const useScopes = SCOPES;

@@ -5,6 +5,7 @@ import { ddb, tableName } from '../db/client';
 import { nextId } from '../db/ids';
 import { type Key, keys, STATUS_SHARDS } from '../db/keys';
 import { batchGet, queryIndex } from '../db/query';
+import type { IndexName } from '../db/table';
 import { termSortName } from '../domain/term-order';
 import { addWrite, commit, type PlannedWrite, type WriteItem } from '../db/transact';
 import { AlreadyCreated, type CreationKey, creationGuard } from './creations';
@@ -88,25 +89,25 @@ export async function termTotals(taxonomy: Taxonomy): Promise<TermTotals> {
   return out;
 }
 
-/** The first `limit` terms of a taxonomy in name order (ties by ID), from the name index. */
-export async function termsByName(
-  taxonomy: Taxonomy,
+/** The first `limit` terms of one name-ordered partition of `index` (ties by ID), tombstoned ones left out. */
+export async function termsInNameOrder(
+  index: IndexName,
+  partition: string,
   limit: number,
   descending = false,
 ): Promise<TermRecord[]> {
   const out: TermRecord[] = [];
   if (limit <= 0) return out;
-  for await (const item of queryIndex({
-    index: 'byStart',
-    partition: keys.taxonomyPartition(taxonomy),
-    descending,
-    pageSize: limit,
-  })) {
+  for await (const item of queryIndex({ index, partition, descending, pageSize: limit })) {
     if (!isDeletingTerm(item)) out.push(fromTermItem(item));
     if (out.length >= limit) break;
   }
   return out;
 }
+
+/** The first `limit` terms of a taxonomy in name order (ties by ID), from the name index. */
+export const termsByName = (taxonomy: Taxonomy, limit: number, descending = false) =>
+  termsInNameOrder('byStart', keys.taxonomyPartition(taxonomy), limit, descending);
 
 export const isDeletingTerm = (item: Record<string, unknown>) => item.deleting !== undefined;
 

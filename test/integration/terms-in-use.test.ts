@@ -4,6 +4,7 @@ import { ddb, tableName } from '../../shared/db/client';
 import { keys, STATUS_SHARDS } from '../../shared/db/keys';
 import { rebuildTermIndex } from '../../shared/services/term-reindex';
 import { measure } from '../support/db-calls';
+import { byName } from '../support/term-order';
 import { useStack } from '../support/use-stack';
 
 /**
@@ -19,8 +20,6 @@ const {
 } = await useStack({ tokens: { editor: 'editor' } });
 
 type Rec = Record<string, any>;
-const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
-const byName = (a: Rec, b: Rec) => collator.compare(a.name, b.name) || a.id - b.id;
 type Who = 'anonymous' | 'editor';
 const as = (who: Who) => (who === 'editor' ? { token: editor } : {});
 

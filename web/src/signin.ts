@@ -1,20 +1,13 @@
-import { token } from './api';
-
 /**
  * Sign-in through an OAuth 2.0 authorization server: the authorization code flow with PKCE (RFC 7636),
  * as a public client that keeps no secret. Deployed, the server is Cognito's hosted sign-in and
  * /auth-config.json is written by the CDK stack; on the local stack both are served by local/oauth.ts.
  * Without /auth-config.json (an external OIDC issuer) the page only takes a pasted token.
  */
-export interface SignInConfig {
-  authorizeUrl: string;
-  tokenUrl: string;
-  logoutUrl?: string;
-  clientId: string;
-  scope: string;
-  /** Who signs the user in, for the button: "Cognito", "the local stack". */
-  provider: string;
-}
+import { token } from './api';
+import type { SignInConfig } from './signin-config';
+
+export type { SignInConfig };
 
 /** What the page keeps across the round trip to the sign-in: the PKCE verifier, the state, its URL. */
 interface Pending {
