@@ -8,7 +8,7 @@ import { batchGet, type Item, queryIndex } from '../db/query';
 import { commitAll, type PlannedWrite, type WriteItem } from '../db/transact';
 import { AlreadyCreated, type CreationKey, creationGuard } from './creations';
 import { postChange } from './changes';
-import { commitWithSlugs, recordsWithSlugPrefix, type SlugClaim } from './slug-claims';
+import { commitWithSlugs, recordsWithSlugPrefix, type SlugClaim, slugsTaken } from './slug-claims';
 
 export type { PostHead, PostRecord };
 
@@ -215,10 +215,13 @@ export async function createPost<D extends object>(
   extra: Extra<PostRecord<D>> = noExtra,
   creation?: CreationKey,
 ): Promise<PostRecord<D>> {
-  const id = await nextId('post');
+  // With a slug base, the slugs it names are read together with the ID draw (an ID is the base
+  // only of a record without one).
+  const early = (base: string) => [{ scope: { type: post.type }, base }, ...extra.claims];
+  const [id, taken] = await Promise.all([nextId('post'), slugBase ? slugsTaken(early(slugBase)) : undefined]);
   const base = { ...post, id, version: 1, countPublic: 0, countAll: 0 };
   let record = { ...base, slug: '' } as PostRecord<D>;
-  const claims = [{ scope: { type: post.type }, base: slugBase || String(id) }, ...extra.claims];
+  const claims = early(slugBase || String(id));
   try {
     await commitWithSlugs(
       claims,
@@ -232,6 +235,7 @@ export async function createPost<D extends object>(
         ];
       },
       commitAll,
+      taken ? Promise.resolve(taken) : undefined,
     );
   } catch (e) {
     if (!(e instanceof AlreadyCreated)) throw e;

@@ -40,6 +40,12 @@ async function takenSlugs(claim: SlugClaim): Promise<Set<string>> {
   return taken;
 }
 
+/**
+ * The slugs each claim's base already names (its own and its `-N`s), read by commitWithSlugs; a
+ * caller that knows the claims early may start this read itself and pass it on.
+ */
+export const slugsTaken = (claims: SlugClaim[]) => Promise.all(claims.map(takenSlugs));
+
 /** Enough for the 100 concurrent writers of one name that a Lambda burst can bring. */
 const MAX_ATTEMPTS = 200;
 
@@ -81,8 +87,9 @@ export async function commitWithSlugs(
   claims: SlugClaim[],
   build: (slugs: string[]) => Write[],
   commitFn: (writes: Write[]) => Promise<void>,
+  read: Promise<Array<Set<string>>> = slugsTaken(claims),
 ): Promise<string[]> {
-  const taken = await Promise.all(claims.map(takenSlugs));
+  const taken = await read;
   const drawn: Array<string | undefined> = claims.map(() => undefined);
   const pick = (i: number) =>
     claims[i]!.exact ? claims[i]!.base : (drawn[i] ?? nextFreeSlug(claims[i]!.base, taken[i]!));

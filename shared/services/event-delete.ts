@@ -47,6 +47,9 @@ async function removeOnce(ref: Ref, force: boolean, ctx: Writer): Promise<EventV
     claims: [],
     build: (rec) => eventWrites(current, rec as EventRecord, { gone, linkedGone, parentOf }),
   });
-  await syncTermsInUse(termsRecounted(current, saved as EventRecord));
-  return presentEvent(saved as EventRecord, ctx);
+  const [view] = await Promise.all([
+    presentEvent(saved as EventRecord, ctx),
+    syncTermsInUse(termsRecounted(current, saved as EventRecord)),
+  ]);
+  return view;
 }

@@ -1,6 +1,6 @@
 import { invalidParam } from '../domain/errors';
 import type { LinkField } from '../domain/event-record';
-import type { LinkKind, PostRecord, Taxonomy } from '../domain/records';
+import type { LinkKind, PostRecord, Taxonomy, TermRecord } from '../domain/records';
 import { atLeast, type User } from '../domain/roles';
 import { slugify } from '../domain/slugs';
 import { plainText } from '../domain/text';
@@ -23,6 +23,32 @@ export interface PlannedRecord {
   build(slug: string, counts: { p: number; a: number }, claim: number): PlannedWrite[];
 }
 
+/**
+ * The records one event write looks up, each read once: the 400 checks (checkLinks) and the
+ * resolution that follows (resolveTerms, resolveLinkedPosts) name the same terms and posts. One per
+ * attempt of a write, so an attempt that resolves again reads afresh.
+ */
+export interface LinkReads {
+  terms(taxonomy: Taxonomy, refs: TermRef[]): Promise<Array<TermRecord | undefined>>;
+  posts(ids: number[]): Promise<Map<number, PostRecord<object>>>;
+}
+
+export function linkReads(): LinkReads {
+  const cache = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    let hit = cache.get(key) as Promise<T> | undefined;
+    if (!hit) {
+      hit = read();
+      cache.set(key, hit);
+    }
+    return hit;
+  };
+  return {
+    terms: (taxonomy, refs) => once(`T|${taxonomy}|${JSON.stringify(refs)}`, () => findTerms(taxonomy, refs)),
+    posts: (ids) => once(`P|${[...ids].sort((a, b) => a - b).join(',')}`, () => getPosts(ids)),
+  };
+}
+
 /** A term created concurrently under the same name: resolving the links again will find it. */
 export class ResolveAgain extends Error {}
 
@@ -42,10 +68,11 @@ export async function resolveTerms(
   refs: Array<number | string> | null,
   user: User,
   created: PlannedRecord[],
+  reads: LinkReads = linkReads(),
 ): Promise<number[]> {
   if (!refs || refs.length === 0) return [];
   const taxonomy: Taxonomy = param === 'categories' ? 'tribe_events_cat' : 'post_tag';
-  const existing = await findTerms(taxonomy, refs.map(termRef));
+  const existing = await reads.terms(taxonomy, refs.map(termRef));
   // Terms this body creates, so that a name given twice makes one term.
   const planned: Array<{ id: number; slug: string; name: string }> = [];
   const out: number[] = [];
@@ -119,6 +146,7 @@ export async function resolveLinkedPosts(
   input: unknown,
   user: User,
   created: PlannedRecord[],
+  reads: LinkReads = linkReads(),
 ): Promise<number[]> {
   const refs = refsOf(input);
   const ids: number[] = [];
@@ -164,7 +192,7 @@ export async function resolveLinkedPosts(
   }
   const unique = [...new Set(ids)];
   const fresh = new Set(created.map((c) => c.id));
-  const posts = await getPosts(unique.filter((id) => !fresh.has(id)));
+  const posts = await reads.posts(unique.filter((id) => !fresh.has(id)));
   const unknown = unique.filter(
     (id) => !fresh.has(id) && (posts.get(id)?.type !== type || posts.get(id)?.status === 'trash'),
   );
@@ -181,60 +209,79 @@ export async function resolveLinkedPosts(
  * The 400s of resolveTerms / resolveLinkedPosts that need no write: unknown term IDs, names a
  * non-editor may not create, unknown or trashed venue / organizer IDs, inline records without a
  * name. Run for every link parameter before any of them creates a term or an inline record, so a
- * refused request changes nothing.
+ * refused request changes nothing. The parameters are looked up together; the first of them in
+ * body order (categories, tags, venue, organizer) that is refused decides the 400.
  */
 export async function checkLinks(
   body: { categories?: unknown; tags?: unknown; venue?: unknown; organizer?: unknown },
   sent: Set<string>,
   user: User,
+  reads: LinkReads = linkReads(),
 ): Promise<void> {
-  for (const param of ['categories', 'tags'] as const) {
-    const refs = sent.has(param) ? (body[param] as Array<number | string> | null | undefined) : undefined;
-    if (!refs || refs.length === 0) continue;
-    const terms = await findTerms(
-      param === 'categories' ? 'tribe_events_cat' : 'post_tag',
-      refs.map(termRef),
+  const outcomes = await Promise.allSettled([
+    ...(['categories', 'tags'] as const).map((param) => checkTerms(param, body, sent, user, reads)),
+    ...(['venue', 'organizer'] as const).map((type) => checkPosts(type, body, sent, reads)),
+  ]);
+  for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
+}
+
+async function checkTerms(
+  param: 'categories' | 'tags',
+  body: { categories?: unknown; tags?: unknown },
+  sent: Set<string>,
+  user: User,
+  reads: LinkReads,
+): Promise<void> {
+  const refs = sent.has(param) ? (body[param] as Array<number | string> | null | undefined) : undefined;
+  if (!refs || refs.length === 0) return;
+  const terms = await reads.terms(
+    param === 'categories' ? 'tribe_events_cat' : 'post_tag',
+    refs.map(termRef),
+  );
+  const numeric = (ref: number | string) => typeof ref === 'number' || /^\d+$/.test(ref);
+  const unknownIds = refs.filter((ref, i) => numeric(ref) && !terms[i]);
+  const newName = refs.find((ref, i) => !numeric(ref) && !terms[i]);
+  if (newName !== undefined && !atLeast(user, 'editor'))
+    throw invalidParam(
+      param,
+      `${param}: "${newName}" is not an existing term, and only editors may create terms.`,
+      'rest_unknown_term',
     );
-    const numeric = (ref: number | string) => typeof ref === 'number' || /^\d+$/.test(ref);
-    const unknownIds = refs.filter((ref, i) => numeric(ref) && !terms[i]);
-    const newName = refs.find((ref, i) => !numeric(ref) && !terms[i]);
-    if (newName !== undefined && !atLeast(user, 'editor'))
-      throw invalidParam(
-        param,
-        `${param}: "${newName}" is not an existing term, and only editors may create terms.`,
-        'rest_unknown_term',
-      );
-    if (unknownIds.length > 0)
-      throw invalidParam(
-        param,
-        `${param} contains unknown IDs: ${unknownIds.join(', ')}.`,
-        'rest_unknown_term',
-      );
-  }
-  for (const type of ['venue', 'organizer'] as const) {
-    if (!sent.has(type)) continue;
-    const refs = refsOf(body[type]);
-    const ids: number[] = [];
-    for (const [i, ref] of refs.entries()) {
-      if (typeof ref === 'number' || (typeof ref === 'string' && /^\d+$/.test(ref))) ids.push(Number(ref));
-      else if (typeof ref === 'object' && ref !== null && 'id' in ref && Object.keys(ref).length === 1) {
-        if (Number.isInteger(Number(ref.id)) && Number(ref.id) > 0) ids.push(Number(ref.id));
-      } else if (typeof ref === 'object' && ref !== null && !(type in ref))
-        throw invalidParam(
-          type,
-          `${type}${refs.length > 1 ? `[${i}]` : ''}.${type} is required.`,
-          'rest_missing_property',
-        );
-    }
-    const posts = await getPosts([...new Set(ids)]);
-    const unknown = [...new Set(ids)].filter(
-      (id) => posts.get(id)?.type !== type || posts.get(id)?.status === 'trash',
+  if (unknownIds.length > 0)
+    throw invalidParam(
+      param,
+      `${param} contains unknown IDs: ${unknownIds.join(', ')}.`,
+      'rest_unknown_term',
     );
-    if (unknown.length > 0)
+}
+
+async function checkPosts(
+  type: 'venue' | 'organizer',
+  body: { venue?: unknown; organizer?: unknown },
+  sent: Set<string>,
+  reads: LinkReads,
+): Promise<void> {
+  if (!sent.has(type)) return;
+  const refs = refsOf(body[type]);
+  const ids: number[] = [];
+  for (const [i, ref] of refs.entries()) {
+    if (typeof ref === 'number' || (typeof ref === 'string' && /^\d+$/.test(ref))) ids.push(Number(ref));
+    else if (typeof ref === 'object' && ref !== null && 'id' in ref && Object.keys(ref).length === 1) {
+      if (Number.isInteger(Number(ref.id)) && Number(ref.id) > 0) ids.push(Number(ref.id));
+    } else if (typeof ref === 'object' && ref !== null && !(type in ref))
       throw invalidParam(
         type,
-        `${type} contains unknown ${type} IDs: ${unknown.join(', ')}.`,
-        `rest_unknown_${type}`,
+        `${type}${refs.length > 1 ? `[${i}]` : ''}.${type} is required.`,
+        'rest_missing_property',
       );
   }
+  const unique = [...new Set(ids)];
+  const posts = await reads.posts(unique);
+  const unknown = unique.filter((id) => posts.get(id)?.type !== type || posts.get(id)?.status === 'trash');
+  if (unknown.length > 0)
+    throw invalidParam(
+      type,
+      `${type} contains unknown ${type} IDs: ${unknown.join(', ')}.`,
+      `rest_unknown_${type}`,
+    );
 }

@@ -33,6 +33,7 @@ import { loadEvent } from './event-read';
 import { type EventView, presentEvent } from './event-view';
 import {
   checkLinks,
+  linkReads,
   type PlannedRecord,
   ResolveAgain,
   resolveLinkedPosts,
@@ -84,7 +85,8 @@ async function nextState(
     k: 'show_map' | 'show_map_link' | 'hide_from_listings' | 'sticky' | 'featured',
     old: boolean | undefined,
   ) => (sent.has(k) ? body[k] === true : (old ?? false));
-  await checkLinks(body, sent, user); // the cheap 400s of every link parameter first
+  const reads = linkReads();
+  await checkLinks(body, sent, user, reads); // the cheap 400s of every link parameter first
   const created: PlannedRecord[] = [];
   const kept = (kind: LinkKind, ids: number[] | undefined) =>
     (ids ?? []).filter((id) => !gone.has(`${kind}#${id}`));
@@ -105,16 +107,16 @@ async function nextState(
     featured: flag('featured', prev?.featured),
     image: sent.has('image') ? imageOf(body.image) : prev?.image,
     categories: sent.has('categories')
-      ? await resolveTerms('categories', body.categories ?? null, user, created)
+      ? await resolveTerms('categories', body.categories ?? null, user, created, reads)
       : kept('TERM', prev?.categories),
     tags: sent.has('tags')
-      ? await resolveTerms('tags', body.tags ?? null, user, created)
+      ? await resolveTerms('tags', body.tags ?? null, user, created, reads)
       : kept('TERM', prev?.tags),
     venues: sent.has('venue')
-      ? await resolveLinkedPosts('venue', body.venue, user, created)
+      ? await resolveLinkedPosts('venue', body.venue, user, created, reads)
       : kept('VENUE', prev?.venues),
     organizers: sent.has('organizer')
-      ? await resolveLinkedPosts('organizer', body.organizer, user, created)
+      ? await resolveLinkedPosts('organizer', body.organizer, user, created, reads)
       : kept('ORGANIZER', prev?.organizers),
     ...(prev?.parent ? { parent: prev.parent } : {}),
   };
@@ -178,19 +180,18 @@ function createdWrites(created: PlannedRecord[], event: EventRecord, slugs: stri
  * creates) as one write (decisions §6). A term created concurrently under a name this body uses is
  * found by resolving the body again.
  */
-async function save(
-  body: EventBody,
-  sent: Set<string>,
-  ctx: Writer,
-  current?: EventRecord,
-): Promise<EventRecord> {
+async function save(body: EventBody, sent: Set<string>, ctx: Writer, current?: EventRecord): Promise<Saved> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const [gone, parentOf] = await Promise.all([
-        current ? goneLinkTargets(current) : new Set<string>(),
-        parentsFor(sent.has('categories') || (current?.data.categories.length ?? 0) > 0),
+      // The category taxonomy (for subtree tallies) is read alongside the other first reads: the
+      // links' targets of an update, then the body's own look-ups.
+      const parents = parentsFor(sent.has('categories') || (current?.data.categories.length ?? 0) > 0);
+      parents.catch(() => undefined); // awaited below; a failure of the other reads comes first
+      const gone = current ? await goneLinkTargets(current) : new Set<string>();
+      const [parentOf, { record, slugBase, created }] = await Promise.all([
+        parents,
+        nextState(body, sent, ctx.user, current, gone),
       ]);
-      const { record, slugBase, created } = await nextState(body, sent, ctx.user, current, gone);
       if (current) {
         assertCanEdit(current, ctx.user);
         assertMeets(ctx.ifMatch, current, 'event');
@@ -209,8 +210,7 @@ async function save(
           ? await updatePost<EventData>(current, record, staleError(ctx, 'event'), extra, slugBase)
           : await createPost<EventData>(fresh, slugBase ?? '', extra, ctx.creation)
       ) as EventRecord;
-      await syncTermsInUse(termsRecounted(current, saved));
-      return saved;
+      return { saved, synced: syncTermsInUse(termsRecounted(current, saved)) };
     } catch (e) {
       if (e instanceof ResolveAgain && attempt < 2) continue;
       throw e;
@@ -220,7 +220,19 @@ async function save(
 
 /** POST /events: the new event as every event route shows it. */
 export async function createEvent(body: EventBody, sent: Set<string>, ctx: Writer): Promise<EventView> {
-  return presentEvent(await save(body, sent, ctx), ctx);
+  return present(await save(body, sent, ctx), ctx);
+}
+
+/** A committed event write, and the sync of its terms' in-use flags (repositories/term-use.ts). */
+interface Saved {
+  saved: EventRecord;
+  synced: Promise<void>;
+}
+
+/** The saved event as the routes show it, read while its terms are synced. */
+async function present({ saved, synced }: Saved, ctx: Writer): Promise<EventView> {
+  const [view] = await Promise.all([presentEvent(saved, ctx), synced]);
+  return view;
 }
 
 /**
@@ -233,6 +245,5 @@ export async function updateEvent(
   sent: Set<string>,
   ctx: Writer,
 ): Promise<EventView> {
-  const saved = await retryStale(ctx, async () => save(body, sent, ctx, await loadEvent(ref)));
-  return presentEvent(saved, ctx);
+  return present(await retryStale(ctx, async () => save(body, sent, ctx, await loadEvent(ref))), ctx);
 }
