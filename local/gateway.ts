@@ -10,6 +10,7 @@ import type { Invoker } from '../shared/http/dispatch';
 import { ApiError } from '../shared/http/errors';
 import { errorResponse } from '../shared/http/respond';
 import { serveLocalSignIn } from './oauth';
+import { readBody } from './request-body';
 import { serveWeb } from './web';
 
 type Handler = (
@@ -45,15 +46,6 @@ const CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(', '),
 };
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((ok, fail) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => ok(Buffer.concat(chunks)));
-    req.on('error', fail);
-  });
-}
 
 /** The API Gateway HTTP API (payload 2.0) event that AWS would build for this request. */
 export function toEvent(

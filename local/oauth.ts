@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ROLES, type Role } from '../shared/domain/roles';
 import type { SignInConfig } from '../web/src/signin-config';
+import { readBody } from './request-body';
 import { signLocalToken } from './token';
 
 /**
@@ -31,14 +32,7 @@ const grants = new Map<string, Grant>();
 const base64url = (b: Buffer) => b.toString('base64url');
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  return new Promise((ok, fail) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => ok(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
-    req.on('error', fail);
-  });
-}
+const readForm = async (req: IncomingMessage) => new URLSearchParams((await readBody(req)).toString('utf8'));
 
 function send(res: ServerResponse, status: number, type: string, body: string, extra = {}): void {
   res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', ...extra });
@@ -186,7 +180,11 @@ export function serveLocalSignIn(req: IncomingMessage, res: ServerResponse): boo
     else authorizeForm(res, searchParams);
     return true;
   }
-  const fail = (e: unknown) => send(res, 500, 'text/plain', String(e));
+  // Only a broken request stream or signing key gets here: logged, and nothing of it in the answer.
+  const fail = (e: unknown) => {
+    console.error(e);
+    send(res, 500, 'text/plain; charset=UTF-8', 'The local sign-in failed: see the output of npm start.');
+  };
   if (pathname === '/local-auth/authorize' && method === 'POST') {
     authorize(req, res).catch(fail);
     return true;

@@ -88,3 +88,21 @@ export const globalId = (id: number) => `${siteHost()}?id=${id}`;
 
 /** Public page of a post, from the deployment's SITE_URL. */
 export const publicUrl = (type: PostType, slug: string) => `${config.siteUrl}/${type}/${slug}/`;
+
+/**
+ * The 400 of a `venue` / `organizer` parameter naming IDs that are no record of that type, or one in
+ * the trash (`posts`: the records those IDs read as).
+ */
+export function assertLinkable(
+  type: 'venue' | 'organizer',
+  ids: number[],
+  posts: ReadonlyMap<number, { type: string; status: string }>,
+): void {
+  const unknown = ids.filter((id) => posts.get(id)?.type !== type || posts.get(id)?.status === 'trash');
+  if (unknown.length > 0)
+    throw invalidParam(
+      type,
+      `${type} contains unknown ${type} IDs: ${unknown.join(', ')}.`,
+      `rest_unknown_${type}`,
+    );
+}

@@ -193,10 +193,11 @@ async function removeRecord(d: Deletable): Promise<void> {
 
 /** Steps 2–4, for a record whose tombstone is written (by this request or an interrupted one). */
 export async function finishDelete(d: Deletable, now: string): Promise<void> {
+  // A term leaves the in-use orders and their totals with its tombstone, as it leaves the name order
+  // (a sync never puts a term being deleted back), not after its events are unlinked.
+  if (d.kind === 'TERM') await syncTermsInUse([d.record.id]);
   await unlinkAllEvents(d.kind, d.record.id);
   await cleanUp(d, now);
-  // A term being deleted leaves the in-use orders and totals before its record goes.
-  if (d.kind === 'TERM') await syncTermsInUse([d.record.id]);
   try {
     await removeRecord(d);
   } catch (e) {

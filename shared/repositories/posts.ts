@@ -217,11 +217,14 @@ export async function createPost<D extends object>(
 ): Promise<PostRecord<D>> {
   // With a slug base, the slugs it names are read together with the ID draw (an ID is the base
   // only of a record without one).
-  const early = (base: string) => [{ scope: { type: post.type }, base }, ...extra.claims];
-  const [id, taken] = await Promise.all([nextId('post'), slugBase ? slugsTaken(early(slugBase)) : undefined]);
+  const claimsFrom = (base: string) => [{ scope: { type: post.type }, base }, ...extra.claims];
+  const [id, taken] = await Promise.all([
+    nextId('post'),
+    slugBase ? slugsTaken(claimsFrom(slugBase)) : undefined,
+  ]);
   const base = { ...post, id, version: 1, countPublic: 0, countAll: 0 };
   let record = { ...base, slug: '' } as PostRecord<D>;
-  const claims = early(slugBase || String(id));
+  const claims = claimsFrom(slugBase || String(id));
   try {
     await commitWithSlugs(
       claims,
@@ -235,7 +238,7 @@ export async function createPost<D extends object>(
         ];
       },
       commitAll,
-      taken ? Promise.resolve(taken) : undefined,
+      taken,
     );
   } catch (e) {
     if (!(e instanceof AlreadyCreated)) throw e;

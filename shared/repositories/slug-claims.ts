@@ -42,7 +42,7 @@ async function takenSlugs(claim: SlugClaim): Promise<Set<string>> {
 
 /**
  * The slugs each claim's base already names (its own and its `-N`s), read by commitWithSlugs; a
- * caller that knows the claims early may start this read itself and pass it on.
+ * caller that knows the claims early may read them itself (alongside other reads) and pass them on.
  */
 export const slugsTaken = (claims: SlugClaim[]) => Promise.all(claims.map(takenSlugs));
 
@@ -87,9 +87,9 @@ export async function commitWithSlugs(
   claims: SlugClaim[],
   build: (slugs: string[]) => Write[],
   commitFn: (writes: Write[]) => Promise<void>,
-  read: Promise<Array<Set<string>>> = slugsTaken(claims),
+  known?: Array<Set<string>>,
 ): Promise<string[]> {
-  const taken = await read;
+  const taken = known ?? (await slugsTaken(claims));
   const drawn: Array<string | undefined> = claims.map(() => undefined);
   const pick = (i: number) =>
     claims[i]!.exact ? claims[i]!.base : (drawn[i] ?? nextFreeSlug(claims[i]!.base, taken[i]!));

@@ -4,7 +4,7 @@ import { ddb, tableName } from '../db/client';
 import { keys, STATUS_SHARDS } from '../db/keys';
 import { queryIndex } from '../db/query';
 import { fromTermItem, isDeletingTerm, termNameKeys, unordered } from './terms';
-import { useScopes } from './term-use';
+import { rebuildInUse } from './term-use';
 
 export interface TermOrderReport {
   terms: number;
@@ -33,40 +33,6 @@ async function setNameKeys(item: Record<string, unknown>, want: ReturnType<typeo
 }
 
 /**
- * Sets (or removes) one term's in-use flag of a scope to what its count says, unless the count moved
- * meanwhile (the write that moved it syncs the flag itself). Returns whether the term is in use.
- */
-async function setInUse(
-  item: Record<string, unknown>,
-  s: (typeof useScopes)[number],
-  taxonomy: Taxonomy,
-  sk: string | undefined,
-) {
-  const count = Number(item[s.count] ?? 0);
-  const inUse = !isDeletingTerm(item) && count > 0;
-  if (inUse === (item[s.pk] !== undefined) && (!inUse || item[s.sk] === sk)) return inUse;
-  try {
-    await ddb.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.term(Number(item.id)),
-        UpdateExpression: inUse ? `SET ${s.pk} = :pk${sk ? `, ${s.sk} = :sk` : ''}` : `REMOVE ${s.pk}`,
-        ConditionExpression:
-          item[s.count] === undefined ? `attribute_not_exists(${s.count})` : `${s.count} = :c`,
-        ExpressionAttributeValues: {
-          ...(item[s.count] === undefined ? {} : { ':c': count }),
-          ...(inUse ? { ':pk': keys.termInUsePartition(taxonomy, s.scope) } : {}),
-          ...(inUse && sk ? { ':sk': sk } : {}),
-        },
-      }),
-    );
-  } catch (e) {
-    if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
-  }
-  return inUse;
-}
-
-/**
  * Rebuilds a taxonomy's name order, in-use orders and totals from its term records (`npm run reindex`):
  * terms written before these indexes existed get their keys, and the totals are set to what the
  * records hold. The totals are set, not added to: a term created or deleted while this runs may leave them one off, so
@@ -79,7 +45,8 @@ export async function rebuildTermOrder(taxonomy: Taxonomy): Promise<TermOrderRep
   for await (const item of queryIndex({ index: 'bySlug', partition: keys.taxonomyPartition(taxonomy) })) {
     const deleting = isDeletingTerm(item);
     const want = deleting ? undefined : termNameKeys(fromTermItem(item));
-    for (const s of useScopes) if (await setInUse(item, s, taxonomy, want?.gsi2sk)) inUse[s.total]++;
+    for (const scope of await rebuildInUse(item, want?.gsi2sk))
+      inUse[scope === 'public' ? 'inUsePublic' : 'inUseAll']++;
     if (!deleting) {
       report.terms++;
       unorderedTerms += unordered(String(item.name));

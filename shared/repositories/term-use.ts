@@ -1,5 +1,6 @@
 import type { Taxonomy } from '../domain/records';
-import { tableName } from '../db/client';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../db/client';
 import { keys, STATUS_SHARDS } from '../db/keys';
 import { batchGet, type Item } from '../db/query';
 import { addWrite, commit, lostRace, type Write } from '../db/transact';
@@ -30,6 +31,10 @@ const SCOPES = [
 
 const INDEX = { public: 'byEnd', all: 'byAssignment' } as const;
 
+/** Whether a term item belongs in a scope's in-use order: its count is above zero, and it is not being deleted. */
+const inUseIn = (item: Item, s: (typeof SCOPES)[number]) =>
+  !isDeletingTerm(item) && Number(item[s.count] ?? 0) > 0;
+
 /** A sync that found the item changed since it read it: the writer of that change syncs after it. */
 class Settled extends Error {}
 
@@ -37,7 +42,6 @@ const MAX_CONFLICT_RETRIES = 5;
 
 /** The flag moves one term needs (both scopes in one Update: a transaction names an item once). */
 function moveOf(item: Item, shard: number): Write[] {
-  const deleting = isDeletingTerm(item);
   const taxonomy = item.taxonomy as Taxonomy;
   const nameKey = item.gsi2sk as string | undefined;
   const set: string[] = [];
@@ -46,7 +50,7 @@ function moveOf(item: Item, shard: number): Write[] {
   const values: Record<string, unknown> = { ':zero': 0 };
   const totals: Record<string, number> = {};
   for (const s of SCOPES) {
-    const inUse = !deleting && Number(item[s.count] ?? 0) > 0;
+    const inUse = inUseIn(item, s);
     if (inUse === (item[s.pk] !== undefined)) continue;
     totals[s.total] = inUse ? 1 : -1;
     if (inUse) {
@@ -123,5 +127,44 @@ export async function syncTermsInUse(ids: Iterable<number>): Promise<void> {
 export const termsInUseByName = (taxonomy: Taxonomy, scope: UseScope, limit: number, descending = false) =>
   termsInNameOrder(INDEX[scope], keys.termInUsePartition(taxonomy, scope), limit, descending);
 
-/** The flag and total attributes of a scope, for the rebuild (repositories/term-order.ts). */
-export const useScopes = SCOPES;
+/**
+ * The rebuild's step for one term (`npm run reindex`, repositories/term-order.ts): sets both scopes'
+ * flags and name keys (`nameKey`, the name order's) to what its counts say, in one update conditioned on
+ * those counts, so a count moved meanwhile wins (its writer syncs). Returns the scopes it is in use in,
+ * which the rebuild sums into the totals.
+ */
+export async function rebuildInUse(item: Item, nameKey: string | undefined): Promise<UseScope[]> {
+  const inUse = SCOPES.filter((s) => inUseIn(item, s));
+  const right = SCOPES.every((s) =>
+    inUse.includes(s) ? item[s.pk] !== undefined && item[s.sk] === nameKey : item[s.pk] === undefined,
+  );
+  if (!right) {
+    const set = inUse.flatMap((s) => [`${s.pk} = :${s.scope}`, ...(nameKey ? [`${s.sk} = :sk`] : [])]);
+    const remove = SCOPES.filter((s) => !inUse.includes(s)).map((s) => s.pk);
+    const values: Record<string, unknown> = nameKey && set.length > 0 ? { ':sk': nameKey } : {};
+    for (const s of inUse)
+      values[`:${s.scope}`] = keys.termInUsePartition(item.taxonomy as Taxonomy, s.scope);
+    const conditions = SCOPES.map((s, i) => {
+      if (item[s.count] === undefined) return `attribute_not_exists(${s.count})`;
+      values[`:c${i}`] = item[s.count];
+      return `${s.count} = :c${i}`;
+    });
+    try {
+      await ddb.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.term(Number(item.id)),
+          UpdateExpression: [
+            set.length > 0 ? `SET ${set.join(', ')}` : '',
+            remove.length > 0 ? `REMOVE ${remove.join(', ')}` : '',
+          ].join(' '),
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeValues: values,
+        }),
+      );
+    } catch (e) {
+      if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
+    }
+  }
+  return inUse.map((s) => s.scope);
+}

@@ -1,6 +1,7 @@
 import { invalidParam } from '../domain/errors';
 import type { LinkField } from '../domain/event-record';
 import type { LinkKind, PostRecord, Taxonomy, TermRecord } from '../domain/records';
+import { assertLinkable } from '../domain/post-rules';
 import { atLeast, type User } from '../domain/roles';
 import { slugify } from '../domain/slugs';
 import { plainText } from '../domain/text';
@@ -68,7 +69,7 @@ export async function resolveTerms(
   refs: Array<number | string> | null,
   user: User,
   created: PlannedRecord[],
-  reads: LinkReads = linkReads(),
+  reads: LinkReads,
 ): Promise<number[]> {
   if (!refs || refs.length === 0) return [];
   const taxonomy: Taxonomy = param === 'categories' ? 'tribe_events_cat' : 'post_tag';
@@ -146,7 +147,7 @@ export async function resolveLinkedPosts(
   input: unknown,
   user: User,
   created: PlannedRecord[],
-  reads: LinkReads = linkReads(),
+  reads: LinkReads,
 ): Promise<number[]> {
   const refs = refsOf(input);
   const ids: number[] = [];
@@ -192,16 +193,8 @@ export async function resolveLinkedPosts(
   }
   const unique = [...new Set(ids)];
   const fresh = new Set(created.map((c) => c.id));
-  const posts = await reads.posts(unique.filter((id) => !fresh.has(id)));
-  const unknown = unique.filter(
-    (id) => !fresh.has(id) && (posts.get(id)?.type !== type || posts.get(id)?.status === 'trash'),
-  );
-  if (unknown.length > 0)
-    throw invalidParam(
-      type,
-      `${type} contains unknown ${type} IDs: ${unknown.join(', ')}.`,
-      `rest_unknown_${type}`,
-    );
+  const existing = unique.filter((id) => !fresh.has(id));
+  assertLinkable(type, existing, await reads.posts(existing));
   return unique;
 }
 
@@ -216,7 +209,7 @@ export async function checkLinks(
   body: { categories?: unknown; tags?: unknown; venue?: unknown; organizer?: unknown },
   sent: Set<string>,
   user: User,
-  reads: LinkReads = linkReads(),
+  reads: LinkReads,
 ): Promise<void> {
   const outcomes = await Promise.allSettled([
     ...(['categories', 'tags'] as const).map((param) => checkTerms(param, body, sent, user, reads)),
@@ -276,12 +269,5 @@ async function checkPosts(
       );
   }
   const unique = [...new Set(ids)];
-  const posts = await reads.posts(unique);
-  const unknown = unique.filter((id) => posts.get(id)?.type !== type || posts.get(id)?.status === 'trash');
-  if (unknown.length > 0)
-    throw invalidParam(
-      type,
-      `${type} contains unknown ${type} IDs: ${unknown.join(', ')}.`,
-      `rest_unknown_${type}`,
-    );
+  assertLinkable(type, unique, await reads.posts(unique));
 }

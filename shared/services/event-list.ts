@@ -18,7 +18,7 @@ import { pageStart, type TallyWho } from '../domain/tallies';
 import { pointOf } from '../domain/geo';
 import { indexedQueryWords } from '../domain/search';
 import { type Page, pageOf } from '../domain/paging';
-import { listStatuses } from '../domain/post-rules';
+import { assertLinkable, listStatuses } from '../domain/post-rules';
 import { rowOf } from '../domain/event-record';
 import { termIdsOf } from '../domain/term-refs';
 import { canSeeLinked } from '../domain/visibility';
@@ -82,16 +82,7 @@ function postTargets(
   param: 'venue' | 'organizer',
   ids: number[],
 ): { filter: LinkFilter; check: () => Promise<void> } {
-  const check = async () => {
-    const posts = await getPosts(ids);
-    const unknown = ids.filter((id) => posts.get(id)?.type !== param || posts.get(id)?.status === 'trash');
-    if (unknown.length > 0)
-      throw invalidParam(
-        param,
-        `${param} contains unknown ${param} IDs: ${unknown.join(', ')}.`,
-        `rest_unknown_${param}`,
-      );
-  };
+  const check = async () => assertLinkable(param, ids, await getPosts(ids));
   return { filter: { kind: param === 'venue' ? 'VENUE' : 'ORGANIZER', ids, leaf: ids.length === 1 }, check };
 }
 

@@ -274,6 +274,18 @@ describe.skipIf(skipBrowser)('the calendar page', () => {
     expect(errors).toEqual([]);
   });
 
+  it('refuses a sign-in answer it did not ask for, keeping the view and signing no one in', async () => {
+    const { page } = await open(`${MARCH}&view=listMonth&code=forged&state=forged`);
+
+    await poll(() => page.locator('#notice').textContent()).toBe(
+      'Sign-in failed: the answer did not match a sign-in started here. Try again.',
+    );
+    expect(await page.locator('#who').textContent()).toBe('Not signed in');
+    const url = new URL(page.url());
+    expect([...url.searchParams.keys()].sort()).toEqual(['date', 'view']);
+    expect(await titles(page)).not.toContain('Secret Draft (Draft)');
+  });
+
   it('creates an event through the form: it appears in the view and in GET /events', async () => {
     const { page, errors } = await open(MARCH, { token: tokens.editor });
 

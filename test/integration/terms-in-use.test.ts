@@ -1,5 +1,5 @@
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ddb, tableName } from '../../shared/db/client';
 import { keys, STATUS_SHARDS } from '../../shared/db/keys';
 import { rebuildTermIndex } from '../../shared/services/term-reindex';
@@ -128,6 +128,35 @@ describe('GET /tags (hide_empty=true) from the in-use orders', () => {
     expect((await api.del(`/events/${inline.id}?force=true`, { token: editor })).status).toBe(200);
     await expectSameAsOracle();
   }, 120_000);
+
+  it('drops a tag from the lists and their totals with its tombstone, before its events are unlinked', async () => {
+    const tag = (await api.post('/tags', { name: 'Going away' }, { token: editor })).body.id as number;
+    await event({ tags: [tag] });
+    await expectSameAsOracle();
+    // The delete is interrupted at its first unlinking step: the tag is tombstoned, its event still links it.
+    const real = ddb.send.bind(ddb) as (command: unknown, ...rest: unknown[]) => Promise<unknown>;
+    const spy = vi.spyOn(ddb, 'send').mockImplementation(((command: unknown, ...rest: unknown[]) => {
+      if (
+        command instanceof TransactWriteCommand &&
+        JSON.stringify(command.input).includes(`LINK#TERM#${tag}`)
+      )
+        return Promise.reject(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
+      return real(command, ...rest);
+    }) as never);
+    try {
+      expect((await api.del(`/tags/${tag}?force=true`, { token: editor })).status).toBe(503);
+    } finally {
+      spy.mockRestore();
+    }
+
+    for (const who of ['anonymous', 'editor'] as const)
+      expect((await api.get('/tags?per_page=50', as(who))).body.tags.map((t: Rec) => t.id)).not.toContain(
+        tag,
+      );
+    await expectSameAsOracle();
+    expect((await api.del(`/tags/${tag}?force=true`, { token: editor })).status).toBe(200);
+    await expectSameAsOracle();
+  }, 60_000);
 
   it('follows renames: a tag in use moves in the order', async () => {
     const all = await oracle('anonymous');

@@ -83,8 +83,13 @@ export function takeCallback(): Callback | null {
     // a damaged entry is no pending sign-in
   }
   sessionStorage.removeItem(PENDING_KEY);
-  history.replaceState(null, '', `/${pending?.back ?? ''}`);
-  return { code, error, pending, stateMatches: !!pending && q.get('state') === pending.state };
+  const state = q.get('state');
+  // Without a sign-in started here, the URL keeps what it had but the answer.
+  for (const k of ['code', 'state', 'error', 'error_description']) q.delete(k);
+  const rest = q.toString();
+  const back = pending ? pending.back : `${rest ? `?${rest}` : ''}${location.hash}`;
+  history.replaceState(null, '', `/${back}`);
+  return { code, error, pending, stateMatches: !!pending && state === pending.state };
 }
 
 /** Exchanges the code for an ID token and keeps it; returns what to tell the user. */
