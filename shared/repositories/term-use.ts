@@ -40,54 +40,67 @@ class Settled extends Error {}
 
 const MAX_CONFLICT_RETRIES = 5;
 
-/** The flag moves one term needs (both scopes in one Update: a transaction names an item once). */
+type Scope = (typeof SCOPES)[number];
+
+/**
+ * The update that puts a term item in the `add` orders (their partition keys, with `nameKey` as their
+ * sort keys) and takes it out of the `drop` ones, under `condition`; `values` are the condition's.
+ */
+function flagsUpdate(
+  item: Item,
+  { add, drop }: { add: readonly Scope[]; drop: readonly Scope[] },
+  nameKey: string | undefined,
+  condition: string,
+  values: Record<string, unknown>,
+) {
+  const set = add.flatMap((s) => [`${s.pk} = :${s.scope}`, ...(nameKey ? [`${s.sk} = :sk`] : [])]);
+  const remove = drop.map((s) => s.pk);
+  const all: Record<string, unknown> = {
+    ...values,
+    ...(nameKey && set.length > 0 ? { ':sk': nameKey } : {}),
+  };
+  for (const s of add) all[`:${s.scope}`] = keys.termInUsePartition(item.taxonomy as Taxonomy, s.scope);
+  return {
+    TableName: tableName(),
+    Key: keys.term(Number(item.id)),
+    UpdateExpression: [
+      set.length > 0 ? `SET ${set.join(', ')}` : '',
+      remove.length > 0 ? `REMOVE ${remove.join(', ')}` : '',
+    ].join(' '),
+    ConditionExpression: condition,
+    ExpressionAttributeValues: all,
+  };
+}
+
+/**
+ * The flag move one term needs, both scopes in one update (a transaction names an item once), with the
+ * totals it changes; conditioned on the count and the flag of each scope that moves, as read.
+ */
 function moveOf(item: Item, shard: number): Write[] {
-  const taxonomy = item.taxonomy as Taxonomy;
-  const nameKey = item.gsi2sk as string | undefined;
-  const set: string[] = [];
-  const remove: string[] = [];
-  const conditions: string[] = ['attribute_exists(pk)'];
-  const values: Record<string, unknown> = { ':zero': 0 };
+  const conditions = new Set(['attribute_exists(pk)']);
   const totals: Record<string, number> = {};
+  const moves = { add: [] as Scope[], drop: [] as Scope[] };
   for (const s of SCOPES) {
     const inUse = inUseIn(item, s);
     if (inUse === (item[s.pk] !== undefined)) continue;
     totals[s.total] = inUse ? 1 : -1;
-    if (inUse) {
-      set.push(`${s.pk} = :${s.scope}`);
-      values[`:${s.scope}`] = keys.termInUsePartition(taxonomy, s.scope);
-      if (nameKey) set.push(`${s.sk} = :sk`);
-      conditions.push(
-        `${s.count} > :zero`,
-        `attribute_not_exists(${s.pk})`,
-        'attribute_not_exists(deleting)',
-      );
-    } else {
-      remove.push(s.pk);
-      conditions.push(
-        `attribute_exists(${s.pk})`,
-        `(attribute_not_exists(${s.count}) OR ${s.count} <= :zero OR attribute_exists(deleting))`,
-      );
-    }
+    (inUse ? moves.add : moves.drop).push(s);
+    const guard = inUse
+      ? [`${s.count} > :zero`, `attribute_not_exists(${s.pk})`, 'attribute_not_exists(deleting)']
+      : [
+          `attribute_exists(${s.pk})`,
+          `(attribute_not_exists(${s.count}) OR ${s.count} <= :zero OR attribute_exists(deleting))`,
+        ];
+    for (const c of guard) conditions.add(c);
   }
-  if (set.length === 0 && remove.length === 0) return [];
-  if (nameKey && set.length > 0) values[':sk'] = nameKey;
-  const flag: Write = {
-    item: {
-      Update: {
-        TableName: tableName(),
-        Key: keys.term(Number(item.id)),
-        UpdateExpression: [
-          set.length > 0 ? `SET ${set.join(', ')}` : '',
-          remove.length > 0 ? `REMOVE ${remove.join(', ')}` : '',
-        ].join(' '),
-        ConditionExpression: [...new Set(conditions)].join(' AND '),
-        ExpressionAttributeValues: values,
-      },
-    },
-    onConflict: () => new Settled(),
-  };
-  return [flag, addWrite(tableName(), keys.termTotals(taxonomy, shard), totals)];
+  if (Object.keys(totals).length === 0) return [];
+  const update = flagsUpdate(item, moves, item.gsi2sk as string | undefined, [...conditions].join(' AND '), {
+    ':zero': 0,
+  });
+  return [
+    { item: { Update: update }, onConflict: () => new Settled() },
+    addWrite(tableName(), keys.termTotals(item.taxonomy as Taxonomy, shard), totals),
+  ];
 }
 
 /** Commits moves, retrying lost races; false when a condition failed (some term moved meanwhile). */
@@ -139,29 +152,15 @@ export async function rebuildInUse(item: Item, nameKey: string | undefined): Pro
     inUse.includes(s) ? item[s.pk] !== undefined && item[s.sk] === nameKey : item[s.pk] === undefined,
   );
   if (!right) {
-    const set = inUse.flatMap((s) => [`${s.pk} = :${s.scope}`, ...(nameKey ? [`${s.sk} = :sk`] : [])]);
-    const remove = SCOPES.filter((s) => !inUse.includes(s)).map((s) => s.pk);
-    const values: Record<string, unknown> = nameKey && set.length > 0 ? { ':sk': nameKey } : {};
-    for (const s of inUse)
-      values[`:${s.scope}`] = keys.termInUsePartition(item.taxonomy as Taxonomy, s.scope);
-    const conditions = SCOPES.map((s, i) => {
+    const values: Record<string, unknown> = {};
+    const condition = SCOPES.map((s, i) => {
       if (item[s.count] === undefined) return `attribute_not_exists(${s.count})`;
       values[`:c${i}`] = item[s.count];
       return `${s.count} = :c${i}`;
-    });
+    }).join(' AND ');
     try {
-      await ddb.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.term(Number(item.id)),
-          UpdateExpression: [
-            set.length > 0 ? `SET ${set.join(', ')}` : '',
-            remove.length > 0 ? `REMOVE ${remove.join(', ')}` : '',
-          ].join(' '),
-          ConditionExpression: conditions.join(' AND '),
-          ExpressionAttributeValues: values,
-        }),
-      );
+      const drop = SCOPES.filter((s) => !inUse.includes(s));
+      await ddb.send(new UpdateCommand(flagsUpdate(item, { add: inUse, drop }, nameKey, condition, values)));
     } catch (e) {
       if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
     }
