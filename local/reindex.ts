@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 
 /**
- * `npm run reindex`: rebuilds the search index (word items) from the event records of a table, and the
- * terms' name order and totals from the term records.
+ * `npm run reindex`: rebuilds the search index (word items) and the month tallies from the event records
+ * of a table, and the terms' name order and totals from the term records.
  *
  *   DYNAMODB_ENDPOINT=http://127.0.0.1:8000 TABLE_NAME=cal-events npm run reindex
  *   npm run reindex -- --endpoint http://127.0.0.1:8000 --table cal-events
@@ -23,7 +23,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // Imported only now: the client reads its settings when its module loads.
 const { config } = await import('../shared/config');
 const { rebuildSearchIndex } = await import('../shared/services/search-reindex');
-const { rebuildTreeTallies } = await import('../shared/services/tree-tallies');
+const { rebuildTallies } = await import('../shared/services/tally-rebuild');
 const { rebuildTermIndex } = await import('../shared/services/term-reindex');
 const where = `table ${config.tableName}${config.dynamoEndpoint ? ` at ${config.dynamoEndpoint}` : ''}`;
 console.log(`Rebuilding the search index of ${where}…`);
@@ -33,11 +33,13 @@ try {
   );
   process.stdout.write('\n');
   console.log(`Done: ${r.events} events, ${r.added} words added, ${r.removed} stale words removed.`);
-  console.log(`Rebuilding the categories' subtree tallies…`);
-  const tree = await rebuildTreeTallies((p) => process.stdout.write(`\r${p.events} events read`));
+  console.log(
+    'Rebuilding the month tallies of every scope (all events, featured, terms, venues, organizers, subtrees)…',
+  );
+  const tally = await rebuildTallies((p) => process.stdout.write(`\r${p.events} events read`));
   process.stdout.write('\n');
   console.log(
-    `Done: ${tree.categories} categories, ${tree.items} subtree tally items written, ${tree.cleared} stale flags dropped.`,
+    `Done: ${tally.scopes} scopes, ${tally.items} tally items written, ${tally.removed} stray items removed, ${tally.cleared} stale flags dropped.`,
   );
   console.log('Rebuilding the name order of categories and tags…');
   const t = await rebuildTermIndex();

@@ -20,7 +20,8 @@ import type { LinkKind, PostType, Taxonomy } from '../domain/records';
  *   term name guard  TERMNAME#<taxonomy>#<name> / GUARD  unique term name per taxonomy
  *   slug sequence    SLUGSEQ#<type>#<base> / SEQ         next `-N` for a slug claimed by concurrent writers
  *   status totals    COUNT#<type> / STATUS#<shard>       posts of a type per status, in STATUS_SHARDS shards
- *   day tally        TALLY#<scope> / <start day>          listable events of a scope starting that day, by end day;
+ *   month tally      TALLY#<scope> / <start month>        listable events of a scope starting that month, by audience,
+ *                                                       start day and end day (domain/tallies.ts tallyAttr);
  *                                                       scope TREE#<categoryId>: events of the category or of any
  *                                                       descendant, each once
  *   stale subtree    TALLY#TREE#<categoryId> / STALE      the category's subtree tallies are wrong (re-parent,
@@ -102,8 +103,8 @@ export const keys = {
   /** Status totals are spread over shards so that concurrent creates of one type do not collide. */
   statusTotals: (type: PostType, shard: number): Key => ({ pk: `COUNT#${type}`, sk: `STATUS#${shard}` }),
   tallyPartition: (scope: string) => `TALLY#${scope}`,
-  tally: (scope: string, startDay: string): Key => ({ pk: `TALLY#${scope}`, sk: startDay }),
-  /** Sorts after every day key of the subtree's tally partition, so day reads never return it. */
+  tally: (scope: string, month: string): Key => ({ pk: `TALLY#${scope}`, sk: month }),
+  /** Sorts after every month key of the subtree's tally partition, so tally reads never return it. */
   treeStale: (categoryId: number): Key => ({ pk: `TALLY#TREE#${categoryId}`, sk: 'STALE' }),
 
   /** The record a create made for one caller's Idempotency-Key (`request` hashes operation, caller, key). */

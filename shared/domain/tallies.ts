@@ -28,8 +28,64 @@ export function ancestorsOrSelf(categories: number[], parentOf: ReadonlyMap<numb
 /** Who a tally counts: `p` published events (everyone sees them), `a` every listable status (editors). */
 export type TallyWho = 'p' | 'a';
 
-/** Attribute of a tally item: events of this audience that end on `endDay`. */
-export const tallyAttr = (who: TallyWho, endDay: string) => `${who}|${endDay}`;
+/**
+ * Tallies are kept per scope and start month: one item a month, one attribute per audience, start day
+ * and end day, so that a window's total and the day where any of its pages begins come from one small
+ * item per month (about 25 for the default window), not one per day.
+ */
+export const tallyMonth = (startKey: string) => startKey.slice(0, 7);
+
+const DAY_MS = 86_400_000;
+const dayNumber = (key: string) => Date.parse(`${key.slice(0, 10)}T00:00:00Z`) / DAY_MS;
+const dayOf = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
+const tilde = (key: string) => (key.endsWith('~') ? '~' : '');
+
+/**
+ * Attribute of a month tally item: events of this audience that start on `startKey` and end on
+ * `endKey`, as `<who><day of month>[~]|<days from start to end>[~]` (`p05|0`, `a31~|1~`): short, because
+ * an item's size is what each write of it costs.
+ */
+export const tallyAttr = (who: TallyWho, startKey: string, endKey: string) =>
+  `${who}${startKey.slice(8, 10)}${tilde(startKey)}|${dayNumber(endKey) - dayNumber(startKey)}${tilde(endKey)}`;
+
+const ATTR = /^([pa])(\d\d)(~?)\|(-?\d+)(~?)$/;
+
+/** What a month item's attribute counts, or undefined for anything else (keys, older day items'). */
+export function readTallyAttr(
+  month: string,
+  attr: string,
+): { who: TallyWho; start: string; end: string } | undefined {
+  const m = ATTR.exec(attr);
+  if (!m) return undefined;
+  const startDay = `${month}-${m[2]}`;
+  return {
+    who: m[1] as TallyWho,
+    start: startDay + m[3],
+    end: dayOf(dayNumber(startDay) + Number(m[4])) + m[5],
+  };
+}
+
+/** Events one month tally item counts inside the window, per start-day key in key order. */
+export function tallyDaysOf(
+  item: Record<string, unknown>,
+  who: TallyWho,
+  b: DateBounds,
+): Array<[string, number]> {
+  const month = String(item.sk);
+  const days = new Map<string, number>();
+  if (month.length !== 7) return [];
+  for (const [attr, n] of Object.entries(item)) {
+    if (attr[0] !== who || typeof n !== 'number' || n === 0) continue;
+    const counted = readTallyAttr(month, attr);
+    if (!counted || !startDayOk(b, counted.start) || !endDayOk(b, counted.end)) continue;
+    days.set(counted.start, (days.get(counted.start) ?? 0) + n);
+  }
+  return [...days].filter(([, n]) => n !== 0).sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0));
+}
+
+/** Events one month tally item counts inside the window. */
+export const tallyCount = (item: Record<string, unknown>, who: TallyWho, b: DateBounds) =>
+  tallyDaysOf(item, who, b).reduce((total, [, n]) => total + n, 0);
 
 const day = (bound: string) => bound.slice(0, 10);
 const ge = (key: string, bound: string) => key >= day(bound); // start >= D 00:00:00
@@ -62,17 +118,6 @@ export function tallyRange(b: DateBounds): [string, string] {
   const low = lows.length ? lows.reduce((a, c) => (c > a ? c : a)) : '0000';
   const high = `${highs.length ? highs.reduce((a, c) => (c < a ? c : a)) : '9999'}~`;
   return [low, high];
-}
-
-/** Events one tally item counts inside the window. */
-export function tallyCount(item: Record<string, unknown>, who: TallyWho, b: DateBounds): number {
-  if (!startDayOk(b, String(item.sk))) return 0;
-  let total = 0;
-  for (const [attr, n] of Object.entries(item)) {
-    const [w, endKey] = attr.split('|');
-    if (w === who && endKey && typeof n === 'number' && endDayOk(b, endKey)) total += n;
-  }
-  return total;
 }
 
 /** Where a page begins, found from the day tallies: the index key to read from and the rows to skip there. */

@@ -8,7 +8,7 @@ import {
   listable,
   rowOf,
 } from '../domain/event-record';
-import { ancestorsOrSelf, dayKey, tallyAttr, treeScope } from '../domain/tallies';
+import { ancestorsOrSelf, dayKey, tallyAttr, tallyMonth, treeScope } from '../domain/tallies';
 import { tableName } from '../db/client';
 import { keys, type Key } from '../db/keys';
 import type { PlannedWrite, WriteItem } from '../db/transact';
@@ -33,7 +33,7 @@ function tallyScopes(e: EventRecord, skip: Set<string>, parentOf?: ReadonlyMap<n
 
 export type Deltas = Map<string, { key: Key; adds: Map<string, number> }>;
 
-/** Adds (sign 1) or removes (-1) an event from the day tallies of its scopes. */
+/** Adds (sign 1) or removes (-1) an event from the month tallies of its scopes. */
 export function addTallies(
   deltas: Deltas,
   e: EventRecord | undefined,
@@ -46,11 +46,11 @@ export function addTallies(
   const endDay = dayKey(e.data.end);
   const who: Array<'p' | 'a'> = e.status === 'publish' ? ['p', 'a'] : ['a'];
   for (const scope of tallyScopes(e, skip, parentOf)) {
-    const key = keys.tally(scope, startDay);
+    const key = keys.tally(scope, tallyMonth(startDay));
     const id = `${key.pk}|${key.sk}`;
     const entry = deltas.get(id) ?? { key, adds: new Map<string, number>() };
     for (const w of who) {
-      const attr = tallyAttr(w, endDay);
+      const attr = tallyAttr(w, startDay, endDay);
       entry.adds.set(attr, (entry.adds.get(attr) ?? 0) + sign);
     }
     deltas.set(id, entry);

@@ -1,14 +1,17 @@
 import type { DateBounds } from '../domain/event-window';
-import { tallyCount, tallyRange, type TallyWho, treeScope } from '../domain/tallies';
+import { tallyDaysOf, tallyMonth, tallyRange, type TallyWho } from '../domain/tallies';
 import { BatchWriteCommand, DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../db/client';
 import { type Key, keys } from '../db/keys';
 import { batchGet, collect, itemKey, queryIndex } from '../db/query';
 import { commit, type Write } from '../db/transact';
 
-/** Day tallies of a scope whose start day lies in [low, high]: one small item per day with events. */
-export function dayTallies(scope: string, low: string, high: string) {
-  return queryIndex({ partition: keys.tallyPartition(scope), sort: { between: [low, high] } });
+/** Month tallies of a scope whose start days may lie in [low, high]: one small item per month with events. */
+function monthTallies(scope: string, low: string, high: string) {
+  return queryIndex({
+    partition: keys.tallyPartition(scope),
+    sort: { between: [tallyMonth(low), tallyMonth(high)] },
+  });
 }
 
 /**
@@ -24,12 +27,11 @@ export async function tallyDays(
   const days: Array<[string, number]> = [];
   let total = 0;
   if (low > high) return { total, days };
-  for await (const item of dayTallies(scope, low, high)) {
-    const n = tallyCount(item, who, b);
-    if (n === 0) continue;
-    days.push([String(item.sk), n]);
-    total += n;
-  }
+  for await (const item of monthTallies(scope, low, high))
+    for (const [key, n] of tallyDaysOf(item, who, b)) {
+      days.push([key, n]);
+      total += n;
+    }
   return { total, days };
 }
 
@@ -40,10 +42,12 @@ export async function tallyTotal(scope: string, who: TallyWho, b: DateBounds): P
 
 /**
  * A category's subtree tallies are wrong after a re-parent or a delete below it: a flag item in the
- * subtree's tally partition (its sort key `STALE` sorts after every day key, so day reads never see
+ * subtree's tally partition (its sort key `STALE` sorts after every month key, so tally reads never see
  * it) makes lists read the links instead, until `npm run reindex` rebuilds the tallies and drops it.
  * `at` is unique per write, so the rebuild drops only the flag it saw.
  */
+const STALE = keys.treeStale(0).sk;
+
 export function staleTreeWrites(categories: number[], now: string): Write[] {
   const at = `${now}#${Math.random().toString(36).slice(2, 10)}`;
   return categories.map((id) => ({
@@ -92,13 +96,12 @@ export async function clearStaleTree(category: number, seen: string): Promise<vo
   }
 }
 
-/** The day items of a category's subtree tallies (not its stale flag). */
-export async function treeTallyKeys(category: number): Promise<Key[]> {
+/** The month items of a scope's tallies (not a subtree's stale flag). */
+export async function tallyKeys(scope: string): Promise<Key[]> {
   const items = await collect(
-    queryIndex({ partition: keys.tallyPartition(treeScope(category)), attributes: ['pk', 'sk'] }),
+    queryIndex({ partition: keys.tallyPartition(scope), attributes: ['pk', 'sk'] }),
   );
-  const flag = keys.treeStale(category).sk;
-  return items.filter((i) => i.sk !== flag).map((i) => ({ pk: String(i.pk), sk: String(i.sk) }));
+  return items.filter((i) => i.sk !== STALE).map((i) => ({ pk: String(i.pk), sk: String(i.sk) }));
 }
 
 /**

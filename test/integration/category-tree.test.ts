@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rebuildTreeTallies } from '../../shared/services/tree-tallies';
+import { rebuildTallies } from '../../shared/services/tally-rebuild';
 import { type DbCall, measure } from '../support/db-calls';
 import { useStack } from '../support/use-stack';
 
@@ -7,7 +7,7 @@ import { useStack } from '../support/use-stack';
  * `categories=<parent>` (decisions §8: a category filter also matches its children's events) through
  * the subtree tallies (issue 9): the same events, order and total as the untallied path, at the cost of
  * the page. A re-parent or a delete flags the affected ancestors, whose lists read the links until
- * `npm run reindex` (rebuildTreeTallies) rebuilds their tallies.
+ * `npm run reindex` (rebuildTallies) rebuilds their tallies.
  */
 const {
   api,
@@ -177,7 +177,7 @@ describe('re-parenting and deleting categories', () => {
     const stale = await measure(() => api.get(`/events?${WINDOW}&categories=${cat.P}&per_page=3`));
     expect(items(byAssignment(stale.calls))).toBeGreaterThan(3 * 3 + 25);
 
-    const report = await rebuildTreeTallies();
+    const report = await rebuildTallies();
     expect(report.cleared).toBeGreaterThanOrEqual(2);
     await sameAsUntallied(cat.P!);
     await sameAsUntallied(cat.X!);
@@ -191,11 +191,11 @@ describe('re-parenting and deleting categories', () => {
     expect(res.status).toBe(200);
     await sameAsUntallied(cat.P!);
     await sameAsUntallied(cat.A!);
-    await rebuildTreeTallies();
+    await rebuildTallies();
     await sameAsUntallied(cat.P!);
     await sameAsUntallied(cat.A!);
     // A rebuild with nothing changed changes nothing.
-    expect(await rebuildTreeTallies()).toMatchObject({ cleared: 0 });
+    expect(await rebuildTallies()).toMatchObject({ cleared: 0 });
     await sameAsUntallied(cat.P!);
   }, 120_000);
 });

@@ -8,8 +8,9 @@ import { BUNDLE_ALIASES } from '../../infra/bundle/aliases';
 import { plainText, safeHtml } from '../../shared/domain/text';
 
 /**
- * The function bundles leave postcss out (infra/bundle/aliases.ts): the sanitizer built that way
- * must answer exactly as the full one, style attributes included.
+ * The function bundles leave postcss out and take only htmlparser2's Parser (infra/bundle/aliases.ts):
+ * the sanitizer built that way must answer exactly as the full one, style attributes and entities
+ * included.
  */
 const dir = mkdtempSync(join(tmpdir(), 'cal-alias-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,10 +21,12 @@ const SAMPLES = [
   '<div style="background:url(javascript:alert(1))">x</div><script>alert(1)</script>',
   '<a href="javascript:alert(1)" style="x">link</a> <a href="https://ok.example" target="_blank">ok</a>',
   'Plain &amp; <em style="">simple</em> &lt;3',
+  'Caf&eacute; &#233; &#x263A; &nbsp;&copy; &notanentity; <b title="&quot;q&quot;">&lt;b&gt;</b>',
+  '<![CDATA[x]]><!-- c --><p>unclosed <i>tags<table><tr><td>cell',
 ];
 
 describe('the bundled sanitizer without postcss', () => {
-  it('bundles no postcss and sanitizes as the full one does', async () => {
+  it('bundles no postcss nor htmlparser2 beyond its Parser, and sanitizes as the full one does', async () => {
     const out = join(dir, 'text.mjs');
     const result = await build({
       entryPoints: [resolve(import.meta.dirname, '../../shared/domain/text.ts')],
@@ -42,6 +45,8 @@ describe('the bundled sanitizer without postcss', () => {
     });
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.filter((p) => /node_modules\/(postcss|source-map-js)\//.test(p))).toEqual([]);
+    expect(inputs.filter((p) => /node_modules\/(domutils|dom-serializer|domhandler)\//.test(p))).toEqual([]);
+    expect(inputs.filter((p) => /entities\/lib\/(esm\/)?encode/.test(p))).toEqual([]);
     expect(inputs.some((p) => p.includes('sanitize-html'))).toBe(true);
 
     const bundled = (await import(pathToFileURL(out).href)) as typeof import('../../shared/domain/text');

@@ -53,16 +53,17 @@ describe('item keys', () => {
     expect(key).toEqual({ pk: 'COUNT#organizer', sk: 'STATUS#3' });
   });
 
-  it('keys a day tally as TALLY#<scope> / <start day>', () => {
-    const key = keys.tally('TERM#5', '2027-01-15');
+  it('keys a month tally as TALLY#<scope> / <start month>', () => {
+    const key = keys.tally('TERM#5', '2027-01');
 
-    expect(key).toEqual({ pk: 'TALLY#TERM#5', sk: '2027-01-15' });
+    expect(key).toEqual({ pk: 'TALLY#TERM#5', sk: '2027-01' });
   });
 
-  it('keeps the 23:59:59 start-day key of a tally as given', () => {
-    const key = keys.tally('ALL', '2027-01-15~');
+  it('sorts the stale flag of a subtree after every month of its tallies', () => {
+    const flag = keys.treeStale(5);
 
-    expect(key.sk).toBe('2027-01-15~');
+    expect(flag.pk).toBe(keys.tally('TREE#5', '9999-12').pk);
+    expect(flag.sk > '9999-12').toBe(true);
   });
 });
 
@@ -127,7 +128,7 @@ describe('partitions and prefixes used by queries', () => {
   it('names the tally partition of a scope as tally writes it', () => {
     const partition = keys.tallyPartition('FEATURED');
 
-    expect(partition).toBe(keys.tally('FEATURED', '2027-01-01').pk);
+    expect(partition).toBe(keys.tally('FEATURED', '2027-01').pk);
   });
 
   it('gives a link prefix per kind that the link sort keys of that kind start with', () => {

@@ -5,9 +5,13 @@ import {
   endDayOk,
   pageStart,
   startDayOk,
+  readTallyAttr,
   tallyAttr,
   tallyCount,
+  tallyDaysOf,
+  tallyMonth,
   tallyRange,
+  type TallyWho,
 } from '../../shared/domain/tallies';
 
 /**
@@ -92,10 +96,43 @@ describe('dayKey', () => {
 });
 
 describe('tallyAttr', () => {
-  it('names the attribute of an audience and an end day as <who>|<end day>', () => {
-    const attrs = [tallyAttr('p', '2027-01-15'), tallyAttr('a', '2027-01-15~')];
+  it('names an audience, a start day of the month and the days to the end day as <who><dd>|<days>', () => {
+    const attrs = [tallyAttr('p', '2027-01-05', '2027-01-05'), tallyAttr('a', '2027-01-31', '2027-02-02')];
 
-    expect(attrs).toEqual(['p|2027-01-15', 'a|2027-01-15~']);
+    expect(attrs).toEqual(['p05|0', 'a31|2']);
+  });
+
+  it('marks a start or an end at 23:59:59 with ~', () => {
+    const attrs = [tallyAttr('p', '2027-01-15~', '2027-01-16'), tallyAttr('a', '2027-01-15', '2027-01-15~')];
+
+    expect(attrs).toEqual(['p15~|1', 'a15|0~']);
+  });
+
+  it('reads back the start and end keys it was made from, across months, years and leap days', () => {
+    const pairs = [
+      ['2027-01-15', '2027-01-15'],
+      ['2027-01-15~', '2027-01-15~'],
+      ['2027-01-31~', '2027-02-01'],
+      ['2027-12-31', '2028-01-01~'],
+      ['2028-02-28', '2028-03-01'],
+      ['2027-06-01', '2029-06-01'],
+    ] as const;
+
+    const read = pairs.map(([start, end]) => readTallyAttr(tallyMonth(start), tallyAttr('a', start, end)));
+
+    expect(read).toEqual(pairs.map(([start, end]) => ({ who: 'a', start, end })));
+  });
+
+  it('reads nothing from attributes of another shape (keys, day items of older tables)', () => {
+    const read = ['pk', 'sk', 'p|2027-01-15', 'x05|0', 'p5|0'].map((a) => readTallyAttr('2027-01', a));
+
+    expect(read).toEqual([undefined, undefined, undefined, undefined, undefined]);
+  });
+});
+
+describe('tallyMonth', () => {
+  it('keys the month tally item of a start day by its year and month', () => {
+    expect([tallyMonth('2027-01-15'), tallyMonth('2027-01-31~')]).toEqual(['2027-01', '2027-01']);
   });
 });
 
@@ -257,39 +294,82 @@ describe('tallyCount', () => {
     endMax: dayEnd('2027-01-31'),
     dayAligned: true,
   };
-  const item = (sk: string, counts: Record<string, number>) => ({ pk: 'TALLY#ALL', sk, ...counts });
+  /** A month item holding one count per [audience, start key, end key]. */
+  const item = (month: string, counts: Array<[TallyWho, string, string, number]>) => ({
+    pk: 'TALLY#ALL',
+    sk: month,
+    ...Object.fromEntries(counts.map(([who, start, end, n]) => [tallyAttr(who, start, end), n])),
+  });
 
   it('adds up the events of the audience whose end day is inside the window', () => {
-    const n = tallyCount(item('2027-01-15', { 'p|2027-01-15': 2, 'p|2027-01-20': 3 }), 'p', JANUARY);
+    const n = tallyCount(
+      item('2027-01', [
+        ['p', '2027-01-15', '2027-01-15', 2],
+        ['p', '2027-01-15', '2027-01-20', 3],
+      ]),
+      'p',
+      JANUARY,
+    );
 
     expect(n).toBe(5);
   });
 
   it('leaves out events that end after the window', () => {
-    const n = tallyCount(item('2027-01-15', { 'p|2027-01-15': 2, 'p|2027-02-01': 4 }), 'p', JANUARY);
+    const n = tallyCount(
+      item('2027-01', [
+        ['p', '2027-01-15', '2027-01-15', 2],
+        ['p', '2027-01-15', '2027-02-01', 4],
+      ]),
+      'p',
+      JANUARY,
+    );
 
     expect(n).toBe(2);
   });
 
   it('counts nothing from a start day outside the window', () => {
-    const n = tallyCount(item('2026-12-31~', { 'p|2027-01-01': 2 }), 'p', JANUARY);
+    const n = tallyCount(item('2026-12', [['p', '2026-12-31~', '2027-01-01', 2]]), 'p', JANUARY);
 
     expect(n).toBe(0);
   });
 
+  it('counts only the days of its month inside the window', () => {
+    const b: DateBounds = {
+      startMin: dayStart('2027-01-15'),
+      endMax: dayEnd('2027-01-20'),
+      dayAligned: true,
+    };
+
+    const n = tallyCount(
+      item('2027-01', [
+        ['p', '2027-01-14', '2027-01-15', 1],
+        ['p', '2027-01-15', '2027-01-15', 2],
+        ['p', '2027-01-20', '2027-01-20', 4],
+        ['p', '2027-01-20', '2027-01-21', 8],
+      ]),
+      'p',
+      b,
+    );
+
+    expect(n).toBe(6);
+  });
+
   it('counts only the audience asked for', () => {
-    const counts = { 'p|2027-01-15': 2, 'a|2027-01-15': 7 };
+    const counts: Array<[TallyWho, string, string, number]> = [
+      ['p', '2027-01-15', '2027-01-15', 2],
+      ['a', '2027-01-15', '2027-01-15', 7],
+    ];
 
     const byAudience = [
-      tallyCount(item('2027-01-15', counts), 'p', JANUARY),
-      tallyCount(item('2027-01-15', counts), 'a', JANUARY),
+      tallyCount(item('2027-01', counts), 'p', JANUARY),
+      tallyCount(item('2027-01', counts), 'a', JANUARY),
     ];
 
     expect(byAudience).toEqual([2, 7]);
   });
 
   it('counts an event ending at 23:59:59 on the end_date day', () => {
-    const n = tallyCount(item('2027-01-31', { 'a|2027-01-31~': 1 }), 'a', JANUARY);
+    const n = tallyCount(item('2027-01', [['a', '2027-01-31', '2027-01-31~', 1]]), 'a', JANUARY);
 
     expect(n).toBe(1);
   });
@@ -297,19 +377,43 @@ describe('tallyCount', () => {
   it('leaves out an event ending at 23:59:59 on the ends_before day', () => {
     const b: DateBounds = { endBefore: dayEnd('2027-01-31'), dayAligned: true };
 
-    const n = tallyCount(item('2027-01-31', { 'a|2027-01-31': 1, 'a|2027-01-31~': 1 }), 'a', b);
+    const n = tallyCount(
+      item('2027-01', [
+        ['a', '2027-01-31', '2027-01-31', 1],
+        ['a', '2027-01-31', '2027-01-31~', 1],
+      ]),
+      'a',
+      b,
+    );
 
     expect(n).toBe(1);
   });
 
-  it('ignores the key attributes and anything that is not a count', () => {
-    const n = tallyCount(
-      { pk: 'TALLY#ALL', sk: '2027-01-15', version: 3, 'p|2027-01-15': 2, 'p|2027-01-16': 'x' },
+  it('ignores the key attributes, anything that is not a count and the day items of older tables', () => {
+    const month = { ...item('2027-01', [['p', '2027-01-15', '2027-01-15', 2]]), version: 3, 'p15|1': 'x' };
+    const oldDay = { pk: 'TALLY#ALL', sk: '2027-01-15', 'p|2027-01-15': 2, p15: 1 };
+
+    expect([tallyCount(month, 'p', JANUARY), tallyCount(oldDay, 'p', JANUARY)]).toEqual([2, 0]);
+  });
+
+  it('gives the counts of each start day of its month in key order', () => {
+    const days = tallyDaysOf(
+      item('2027-01', [
+        ['p', '2027-01-20', '2027-01-20', 1],
+        ['p', '2027-01-15~', '2027-01-16', 2],
+        ['p', '2027-01-15', '2027-01-15', 3],
+        ['p', '2027-01-15', '2027-01-16', 4],
+        ['p', '2027-01-16', '2027-01-16', 0],
+      ]),
       'p',
       JANUARY,
     );
 
-    expect(n).toBe(2);
+    expect(days).toEqual([
+      ['2027-01-15', 7],
+      ['2027-01-15~', 2],
+      ['2027-01-20', 1],
+    ]);
   });
 
   it('counts a whole window from its items as the event window selects the events', () => {
@@ -320,18 +424,21 @@ describe('tallyCount', () => {
       ['2027-01-31 22:00:00', '2027-01-31 23:59:59'],
       ['2027-01-31 22:00:00', '2027-02-01 00:00:00'],
       ['2026-12-31 23:59:59', '2027-01-01 01:00:00'],
+      ['2027-02-01 00:00:00', '2027-02-01 01:00:00'],
     ] as const;
     const items = new Map<string, Record<string, unknown>>();
     for (const [start, end] of events) {
-      const entry = items.get(dayKey(start)) ?? { pk: 'TALLY#ALL', sk: dayKey(start) };
-      const attr = tallyAttr('p', dayKey(end));
+      const month = tallyMonth(dayKey(start));
+      const entry = items.get(month) ?? { pk: 'TALLY#ALL', sk: month };
+      const attr = tallyAttr('p', dayKey(start), dayKey(end));
       entry[attr] = ((entry[attr] as number | undefined) ?? 0) + 1;
-      items.set(dayKey(start), entry);
+      items.set(month, entry);
     }
     const windows: DateBounds[] = [
       JANUARY,
       { startAfter: dayEnd('2027-01-14'), endBefore: dayEnd('2027-01-31'), dayAligned: true },
       { startBefore: dayEnd('2027-01-15'), endAfter: dayEnd('2027-01-01'), dayAligned: true },
+      { startMin: dayStart('2026-12-31'), endMax: dayEnd('2027-02-01'), dayAligned: true },
     ];
 
     const byTally = windows.map((b) => [...items.values()].reduce((n, i) => n + tallyCount(i, 'p', b), 0));

@@ -1,0 +1,168 @@
+import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ddb, tableName } from '../../shared/db/client';
+import { keys } from '../../shared/db/keys';
+import { rebuildTallies } from '../../shared/services/tally-rebuild';
+import { measure } from '../support/db-calls';
+import { useStack } from '../support/use-stack';
+
+/**
+ * Month tallies (shared/domain/tallies.ts) and their rebuild (`npm run reindex`, rebuildTallies): a
+ * window's lists read one tally item per month of the window, and a table whose tallies are lost, wrong
+ * or of the older per-day layout lists exactly as before once rebuilt, from its event records alone.
+ */
+const {
+  api,
+  tokens: { editor },
+} = await useStack({ tokens: { editor: 'editor' } });
+
+type Rec = Record<string, any>;
+const WINDOW = 'start_date=2033-01-30&end_date=2033-04-02';
+/** The same window in strict mode, which no tally answers: from 00:00:00 to 23:59:59 of its days. */
+const STRICT = 'start_date=2033-01-30%2000:00:00&end_date=2033-04-02%2023:59:59&strict_dates=true';
+const ids: Record<string, number> = {};
+
+async function post(path: string, body: Rec): Promise<number> {
+  const res = await api.post(path, body, { token: editor });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id as number;
+}
+
+/** Every query whose total and pages the tallies answer, with its untallied twin (strict dates). */
+const queries = () => [
+  '',
+  'featured=true',
+  `categories=${ids.parent}`,
+  `categories=${ids.child}`,
+  `tags=${ids.tag}`,
+  `venue=${ids.venue}`,
+  `organizer=${ids.organizer}`,
+];
+
+/** IDs and total of a list, three a page, as anonymous callers and editors see it. */
+async function snapshot(query: string, strict = false) {
+  const out: Rec = {};
+  for (const [who, opts] of [
+    ['anon', {}],
+    ['editor', { token: editor }],
+  ] as const) {
+    const pages: number[][] = [];
+    let total = 0;
+    for (let p = 1; p <= 8; p++) {
+      const res = await api.get(`/events?${strict ? STRICT : WINDOW}&${query}&per_page=3&page=${p}`, opts);
+      if (res.status === 404 && res.body.code === 'event-archive-page-not-found') break;
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      total = Number(res.body.total);
+      pages.push((res.body.events as Rec[]).map((e) => e.id as number));
+    }
+    out[who] = { pages, total };
+  }
+  return out;
+}
+
+async function tallyItems(scope: string): Promise<Rec[]> {
+  const out = await ddb.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.tallyPartition(scope) },
+      ConsistentRead: true,
+    }),
+  );
+  return out.Items ?? [];
+}
+
+let before: Record<string, Rec>;
+
+beforeAll(async () => {
+  ids.parent = await post('/categories', { name: 'Rebuild parent' });
+  ids.child = await post('/categories', { name: 'Rebuild child', parent: ids.parent });
+  ids.tag = await post('/tags', { name: 'Rebuild tag' });
+  ids.venue = await post('/venues', { venue: 'Rebuild hall' });
+  ids.organizer = await post('/organizers', { organizer: 'Rebuild club' });
+  // Across three months, with events spanning a month's end, ending at 23:59:59, starting at
+  // 23:59:59, drafts, a trashed one and one outside the window.
+  const plan: Array<[string, string, Rec]> = [
+    ['2033-01-29 10:00:00', '2033-01-30 10:00:00', { categories: [ids.child] }],
+    ['2033-01-30 00:00:00', '2033-01-30 01:00:00', { featured: true, tags: [ids.tag] }],
+    ['2033-01-31 22:00:00', '2033-02-01 02:00:00', { categories: [ids.parent], venue: ids.venue }],
+    ['2033-02-14 23:59:59', '2033-02-15 09:00:00', { categories: [ids.child], organizer: ids.organizer }],
+    ['2033-02-28 20:00:00', '2033-02-28 23:59:59', { tags: [ids.tag], venue: ids.venue }],
+    ['2033-03-01 10:00:00', '2033-03-01 11:00:00', { status: 'draft', categories: [ids.child] }],
+    ['2033-03-15 10:00:00', '2033-03-15 11:00:00', { featured: true, organizer: ids.organizer }],
+    ['2033-03-31 10:00:00', '2033-04-03 11:00:00', { categories: [ids.child], tags: [ids.tag] }],
+    ['2033-04-02 09:00:00', '2033-04-02 10:00:00', { venue: ids.venue, categories: [ids.parent] }],
+    ['2033-04-02 09:00:00', '2033-04-02 10:00:00', { status: 'pending', tags: [ids.tag] }],
+    ['2033-04-05 09:00:00', '2033-04-05 10:00:00', {}],
+  ];
+  let n = 0;
+  for (const [start_date, end_date, extra] of plan)
+    await post('/events', { title: `Rebuild ${++n}`, status: 'publish', start_date, end_date, ...extra });
+  const trashed = await post('/events', {
+    title: 'Rebuild trashed',
+    status: 'publish',
+    start_date: '2033-02-10 10:00:00',
+    end_date: '2033-02-10 11:00:00',
+    categories: [ids.child],
+  });
+  expect((await api.del(`/events/${trashed}`, { token: editor })).status).toBe(200);
+  before = Object.fromEntries(await Promise.all(queries().map(async (q) => [q, await snapshot(q)])));
+}, 120_000);
+
+describe('month tallies', () => {
+  it('list as the untallied path does', async () => {
+    for (const q of queries()) expect(before[q], q).toEqual(await snapshot(q, true));
+    expect(before['']!.anon.total).toBe(6); // published, starting and ending inside the window
+    expect(before['']!.editor.total).toBe(8); // and the draft and the pending one
+  });
+
+  it('are read one item per month of the window', async () => {
+    const { result: res, calls } = await measure(() => api.get(`/events?${WINDOW}&per_page=3&page=2`));
+    expect(res.status).toBe(200);
+    const tallyReads = calls.filter((c) => c.partition === keys.tallyPartition('ALL'));
+    expect(tallyReads).toHaveLength(1);
+    expect(tallyReads[0]!.items).toBe(4); // January to April
+  });
+});
+
+describe('npm run reindex (rebuildTallies)', () => {
+  it('brings back lost, wrong and day-layout tallies, and removes what no event counts', async () => {
+    // Lost: the whole-calendar tallies; wrong: a tag's counts; older layout: a day item; stray: a
+    // month no event of the venue starts in.
+    for (const item of await tallyItems('ALL'))
+      await ddb.send(new DeleteCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk } }));
+    const [tagMonth] = await tallyItems(`TERM#${ids.tag}`);
+    const wrong = Object.fromEntries(
+      Object.entries(tagMonth!).map(([k, v]) => [k, typeof v === 'number' ? v + 5 : v]),
+    );
+    const strays = [
+      { pk: keys.tallyPartition('FEATURED'), sk: '2033-01-30', 'p|2033-01-30': 1, 'a|2033-01-30': 1 },
+      { pk: keys.tallyPartition(`VENUE#${ids.venue}`), sk: '2033-06', 'p01|0': 3 },
+    ];
+    for (const Item of [wrong, ...strays]) await ddb.send(new PutCommand({ TableName: tableName(), Item }));
+    expect((await snapshot('')).anon.total).toBe(0);
+
+    const report = await rebuildTallies();
+
+    expect(report.events).toBe(12);
+    expect(report.removed).toBe(2);
+    for (const q of queries()) expect(await snapshot(q), q).toEqual(before[q]);
+    expect((await tallyItems('FEATURED')).map((i) => i.sk)).toEqual(['2033-01', '2033-03']);
+    expect((await tallyItems(`VENUE#${ids.venue}`)).map((i) => i.sk)).toEqual([
+      '2033-01',
+      '2033-02',
+      '2033-04',
+    ]);
+  }, 120_000);
+
+  it('changes nothing when run again', async () => {
+    const scopes = ['ALL', 'FEATURED', `TERM#${ids.tag}`, `TREE#${ids.parent}`, `VENUE#${ids.venue}`];
+    const items = await Promise.all(scopes.map(tallyItems));
+
+    const report = await rebuildTallies();
+
+    expect(report.removed).toBe(0);
+    expect(await Promise.all(scopes.map(tallyItems))).toEqual(items);
+    for (const q of queries()) expect(await snapshot(q), q).toEqual(before[q]);
+  }, 120_000);
+});
