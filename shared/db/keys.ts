@@ -22,6 +22,7 @@ import type { LinkKind, PostType, Taxonomy } from '../domain/records';
  *   status totals    COUNT#<type> / STATUS#<shard>       posts of a type per status, in STATUS_SHARDS shards
  *   month tally      TALLY#<scope> / <start month>        listable events of a scope starting that month, by audience,
  *                                                       start day and end day (domain/tallies.ts tallyAttr);
+ *                    TALLY#VENUE#<id> / TREE#<c>#<month>  pair scope: the venue's events in category c's subtree;
  *                                                       scope TREE#<categoryId>: events of the category or of any
  *                                                       descendant, each once
  *   stale subtree    TALLY#TREE#<categoryId> / STALE      the category's subtree tallies are wrong (re-parent,
@@ -43,6 +44,11 @@ export const STATUS_SHARDS = 10;
 const pad = (n: number) => String(n).padStart(12, '0');
 
 export type Key = { pk: string; sk: string };
+
+const tallyParts = (scope: string): [string, string] => {
+  const at = scope.indexOf('/');
+  return at < 0 ? [scope, ''] : [scope.slice(0, at), scope.slice(at + 1)];
+};
 
 export const keys = {
   counter: (sequence: 'post' | 'term'): Key => ({ pk: 'COUNTER', sk: sequence }),
@@ -102,8 +108,12 @@ export const keys = {
 
   /** Status totals are spread over shards so that concurrent creates of one type do not collide. */
   statusTotals: (type: PostType, shard: number): Key => ({ pk: `COUNT#${type}`, sk: `STATUS#${shard}` }),
-  tallyPartition: (scope: string) => `TALLY#${scope}`,
-  tally: (scope: string, month: string): Key => ({ pk: `TALLY#${scope}`, sk: month }),
+  tallyPartition: (scope: string) => `TALLY#${tallyParts(scope)[0]}`,
+  /** A pair scope (`<scope>/<sub-scope>`, domain/tallies.ts) keeps its months in its first scope's partition. */
+  tally: (scope: string, month: string): Key => {
+    const [own, sub] = tallyParts(scope);
+    return { pk: `TALLY#${own}`, sk: sub ? `${sub}#${month}` : month };
+  },
   /** Sorts after every month key of the subtree's tally partition, so tally reads never return it. */
   treeStale: (categoryId: number): Key => ({ pk: `TALLY#TREE#${categoryId}`, sk: 'STALE' }),
 

@@ -5,7 +5,7 @@ import type { PageRequest } from './paging';
 import { passesStatus, type StatusFilter } from './post-rules';
 import { htmlText, indexWords, matchesWordStarts } from './search';
 import { STATUSES } from './statuses';
-import { type TallyWho, treeScope } from './tallies';
+import { type TallyWho, treeScope, venueTreeScope } from './tallies';
 
 /**
  * The pure part of the event list (reference §4.3–4.6): which rows a query keeps, which day-tally scope
@@ -60,6 +60,8 @@ export interface LinkFilter {
   ids: number[];
   leaf: boolean;
   tree?: number;
+  /** The one category asked for (a leaf or not): `ids` are it and its descendants. */
+  category?: number;
 }
 
 /** The day-tally scope that counts one link filter exactly, if any. */
@@ -69,12 +71,26 @@ export function linkScope(l: LinkFilter): string | undefined {
 }
 
 /**
- * The day-tally scope that counts a query's total exactly, if any: everything, featured events, or
- * one leaf term / venue / organizer or one category's subtree (with no other filter).
+ * The tally scope that counts a query's total exactly, if any: everything, featured events, one leaf
+ * term / venue / organizer or one category's subtree (with no other filter), or one category with one
+ * venue.
  */
 export function tallyScope(links: LinkFilter[], featured: boolean | undefined): string | undefined {
   if (links.length === 0) return featured === undefined ? 'ALL' : featured ? 'FEATURED' : undefined;
-  return links.length === 1 && featured === undefined ? linkScope(links[0]!) : undefined;
+  if (featured !== undefined) return undefined;
+  if (links.length === 1) return linkScope(links[0]!);
+  const [category, venue] = links;
+  return links.length === 2 &&
+    category!.category !== undefined &&
+    venue!.kind === 'VENUE' &&
+    venue!.ids.length === 1
+    ? venueTreeScope(venue!.ids[0]!, category!.category)
+    : undefined;
+}
+
+/** The category whose subtree tallies a scope relies on (their stale flag decides whether they count). */
+export function scopeTree(links: LinkFilter[]): number | undefined {
+  return links.length === 1 ? links[0]!.tree : links[0]?.category;
 }
 
 /** Whether an event's record passes every link filter (OR within one, AND across them). */

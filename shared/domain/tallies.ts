@@ -15,6 +15,13 @@ export const dayKey = (wallTime: string) =>
 export const treeScope = (categoryId: number) => `TREE#${categoryId}`;
 
 /**
+ * The events of a venue in a category's subtree (`categories=<c>&venue=<v>`): a pair scope, whose
+ * tallies live in the venue's partition (db/keys.ts), so that a venue's delete takes them along.
+ */
+export const venueTreeScope = (venue: number, categoryId: number) =>
+  `VENUE#${venue}/${treeScope(categoryId)}`;
+
+/**
  * Every category whose subtree holds one of `categories`: each one and its ancestors, once. `parentOf`
  * is the taxonomy's parent map (0 or missing: a top-level category, or one unknown to the map).
  */
@@ -48,6 +55,7 @@ const tilde = (key: string) => (key.endsWith('~') ? '~' : '');
 export const tallyAttr = (who: TallyWho, startKey: string, endKey: string) =>
   `${who}${startKey.slice(8, 10)}${tilde(startKey)}|${dayNumber(endKey) - dayNumber(startKey)}${tilde(endKey)}`;
 
+const MONTH = /^\d{4}-\d{2}$/;
 const ATTR = /^([pa])(\d\d)(~?)\|(-?\d+)(~?)$/;
 
 /** What a month item's attribute counts, or undefined for anything else (keys, older day items'). */
@@ -71,9 +79,10 @@ export function tallyDaysOf(
   who: TallyWho,
   b: DateBounds,
 ): Array<[string, number]> {
-  const month = String(item.sk);
+  const sk = String(item.sk);
+  const month = sk.slice(-7);
   const days = new Map<string, number>();
-  if (month.length !== 7) return [];
+  if (!MONTH.test(month) || (sk.length > 7 && sk[sk.length - 8] !== '#')) return [];
   for (const [attr, n] of Object.entries(item)) {
     if (attr[0] !== who || typeof n !== 'number' || n === 0) continue;
     const counted = readTallyAttr(month, attr);

@@ -8,7 +8,7 @@ import {
   listable,
   rowOf,
 } from '../domain/event-record';
-import { ancestorsOrSelf, dayKey, tallyAttr, tallyMonth, treeScope } from '../domain/tallies';
+import { ancestorsOrSelf, dayKey, tallyAttr, tallyMonth, treeScope, venueTreeScope } from '../domain/tallies';
 import { tableName } from '../db/client';
 import { keys, type Key } from '../db/keys';
 import type { PlannedWrite, WriteItem } from '../db/transact';
@@ -16,7 +16,8 @@ import { wordWrites } from './search-index';
 
 /**
  * The tally scopes of an event: everything, featured, each link, and (given the category taxonomy's
- * parent map) the subtree of every ancestor-or-self of its categories, once per event.
+ * parent map) the subtree of every ancestor-or-self of its categories, once per event, alone and with
+ * each of its venues.
  */
 function tallyScopes(e: EventRecord, skip: Set<string>, parentOf?: ReadonlyMap<number, number>): string[] {
   const linked = linksOf(e)
@@ -26,9 +27,16 @@ function tallyScopes(e: EventRecord, skip: Set<string>, parentOf?: ReadonlyMap<n
     ? ancestorsOrSelf(
         e.data.categories.filter((c) => !skip.has(linkId({ kind: 'TERM', id: c }))),
         parentOf,
-      ).map(treeScope)
+      )
     : [];
-  return ['ALL', ...(e.data.featured ? ['FEATURED'] : []), ...new Set(linked), ...trees];
+  const venues = [...new Set(e.data.venues)].filter((v) => !skip.has(linkId({ kind: 'VENUE', id: v })));
+  return [
+    'ALL',
+    ...(e.data.featured ? ['FEATURED'] : []),
+    ...new Set(linked),
+    ...trees.map(treeScope),
+    ...venues.flatMap((v) => trees.map((c) => venueTreeScope(v, c))),
+  ];
 }
 
 export type Deltas = Map<string, { key: Key; adds: Map<string, number> }>;

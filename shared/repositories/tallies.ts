@@ -10,7 +10,7 @@ import { commit, type Write } from '../db/transact';
 function monthTallies(scope: string, low: string, high: string) {
   return queryIndex({
     partition: keys.tallyPartition(scope),
-    sort: { between: [tallyMonth(low), tallyMonth(high)] },
+    sort: { between: [keys.tally(scope, tallyMonth(low)).sk, keys.tally(scope, tallyMonth(high)).sk] },
   });
 }
 

@@ -10,6 +10,7 @@ import {
   matchesSearch,
   pageOfCandidates,
   rowFilter,
+  scopeTree,
   tallyScope,
   tallyWho,
 } from '../domain/event-query';
@@ -71,7 +72,13 @@ async function termTargets(param: 'categories' | 'tags', refs: Array<number | st
   const leaf = direct === 1 && found.size === 1;
   // One category with children: its subtree tallies count it (unless flagged stale, see listEvents).
   const tree = direct === 1 && !leaf ? asked : undefined;
-  return { kind: 'TERM', ids: [...found], leaf, ...(tree !== undefined ? { tree } : {}) };
+  return {
+    kind: 'TERM',
+    ids: [...found],
+    leaf,
+    ...(tree !== undefined ? { tree } : {}),
+    ...(direct === 1 ? { category: asked } : {}),
+  };
 }
 
 /**
@@ -87,22 +94,25 @@ function postTargets(
 }
 
 /**
- * The link filter with the fewest events in the window, when day tallies can tell (one target each,
- * whole days, a tallied audience); else the first one. Its rows drive an AND of several filters.
+ * The link filter with the fewest events in the window and that number, when day tallies can tell
+ * (one target each, whole days, a tallied audience); else the first one. Its rows drive an AND of
+ * several filters.
  */
 async function smallestFilter(
   links: LinkFilter[],
   who: TallyWho | undefined,
   bounds: DateBounds | undefined,
-): Promise<LinkFilter> {
-  if (links.length === 1 || !who || !bounds?.dayAligned) return links[0]!;
+): Promise<{ filter: LinkFilter; size: number }> {
+  if (links.length === 1 || !who || !bounds?.dayAligned)
+    return { filter: links[0]!, size: Number.POSITIVE_INFINITY };
   const sizes = await Promise.all(
     links.map(async (l) => {
       const scope = linkScope(l);
       return scope ? (await tallyDays(scope, who, bounds)).total : Number.POSITIVE_INFINITY;
     }),
   );
-  return links[sizes.indexOf(Math.min(...sizes))]!;
+  const size = Math.min(...sizes);
+  return { filter: links[sizes.indexOf(size)]!, size };
 }
 
 /**
@@ -250,40 +260,51 @@ export async function listEvents(
   /** The candidates are the requested page already (the tallied path reads only that). */
   let paged = false;
   let counted: Awaited<ReturnType<typeof tallyDays>> | undefined;
+  /** The filter whose rows the tallied path reads (the others are checked on them) and its size. */
+  let driver: { filter: LinkFilter; size: number } | undefined;
   if (tallied) {
     // A category's subtree tallies may be flagged wrong (a re-parent or delete since the last reindex).
-    const tree = links[0]?.tree;
-    const [days, stale] = await Promise.all([
+    const tree = scopeTree(links);
+    const [days, stale, smallest] = await Promise.all([
       tallyDays(scope!, who!, bounds!),
       tree !== undefined ? treeIsStale(tree) : false,
+      links.length > 0 ? smallestFilter(links, who, bounds) : undefined,
       runChecks(checks),
     ]);
     if (!stale) counted = days;
+    driver = smallest;
   } else await runChecks(checks);
   if (counted) {
     // The tallies count every day, so the page's first row is found without reading the rows before it.
     total = counted.total;
-    const start = pageStart(counted.days, (paging.page - 1) * paging.perPage);
+    const offset = (paging.page - 1) * paging.perPage;
+    const start = pageStart(counted.days, offset);
+    // The tallies know how many rows the page holds: the read stops at its last one.
+    const pageRows = Math.min(paging.perPage, total - offset);
     candidates = [];
     paged = true;
     if (start) {
-      // Read in pages a little larger than what is needed: without a Limit DynamoDB returns a full 1 MB page.
-      const pageSize = Math.min(start.skip + paging.perPage + 25, 500);
+      // Read in pages a little larger than what is needed: without a Limit DynamoDB returns a full 1 MB
+      // page. Several filters read the smallest one's rows, of which about total/size match the others.
+      const wanted = start.skip + paging.perPage;
+      const spread = driver && links.length > 1 ? driver.size / Math.max(total, 1) : 1;
+      const pageSize = Math.min(Math.ceil(wanted * spread) + 25, links.length > 1 ? 1000 : 500);
       const from = { low: start.from > range.low ? start.from : range.low, high: range.high };
-      const single = links[0];
+      const single = driver?.filter;
+      const others = links.filter((l) => l !== single);
       // A category's subtree: its and its descendants' link streams merged, each event once.
       const stream = single
         ? candidatesOf(eventsLinkedToAny(single.kind, single.ids, from, pageSize))
         : rowsOf(eventsStartingBetween(from, pageSize));
       let skipped = 0;
       for await (const c of stream) {
-        if (!keep(c.row)) continue;
+        if (!keep(c.row) || (others.length > 0 && (await otherLinks([c.row], others)).length === 0)) continue;
         if (skipped < start.skip) {
           skipped++;
           continue;
         }
         candidates.push(c);
-        if (candidates.length >= paging.perPage) break;
+        if (candidates.length >= pageRows) break;
       }
     }
   } else if (q.include) {
@@ -298,15 +319,15 @@ export async function listEvents(
     candidates = await searchCandidates(q.search, links);
   } else if (links.length > 0) {
     // AND across filters: read the smallest one's rows, check the others on each row (see otherLinks).
-    const driver = await smallestFilter(links, who, bounds);
+    const { filter } = await smallestFilter(links, who, bounds);
     const union = new Map<number, EventRow>();
-    for (const target of driver.ids)
-      for await (const row of eventsLinkedTo(driver.kind, target, range)) union.set(row.eventId, row);
+    for (const target of filter.ids)
+      for await (const row of eventsLinkedTo(filter.kind, target, range)) union.set(row.eventId, row);
     const rows = [...union.values()].filter(keep);
     candidates = (
       await otherLinks(
         rows,
-        links.filter((l) => l !== driver),
+        links.filter((l) => l !== filter),
       )
     ).map((row) => ({ row }));
   } else {

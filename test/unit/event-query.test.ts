@@ -13,6 +13,7 @@ import {
 import type { DateBounds } from '../../shared/domain/event-window';
 import { listStatuses } from '../../shared/domain/post-rules';
 import type { User } from '../../shared/domain/roles';
+import { venueTreeScope } from '../../shared/domain/tallies';
 
 /**
  * The pure part of GET /events (reference §4.2–4.6, decisions §5): which candidate rows a list keeps,
@@ -233,6 +234,32 @@ describe('tallyScope', () => {
     const scope = tallyScope([leaf('TERM', 5), leaf('VENUE', 3)], undefined);
 
     expect(scope).toBeUndefined();
+  });
+
+  it('counts one category (leaf or not) with one venue with the pair tally of its subtree and the venue', () => {
+    const leafCategory: LinkFilter = { kind: 'TERM', ids: [5], leaf: true, category: 5 };
+    const parent: LinkFilter = { kind: 'TERM', ids: [1, 2, 3], leaf: false, tree: 1, category: 1 };
+
+    const scopes = [
+      tallyScope([leafCategory, leaf('VENUE', 3)], undefined),
+      tallyScope([parent, leaf('VENUE', 3)], undefined),
+    ];
+
+    expect(scopes).toEqual([venueTreeScope(3, 5), venueTreeScope(3, 1)]);
+  });
+
+  it('has no pair tally for a tag, several venues, an organizer or featured', () => {
+    const category: LinkFilter = { kind: 'TERM', ids: [5], leaf: true, category: 5 };
+
+    const scopes = [
+      tallyScope([leaf('TERM', 5), leaf('VENUE', 3)], undefined),
+      tallyScope([category, { kind: 'VENUE', ids: [3, 4], leaf: false }], undefined),
+      tallyScope([category, leaf('ORGANIZER', 3)], undefined),
+      tallyScope([category, leaf('VENUE', 3)], true),
+      tallyScope([category, leaf('TERM', 9), leaf('VENUE', 3)], undefined),
+    ];
+
+    expect(scopes).toEqual([undefined, undefined, undefined, undefined, undefined]);
   });
 
   it('has no tally for one leaf filter combined with featured', () => {
