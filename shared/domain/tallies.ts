@@ -36,9 +36,18 @@ export function ancestorsOrSelf(categories: number[], parentOf: ReadonlyMap<numb
 export type TallyWho = 'p' | 'a';
 
 /**
- * Tallies are kept per scope and start month: one item a month, one attribute per audience, start day
- * and end day, so that a window's total and the day where any of its pages begins come from one small
- * item per month (about 25 for the default window), not one per day.
+ * What a tally attribute counts: `p` published events, `u` listable events that are not published
+ * (editors see both: most events are published, so most items hold `p` attributes only).
+ */
+export type TallyMark = 'p' | 'u';
+
+/** The mark an event of this status is tallied under. */
+export const tallyMark = (status: string): TallyMark => (status === 'publish' ? 'p' : 'u');
+
+/**
+ * Tallies are kept per scope and start month: one item a month, one attribute per mark, start day and
+ * end day, so that a window's total and the day where any of its pages begins come from one small item
+ * per month (about 25 for the default window), not one per day.
  */
 export const tallyMonth = (startKey: string) => startKey.slice(0, 7);
 
@@ -48,32 +57,41 @@ const dayOf = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
 const tilde = (key: string) => (key.endsWith('~') ? '~' : '');
 
 /**
- * Attribute of a month tally item: events of this audience that start on `startKey` and end on
- * `endKey`, as `<who><day of month>[~]|<days from start to end>[~]` (`p05|0`, `a31~|1~`): short, because
- * an item's size is what each write of it costs.
+ * Attribute of a month tally item: events of this mark that start on `startKey` and end on `endKey`,
+ * as `<mark><day of month>[~]|<days from start to end>[~]` (`p05|0`, `u31~|1~`): short, because an
+ * item's size is what each write and read of it costs.
  */
-export const tallyAttr = (who: TallyWho, startKey: string, endKey: string) =>
-  `${who}${startKey.slice(8, 10)}${tilde(startKey)}|${dayNumber(endKey) - dayNumber(startKey)}${tilde(endKey)}`;
+export const tallyAttr = (mark: TallyMark, startKey: string, endKey: string) =>
+  `${mark}${startKey.slice(8, 10)}${tilde(startKey)}|${dayNumber(endKey) - dayNumber(startKey)}${tilde(endKey)}`;
 
 const MONTH = /^\d{4}-\d{2}$/;
-const ATTR = /^([pa])(\d\d)(~?)\|(-?\d+)(~?)$/;
+const ATTR = /^([pu])(\d\d)(~?)\|(-?\d+)(~?)$/;
 
 /** What a month item's attribute counts, or undefined for anything else (keys, older day items'). */
 export function readTallyAttr(
   month: string,
   attr: string,
-): { who: TallyWho; start: string; end: string } | undefined {
+): { mark: TallyMark; start: string; end: string } | undefined {
+  const key = `${month}|${attr}`;
+  const known = readAttrs.get(key);
+  if (known !== undefined || readAttrs.has(key)) return known;
   const m = ATTR.exec(attr);
-  if (!m) return undefined;
-  const startDay = `${month}-${m[2]}`;
-  return {
-    who: m[1] as TallyWho,
-    start: startDay + m[3],
-    end: dayOf(dayNumber(startDay) + Number(m[4])) + m[5],
-  };
+  const startDay = `${month}-${m?.[2]}`;
+  const read = m
+    ? {
+        mark: m[1] as TallyMark,
+        start: startDay + m[3],
+        end: dayOf(dayNumber(startDay) + Number(m[4])) + m[5],
+      }
+    : undefined;
+  // Every list request reads the same few thousand attributes: parse each once per instance.
+  if (readAttrs.size >= 100_000) readAttrs.clear();
+  readAttrs.set(key, read);
+  return read;
 }
+const readAttrs = new Map<string, ReturnType<typeof readTallyAttr>>();
 
-/** Events one month tally item counts inside the window, per start-day key in key order. */
+/** Events one month tally item counts inside the window for this audience, per start-day key in key order. */
 export function tallyDaysOf(
   item: Record<string, unknown>,
   who: TallyWho,
@@ -84,7 +102,7 @@ export function tallyDaysOf(
   const days = new Map<string, number>();
   if (!MONTH.test(month) || (sk.length > 7 && sk[sk.length - 8] !== '#')) return [];
   for (const [attr, n] of Object.entries(item)) {
-    if (attr[0] !== who || typeof n !== 'number' || n === 0) continue;
+    if (!(attr[0] === 'p' || (who === 'a' && attr[0] === 'u')) || typeof n !== 'number' || n === 0) continue;
     const counted = readTallyAttr(month, attr);
     if (!counted || !startDayOk(b, counted.start) || !endDayOk(b, counted.end)) continue;
     days.set(counted.start, (days.get(counted.start) ?? 0) + n);

@@ -8,7 +8,15 @@ import {
   listable,
   rowOf,
 } from '../domain/event-record';
-import { ancestorsOrSelf, dayKey, tallyAttr, tallyMonth, treeScope, venueTreeScope } from '../domain/tallies';
+import {
+  ancestorsOrSelf,
+  dayKey,
+  tallyAttr,
+  tallyMark,
+  tallyMonth,
+  treeScope,
+  venueTreeScope,
+} from '../domain/tallies';
 import { tableName } from '../db/client';
 import { keys, type Key } from '../db/keys';
 import type { PlannedWrite, WriteItem } from '../db/transact';
@@ -52,15 +60,12 @@ export function addTallies(
   if (!e || !listable({ status: e.status, hidden: e.data.hideFromListings })) return;
   const startDay = dayKey(e.data.start);
   const endDay = dayKey(e.data.end);
-  const who: Array<'p' | 'a'> = e.status === 'publish' ? ['p', 'a'] : ['a'];
+  const attr = tallyAttr(tallyMark(e.status), startDay, endDay);
   for (const scope of tallyScopes(e, skip, parentOf)) {
     const key = keys.tally(scope, tallyMonth(startDay));
     const id = `${key.pk}|${key.sk}`;
     const entry = deltas.get(id) ?? { key, adds: new Map<string, number>() };
-    for (const w of who) {
-      const attr = tallyAttr(w, startDay, endDay);
-      entry.adds.set(attr, (entry.adds.get(attr) ?? 0) + sign);
-    }
+    entry.adds.set(attr, (entry.adds.get(attr) ?? 0) + sign);
     deltas.set(id, entry);
   }
 }

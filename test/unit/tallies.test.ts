@@ -11,7 +11,8 @@ import {
   tallyDaysOf,
   tallyMonth,
   tallyRange,
-  type TallyWho,
+  type TallyMark,
+  tallyMark,
 } from '../../shared/domain/tallies';
 
 /**
@@ -96,16 +97,16 @@ describe('dayKey', () => {
 });
 
 describe('tallyAttr', () => {
-  it('names an audience, a start day of the month and the days to the end day as <who><dd>|<days>', () => {
-    const attrs = [tallyAttr('p', '2027-01-05', '2027-01-05'), tallyAttr('a', '2027-01-31', '2027-02-02')];
+  it('names a mark, a start day of the month and the days to the end day as <mark><dd>|<days>', () => {
+    const attrs = [tallyAttr('p', '2027-01-05', '2027-01-05'), tallyAttr('u', '2027-01-31', '2027-02-02')];
 
-    expect(attrs).toEqual(['p05|0', 'a31|2']);
+    expect(attrs).toEqual(['p05|0', 'u31|2']);
   });
 
   it('marks a start or an end at 23:59:59 with ~', () => {
-    const attrs = [tallyAttr('p', '2027-01-15~', '2027-01-16'), tallyAttr('a', '2027-01-15', '2027-01-15~')];
+    const attrs = [tallyAttr('p', '2027-01-15~', '2027-01-16'), tallyAttr('u', '2027-01-15', '2027-01-15~')];
 
-    expect(attrs).toEqual(['p15~|1', 'a15|0~']);
+    expect(attrs).toEqual(['p15~|1', 'u15|0~']);
   });
 
   it('reads back the start and end keys it was made from, across months, years and leap days', () => {
@@ -118,15 +119,17 @@ describe('tallyAttr', () => {
       ['2027-06-01', '2029-06-01'],
     ] as const;
 
-    const read = pairs.map(([start, end]) => readTallyAttr(tallyMonth(start), tallyAttr('a', start, end)));
+    const read = pairs.map(([start, end]) => readTallyAttr(tallyMonth(start), tallyAttr('u', start, end)));
 
-    expect(read).toEqual(pairs.map(([start, end]) => ({ who: 'a', start, end })));
+    expect(read).toEqual(pairs.map(([start, end]) => ({ mark: 'u', start, end })));
   });
 
   it('reads nothing from attributes of another shape (keys, day items of older tables)', () => {
-    const read = ['pk', 'sk', 'p|2027-01-15', 'x05|0', 'p5|0'].map((a) => readTallyAttr('2027-01', a));
+    const read = ['pk', 'sk', 'p|2027-01-15', 'a05|0', 'x05|0', 'p5|0'].map((a) =>
+      readTallyAttr('2027-01', a),
+    );
 
-    expect(read).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(read).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
   });
 });
 
@@ -294,8 +297,8 @@ describe('tallyCount', () => {
     endMax: dayEnd('2027-01-31'),
     dayAligned: true,
   };
-  /** A month item holding one count per [audience, start key, end key]. */
-  const item = (month: string, counts: Array<[TallyWho, string, string, number]>) => ({
+  /** A month item holding one count per [mark, start key, end key]. */
+  const item = (month: string, counts: Array<[TallyMark, string, string, number]>) => ({
     pk: 'TALLY#ALL',
     sk: month,
     ...Object.fromEntries(counts.map(([who, start, end, n]) => [tallyAttr(who, start, end), n])),
@@ -354,10 +357,10 @@ describe('tallyCount', () => {
     expect(n).toBe(6);
   });
 
-  it('counts only the audience asked for', () => {
-    const counts: Array<[TallyWho, string, string, number]> = [
+  it('counts published events for everyone, and the unpublished listable ones too for editors', () => {
+    const counts: Array<[TallyMark, string, string, number]> = [
       ['p', '2027-01-15', '2027-01-15', 2],
-      ['a', '2027-01-15', '2027-01-15', 7],
+      ['u', '2027-01-15', '2027-01-15', 7],
     ];
 
     const byAudience = [
@@ -365,11 +368,17 @@ describe('tallyCount', () => {
       tallyCount(item('2027-01', counts), 'a', JANUARY),
     ];
 
-    expect(byAudience).toEqual([2, 7]);
+    expect(byAudience).toEqual([2, 9]);
+  });
+
+  it('tallies published events under p and other listable statuses under u', () => {
+    const marks = ['publish', 'draft', 'pending', 'private', 'future'].map(tallyMark);
+
+    expect(marks).toEqual(['p', 'u', 'u', 'u', 'u']);
   });
 
   it('counts an event ending at 23:59:59 on the end_date day', () => {
-    const n = tallyCount(item('2027-01', [['a', '2027-01-31', '2027-01-31~', 1]]), 'a', JANUARY);
+    const n = tallyCount(item('2027-01', [['u', '2027-01-31', '2027-01-31~', 1]]), 'a', JANUARY);
 
     expect(n).toBe(1);
   });
@@ -379,8 +388,8 @@ describe('tallyCount', () => {
 
     const n = tallyCount(
       item('2027-01', [
-        ['a', '2027-01-31', '2027-01-31', 1],
-        ['a', '2027-01-31', '2027-01-31~', 1],
+        ['u', '2027-01-31', '2027-01-31', 1],
+        ['p', '2027-01-31', '2027-01-31~', 1],
       ]),
       'a',
       b,
