@@ -10,6 +10,8 @@ export interface Figures {
   wcu: number;
   errors: number;
   total: string;
+  /** Records in the answer (the list's page, or 1): what a request's cost should follow. */
+  shown: number;
 }
 
 const quantile = (sorted: number[], q: number) =>
@@ -21,7 +23,7 @@ export function figures(
   now: Usage,
   before: Usage,
   n: number,
-  extra: { errors: number; total: string },
+  extra: { errors: number; total: string; shown: number },
 ): Figures {
   const sorted = [...times].sort((a, b) => a - b);
   return {
@@ -72,6 +74,7 @@ export function caseTable(
   const per = (label: string) => sizes.map((s) => `${label}@${short(s)}`);
   const headers = [
     'case',
+    ...per('shown'),
     ...per('p50'),
     ...per('p95'),
     ...per('calls'),
@@ -89,6 +92,7 @@ export function caseTable(
     const unitsX = c.kind === 'read' ? ratio(b.rcu, a.rcu) : ratio(b.wcu, a.wcu);
     return [
       c.name,
+      ...f.map((x) => f1(x.shown)),
       ...f.map((x) => x.p50.toFixed(1)),
       ...f.map((x) => x.p95.toFixed(1)),
       ...f.map((x) => x.calls.toFixed(1)),
@@ -121,6 +125,7 @@ export function json(
           return [
             String(s),
             {
+              shown: r3(f.shown),
               p50_ms: r3(f.p50),
               p95_ms: r3(f.p95),
               calls: r3(f.calls),

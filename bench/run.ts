@@ -180,6 +180,7 @@ async function measureRead(base: string, c: { path?: string }): Promise<Figures>
   const times: number[] = [];
   let errors = 0;
   let total = '';
+  let shown = 0;
   const before = { ...usage };
   await seed.pool(
     Array.from({ length: REQUESTS }, (_, i) => i),
@@ -187,13 +188,17 @@ async function measureRead(base: string, c: { path?: string }): Promise<Figures>
     async () => {
       const t0 = performance.now();
       const res = await fetch(`${base}${c.path}`);
-      await res.arrayBuffer();
+      const body = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined;
       times.push(performance.now() - t0);
       if (res.status !== 200) errors++;
+      // A list's page is its one array beside `total`; a single record counts one.
+      const list =
+        body && 'total' in body ? (Object.values(body).find(Array.isArray) as unknown[]) : undefined;
+      shown += res.status === 200 ? (list?.length ?? 1) : 0;
       total ||= res.headers.get('x-cal-total') ?? '-';
     },
   );
-  return report.figures(times, usage, before, REQUESTS, { errors, total });
+  return report.figures(times, usage, before, REQUESTS, { errors, total, shown: shown / REQUESTS });
 }
 
 async function measureWrites(
@@ -214,7 +219,7 @@ async function measureWrites(
       if (res.status !== expect) errors++;
     },
   );
-  return report.figures(times, usage, before, n, { errors, total: '-' });
+  return report.figures(times, usage, before, n, { errors, total: '-', shown: 1 });
 }
 
 /** Tags at each size: TAGS_FIRST at the first, TAGS_LAST at the last, geometric in between. */
