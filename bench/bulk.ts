@@ -5,7 +5,7 @@
  * gateway loads, with the same authentication, validation and service code), inside a capture scope.
  * In that scope a middleware on the shared document client:
  *   - takes the transaction the service commits instead of sending it: its Puts go to a queue that
- *     parallel BatchWriteItem workers drain, its `ADD` updates (link counts, day tallies, status
+ *     parallel BatchWriteItem workers drain, its `ADD` updates (link counts, month tallies, status
  *     totals, anything counted) are summed per item and attribute and written once at the end, and
  *     its condition checks are dropped (the targets exist: the bench made them);
  *   - answers the ID sequence from blocks it reserves with one `ADD n` each;

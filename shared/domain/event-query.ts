@@ -8,7 +8,7 @@ import { STATUSES } from './statuses';
 import { type TallyWho, treeScope, venueTreeScope } from './tallies';
 
 /**
- * The pure part of the event list (reference §4.3–4.6): which rows a query keeps, which day-tally scope
+ * The pure part of the event list (reference §4.3–4.6): which rows a query keeps, which tally scope
  * can count it, the order, and the page. The use case feeds it candidates read from the indexes.
  */
 
@@ -64,7 +64,7 @@ export interface LinkFilter {
   category?: number;
 }
 
-/** The day-tally scope that counts one link filter exactly, if any. */
+/** The tally scope that counts one link filter exactly, if any. */
 export function linkScope(l: LinkFilter): string | undefined {
   if (l.tree !== undefined) return treeScope(l.tree);
   return l.leaf && l.ids.length === 1 ? `${l.kind}#${l.ids[0]}` : undefined;

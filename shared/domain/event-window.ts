@@ -9,7 +9,7 @@ export interface DateBounds {
   endMax?: string; // end <=
   endBefore?: string; // end <
   endAfter?: string; // end >
-  /** Every bound falls on a day boundary (inclusive mode), so day tallies can count the window. */
+  /** Every bound falls on a day boundary (inclusive mode), so tallies can count the window. */
   dayAligned: boolean;
 }
 

@@ -147,7 +147,7 @@ export function tallyRange(b: DateBounds): [string, string] {
   return [low, high];
 }
 
-/** Where a page begins, found from the day tallies: the index key to read from and the rows to skip there. */
+/** Where a page begins, found from the tallies: the index key to read from and the rows to skip there. */
 export interface PageStart {
   /** Start-index key of the day holding the first row of the page (`YYYY-MM-DD` or its 23:59:59 second). */
   from: string;

@@ -24,7 +24,7 @@ import { treeScope } from '../domain/tallies';
  * 2. unlinking: every event that links to it loses the ID and the link item, in transactions of up to
  *    30 events, each under the event's version (an event changed meanwhile is read again), each event
  *    logged as updated;
- * 3. clean-up: its day tallies go, and a category's children move up to its parent (logged as updated);
+ * 3. clean-up: its tallies go, and a category's children move up to its parent (logged as updated);
  * 4. the record, its slug guard and (terms) name guard go in one last transaction.
  *
  * A delete interrupted anywhere is finished by sending the same DELETE again: it finds the tombstone
@@ -137,7 +137,7 @@ export async function unlinkAllEvents(kind: LinkKind, id: number): Promise<void>
 }
 
 /**
- * Step 3: the record's day tallies (a category's subtree ones too), and a category's children (they
+ * Step 3: the record's tallies (a category's subtree ones too), and a category's children (they
  * move up to its parent).
  */
 async function cleanUp(d: Deletable, now: string): Promise<void> {

@@ -141,7 +141,7 @@ const del = (key: Key): WriteItem => ({ Delete: { TableName: tableName(), Key: k
 
 /**
  * Everything that must change with an event, in its own write: its link items (one per term, venue
- * and organizer, carrying the event's filter row), the linked records' counts, the day tallies and
+ * and organizer, carrying the event's filter row), the linked records' counts, the month tallies and
  * the event's search words (only when a text changes).
  * `before` / `after` are the event's states; undefined means it does not exist. Only what changes is
  * written: a kept link is rewritten only when the event's filter row changes, a count only when the

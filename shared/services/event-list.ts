@@ -94,7 +94,7 @@ function postTargets(
 }
 
 /**
- * The link filter with the fewest events in the window and that number, when day tallies can tell
+ * The link filter with the fewest events in the window and that number, when tallies can tell
  * (one target each, whole days, a tallied audience); else the first one. Its rows drive an AND of
  * several filters.
  */
@@ -204,7 +204,7 @@ function checkQuery(q: EventListQuery): void {
  * GET /events. Candidates come from the narrowest source: the listed IDs, the search index (a search
  * with a word of two or more characters), the link index of the categories / tags / venues /
  * organizers asked for (OR within a parameter, AND across them), or the start-date index. When the
- * request is one scope over whole days, the total comes from the day tallies, which also tell where
+ * request is one scope over whole days, the total comes from the month tallies, which also tell where
  * the requested page begins: only that page (and at most the rest of its first day) is read.
  */
 export async function listEvents(
