@@ -110,10 +110,6 @@ export function tallyDaysOf(
   return [...days].filter(([, n]) => n !== 0).sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0));
 }
 
-/** Events one month tally item counts inside the window. */
-export const tallyCount = (item: Record<string, unknown>, who: TallyWho, b: DateBounds) =>
-  tallyDaysOf(item, who, b).reduce((total, [, n]) => total + n, 0);
-
 const day = (bound: string) => bound.slice(0, 10);
 const ge = (key: string, bound: string) => key >= day(bound); // start >= D 00:00:00
 const leEnd = (key: string, bound: string) => key <= `${day(bound)}~`; // <= D 23:59:59

@@ -35,19 +35,12 @@ export async function tallyDays(
   return { total, days };
 }
 
-/** Listable events of a scope inside a day-aligned window, counted from the tallies alone. */
-export async function tallyTotal(scope: string, who: TallyWho, b: DateBounds): Promise<number> {
-  return (await tallyDays(scope, who, b)).total;
-}
-
 /**
  * A category's subtree tallies are wrong after a re-parent or a delete below it: a flag item in the
  * subtree's tally partition (its sort key `STALE` sorts after every month key, so tally reads never see
  * it) makes lists read the links instead, until `npm run reindex` rebuilds the tallies and drops it.
  * `at` is unique per write, so the rebuild drops only the flag it saw.
  */
-const STALE = keys.treeStale(0).sk;
-
 export function staleTreeWrites(categories: number[], now: string): Write[] {
   const at = `${now}#${Math.random().toString(36).slice(2, 10)}`;
   return categories.map((id) => ({
@@ -96,7 +89,9 @@ export async function clearStaleTree(category: number, seen: string): Promise<vo
   }
 }
 
-/** The month items of a scope's tallies (not a subtree's stale flag). */
+const STALE = keys.treeStale(0).sk;
+
+/** The month items of a scope's tallies, its pairs' too (not a subtree's stale flag). */
 export async function tallyKeys(scope: string): Promise<Key[]> {
   const items = await collect(
     queryIndex({ partition: keys.tallyPartition(scope), attributes: ['pk', 'sk'] }),

@@ -319,7 +319,8 @@ export async function listEvents(
     candidates = await searchCandidates(q.search, links);
   } else if (links.length > 0) {
     // AND across filters: read the smallest one's rows, check the others on each row (see otherLinks).
-    const { filter } = await smallestFilter(links, who, bounds);
+    // A pair whose subtree tallies are stale found it in its first round already.
+    const { filter } = driver ?? (await smallestFilter(links, who, bounds));
     const union = new Map<number, EventRow>();
     for (const target of filter.ids)
       for await (const row of eventsLinkedTo(filter.kind, target, range)) union.set(row.eventId, row);

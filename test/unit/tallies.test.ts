@@ -7,11 +7,11 @@ import {
   startDayOk,
   readTallyAttr,
   tallyAttr,
-  tallyCount,
   tallyDaysOf,
   tallyMonth,
   tallyRange,
   type TallyMark,
+  type TallyWho,
   tallyMark,
 } from '../../shared/domain/tallies';
 
@@ -20,6 +20,10 @@ import {
  * mode) counted per start day and end day. Inclusive bounds are `D 00:00:00` for start_date and
  * `D 23:59:59` for every other bound, so a wall time of exactly 23:59:59 needs a key of its own.
  */
+
+/** Events one month item counts inside the window: its per-day counts added up. */
+const tallyCount = (item: Record<string, unknown>, who: TallyWho, b: DateBounds) =>
+  tallyDaysOf(item, who, b).reduce((total, [, n]) => total + n, 0);
 
 const D = '2027-01-15';
 const dayStart = (day: string) => `${day} 00:00:00`;
