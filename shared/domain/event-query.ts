@@ -1,5 +1,5 @@
 import type { EventRecord, EventRow } from './event-record';
-import { type DateBounds, inBounds } from './event-window';
+import { type DateBounds, inBounds } from './date-bounds';
 import { haversineKm, type Point } from './geo';
 import type { PageRequest } from './paging';
 import { passesStatus, type StatusFilter } from './post-rules';

@@ -1,4 +1,4 @@
-import type { DateBounds } from './event-window';
+import type { DateBounds } from './date-bounds';
 
 /**
  * Day-granular tallies: listable events counted by scope, start day and end day, so that list totals

@@ -1,4 +1,4 @@
-import type { DateBounds } from '../domain/event-window';
+import type { DateBounds } from '../domain/date-bounds';
 import { tallyDaysOf, tallyMonth, tallyRange, type TallyWho } from '../domain/tallies';
 import { BatchWriteCommand, DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../db/client';

@@ -1,5 +1,4 @@
-import { DateTime } from 'luxon';
-import { siteZone, utcWall, wall } from '../domain/dates';
+import { nowStamps } from '../domain/clock';
 import { trashed } from '../domain/errors';
 import { type EventData, type EventRecord, termsRecounted } from '../domain/event-record';
 import { assertCanDelete } from '../domain/post-rules';
@@ -40,8 +39,7 @@ async function removeOnce(ref: Ref, force: boolean, ctx: Writer): Promise<EventV
   const next: EventRecord = {
     ...current,
     status: 'trash',
-    modified: wall(DateTime.now().setZone(siteZone())),
-    modified_utc: utcWall(DateTime.now()),
+    ...nowStamps(),
   };
   const saved = await updatePost<EventData>(current, next, stale, {
     claims: [],

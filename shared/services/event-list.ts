@@ -14,7 +14,8 @@ import {
   tallyScope,
   tallyWho,
 } from '../domain/event-query';
-import { type DateBounds, dateBounds, startRange } from '../domain/event-window';
+import { type DateBounds, startRange } from '../domain/date-bounds';
+import { dateBounds } from '../domain/event-window';
 import { pageStart, type TallyWho } from '../domain/tallies';
 import { pointOf } from '../domain/geo';
 import { indexedQueryWords } from '../domain/search';

@@ -1,5 +1,4 @@
-import { DateTime } from 'luxon';
-import { siteZone, utcWall, wall } from '../domain/dates';
+import { nowStamps } from '../domain/clock';
 import { trashed } from '../domain/errors';
 import { assertCanDelete } from '../domain/post-rules';
 import type { PostRecord } from '../domain/records';
@@ -47,13 +46,7 @@ export function linkedPostDeletes<D extends LinkedData>(def: LinkedPostView<D>) 
     if (current.status === 'trash') throw trashed(def.type);
     assertMeets(ctx.ifMatch, current, def.type);
     const stale = staleError(ctx, def.type);
-    const now = DateTime.now();
-    const next = {
-      ...current,
-      status: 'trash',
-      modified: wall(now.setZone(siteZone())),
-      modified_utc: utcWall(now),
-    };
+    const next = { ...current, status: 'trash', ...nowStamps() };
     return linkedView(def, await updatePost<D>(current, next, stale), false);
   }
 

@@ -10,7 +10,7 @@ import {
   tallyScope,
   tallyWho,
 } from '../../shared/domain/event-query';
-import type { DateBounds } from '../../shared/domain/event-window';
+import type { DateBounds } from '../../shared/domain/date-bounds';
 import { listStatuses } from '../../shared/domain/post-rules';
 import type { User } from '../../shared/domain/roles';
 import { venueTreeScope } from '../../shared/domain/tallies';

@@ -1,13 +1,8 @@
 import { DateTime } from 'luxon';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { asApiError } from '../../shared/http/errors';
-import {
-  type DateBounds,
-  dateBounds,
-  inBounds,
-  startRange,
-  type WindowQuery,
-} from '../../shared/domain/event-window';
+import { type DateBounds, inBounds, startRange } from '../../shared/domain/date-bounds';
+import { dateBounds, type WindowQuery } from '../../shared/domain/event-window';
 import { keys } from '../../shared/db/keys';
 
 /** The date window of GET /events (reference §4.3, decisions §5), site time zone UTC. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type DateBounds, inBounds } from '../../shared/domain/event-window';
+import { type DateBounds, inBounds } from '../../shared/domain/date-bounds';
 import {
   dayKey,
   endDayOk,
