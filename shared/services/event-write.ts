@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { parseCostInput } from '../domain/cost';
-import { siteZone, utcWall, wall } from '../domain/dates';
+import { nowStamps } from '../domain/clock';
+import { siteZone } from '../domain/dates';
 import { invalidParam } from '../domain/errors';
 import {
   type EventData,
@@ -131,8 +132,7 @@ async function nextState(
     description: has('description') || !current ? safeHtml(body.description ?? '') : current.description,
     excerpt: has('excerpt') || !current ? safeHtml(body.excerpt ?? '') : current.excerpt,
     ...dates,
-    modified: wall(now.setZone(siteZone())),
-    modified_utc: utcWall(now),
+    ...nowStamps(now.toJSDate()),
     sortDate: times.start,
     sortEnd: times.end,
     data,

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
-import { siteZone, utcWall, wall } from '../domain/dates';
+import { nowStamps } from '../domain/clock';
+import { siteZone } from '../domain/dates';
 import { invalidParam } from '../domain/errors';
 import { statusOnWrite } from '../domain/post-rules';
 import { publicationDates } from '../domain/publication-dates';
@@ -63,8 +64,7 @@ export function nextState<D extends LinkedData, B extends object>(
     description:
       nextOptional(body, sent, 'description', current?.description, (v) => safeHtml(String(v))) ?? '',
     ...dates,
-    modified: wall(now.setZone(siteZone())),
-    modified_utc: utcWall(now),
+    ...nowStamps(now.toJSDate()),
     sortDate: dates.date_utc,
     data,
   };
