@@ -12,6 +12,8 @@ export interface Figures {
   total: string;
   /** Records in the answer (the list's page, or 1): what a request's cost should follow. */
   shown: number;
+  /** Round trips to DynamoDB of a request sent alone (mean of the case's first few requests). */
+  trips: number;
 }
 
 const quantile = (sorted: number[], q: number) =>
@@ -23,7 +25,7 @@ export function figures(
   now: Usage,
   before: Usage,
   n: number,
-  extra: { errors: number; total: string; shown: number },
+  extra: { errors: number; total: string; shown: number; trips: number },
 ): Figures {
   const sorted = [...times].sort((a, b) => a - b);
   return {
@@ -63,6 +65,15 @@ export function within(kind: 'read' | 'write', a: Figures, b: Figures, limit = 1
   return ratio(b.calls, a.calls) <= limit && units <= limit;
 }
 
+/**
+ * Issue 9's round-trip target: at most 3 per listing (the records its page embeds included), 2 per
+ * single read, and for a create or update one transaction and at most three reads.
+ */
+export function tripLimit(c: CaseLike): number {
+  if (c.kind === 'write') return 4;
+  return /\{id\}|\{slug\}/.test(c.name) ? 2 : 3;
+}
+
 /** One table: every case, its figures at each size, the largest / smallest ratios and the marker. */
 export function caseTable(
   cases: CaseLike[],
@@ -78,12 +89,14 @@ export function caseTable(
     ...per('p50'),
     ...per('p95'),
     ...per('calls'),
+    ...per('trips'),
     ...per('items'),
     ...per('RCU'),
     ...per('WCU'),
     'calls x',
     'units x',
     '≤1.5x',
+    'trips ok',
   ];
   const rows = cases.map((c) => {
     const f = sizes.map((s) => bySize.get(s)!.get(c.name)!);
@@ -96,15 +109,17 @@ export function caseTable(
       ...f.map((x) => x.p50.toFixed(1)),
       ...f.map((x) => x.p95.toFixed(1)),
       ...f.map((x) => x.calls.toFixed(1)),
+      ...f.map((x) => x.trips.toFixed(1)),
       ...f.map((x) => f1(x.items)),
       ...f.map((x) => f1(x.rcu)),
       ...f.map((x) => f1(x.wcu)),
       ratio(b.calls, a.calls).toFixed(2),
       unitsX.toFixed(2),
       sizes.length < 2 ? '-' : within(c.kind, a, b) ? '✓' : '✗',
+      f.every((x) => x.trips <= tripLimit(c)) ? `✓ ≤${tripLimit(c)}` : `✗ ≤${tripLimit(c)}`,
     ];
   });
-  return `${table(headers, rows)}\n(ratios: ${short(large)} / ${short(small)} events; units are RCU for reads, WCU for writes)`;
+  return `${table(headers, rows)}\n(ratios: ${short(large)} / ${short(small)} events; units are RCU for reads, WCU for writes; trips: round trips of a request sent alone, against the issue's limit)`;
 }
 
 export function json(
@@ -129,6 +144,7 @@ export function json(
               p50_ms: r3(f.p50),
               p95_ms: r3(f.p95),
               calls: r3(f.calls),
+              round_trips: r3(f.trips),
               items_read: r3(f.items),
               rcu: r3(f.rcu),
               wcu: r3(f.wcu),

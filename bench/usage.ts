@@ -1,7 +1,7 @@
 /**
  * DynamoDB accounting for the bench: a middleware on the shared document client (in the bench's
  * process only) that asks every data-plane call for its consumed capacity and counts calls, items
- * read and read / write units.
+ * read and read / write units, and the round trips of requests sent one at a time.
  */
 import { ddb } from '../shared/db/client';
 
@@ -33,6 +33,18 @@ function itemsRead(o: Output): number {
   return o.Item ? 1 : 0;
 }
 
+/**
+ * Round trips of a request sent alone: a call's depth is one more than the deepest call that had
+ * finished when it began (calls in flight together share a depth), and the request's round trips are
+ * the deepest depth. Only meaningful while one request runs at a time: startTrip() before it.
+ */
+const trip = { done: 0, deepest: 0 };
+export function startTrip(): void {
+  trip.done = 0;
+  trip.deepest = 0;
+}
+export const roundTrips = () => trip.deepest;
+
 let installed = false;
 
 export async function instrument(): Promise<void> {
@@ -43,7 +55,9 @@ export async function instrument(): Promise<void> {
       const name = String((context as { commandName?: string }).commandName ?? '');
       // Set before the document client marshals the input, which keeps top-level fields as they are.
       if (DATA_PLANE.test(name)) (a.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
-      const out = await next(a);
+      const depth = trip.done + 1;
+      trip.deepest = Math.max(trip.deepest, depth);
+      const out = await next(a).finally(() => (trip.done = Math.max(trip.done, depth)));
       usage.calls++;
       const o = out.output as Output;
       const consumed = o.ConsumedCapacity;

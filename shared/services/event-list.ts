@@ -29,7 +29,7 @@ import { eventsLinkedTo, eventsLinkedToAny, existingLinks } from '../repositorie
 import { getPosts } from '../repositories/posts';
 import { eventsWithWordStart } from '../repositories/search-index';
 import { tallyDays, treeIsStale } from '../repositories/tallies';
-import { findTerms } from '../repositories/term-lookup';
+import { findTerms, termIdsOfSlugs } from '../repositories/term-lookup';
 import { listTerms } from '../repositories/terms';
 import type { eventListQuery } from '../schemas/event';
 import type { Infer } from '../schemas/infer';
@@ -39,27 +39,40 @@ import { type EventView, presentEvents } from './event-view';
 export type EventListQuery = Infer<typeof eventListQuery>;
 
 /**
- * Resolves category or tag IDs / slugs (unknown → 400); categories bring their descendants. Tags are
- * looked up by key and slug guard; categories read their (small) taxonomy for the descendants.
+ * A tag filter: slugs resolved to IDs through their guards (IDs need no read), and the check that
+ * every tag exists, run later (see listEvents) so that it shares a round trip with the first read.
  */
-async function termTargets(param: 'categories' | 'tags', refs: Array<number | string>): Promise<LinkFilter> {
-  if (param === 'tags') {
-    const found = await findTerms(
-      'post_tag',
-      refs.map((r) => (typeof r === 'number' ? { id: r } : { slug: r })),
-    );
-    const unknown = refs.filter((_, i) => !found[i]);
+async function tagTargets(
+  refs: Array<number | string>,
+): Promise<{ filter: LinkFilter; check: () => Promise<void> }> {
+  const slugs = refs.filter((r): r is string => typeof r === 'string');
+  const bySlug = slugs.length > 0 ? await termIdsOfSlugs('post_tag', slugs) : new Map<string, number>();
+  const ids = refs.map((r) => (typeof r === 'number' ? r : bySlug.get(r)));
+  const known = [...new Set(ids.filter((id): id is number => id !== undefined))];
+  const check = async () => {
+    const found =
+      known.length > 0
+        ? await findTerms(
+            'post_tag',
+            known.map((id) => ({ id })),
+          )
+        : [];
+    const exists = new Set(found.flatMap((t) => (t ? [t.id] : [])));
+    const unknown = refs.filter((_, i) => ids[i] === undefined || !exists.has(ids[i]!));
     if (unknown.length > 0)
       throw invalidParam(
-        param,
-        `${param} contains unknown IDs or slugs: ${unknown.join(', ')}.`,
+        'tags',
+        `tags contains unknown IDs or slugs: ${unknown.join(', ')}.`,
         'rest_unknown_term',
       );
-    const ids = [...new Set(found.map((t) => t!.id))];
-    return { kind: 'TERM', ids, leaf: ids.length === 1 };
-  }
+  };
+  return { filter: { kind: 'TERM', ids: known, leaf: known.length === 1 }, check };
+}
+
+/** Resolves category IDs / slugs (unknown → 400) with their descendants, from the (small) taxonomy. */
+async function categoryTargets(refs: Array<number | string>): Promise<LinkFilter> {
   const terms = await listTerms('tribe_events_cat');
-  const found = termIdsOf(param, refs, terms);
+  const found = termIdsOf('categories', refs, terms);
   const direct = found.size;
   const [asked] = found;
   for (let grew = true; grew;) {
@@ -166,6 +179,37 @@ async function* candidatesOf(rows: AsyncIterable<EventRow>): AsyncGenerator<Cand
 }
 
 /**
+ * The rows of one link filter (a category's subtree: its and its descendants' link streams merged,
+ * each event once), or of every event, in start order from `from.low`, read `pageSize` at a time.
+ */
+function scopeRows(
+  filter: LinkFilter | undefined,
+  from: { low: string; high: string },
+  pageSize: number,
+): AsyncIterable<Candidate> {
+  return filter
+    ? candidatesOf(eventsLinkedToAny(filter.kind, filter.ids, from, pageSize))
+    : rowsOf(eventsStartingBetween(from, pageSize));
+}
+
+/**
+ * Starts an iterable's first read now: `ready` settles with it, and iterating `rows` goes on from there.
+ * The caller awaits `ready` with its other reads, so that no read outlives the request.
+ */
+function started<T>(source: AsyncIterable<T>): { rows: AsyncIterable<T>; ready: Promise<unknown> } {
+  const it = source[Symbol.asyncIterator]();
+  const first = it.next();
+  return {
+    ready: first,
+    rows: {
+      async *[Symbol.asyncIterator]() {
+        for (let r = await first; !r.done; r = await it.next()) yield r.value;
+      },
+    },
+  };
+}
+
+/**
  * Events whose indexed words every query word of two or more characters starts (one Query per word,
  * together), read by ID and checked against the link filters; the full word-start match on the
  * records follows in listEvents. Reads the matches, not the calendar.
@@ -219,10 +263,14 @@ export async function listEvents(
   const range = bounds ? startRange(bounds) : { low: '0000', high: '9999~' };
 
   const links: LinkFilter[] = [];
-  if (q.categories) links.push(await termTargets('categories', q.categories));
-  if (q.tags) links.push(await termTargets('tags', q.tags));
   // Checks of the targets that need a read of their own; the tallied path runs them with its first read.
   const checks: Array<() => Promise<void>> = [];
+  if (q.categories) links.push(await categoryTargets(q.categories));
+  if (q.tags) {
+    const { filter, check } = await tagTargets(q.tags);
+    links.push(filter);
+    checks.push(check);
+  }
   for (const param of ['venue', 'organizer'] as const) {
     const ids = q[param];
     if (!ids) continue;
@@ -263,14 +311,24 @@ export async function listEvents(
   let counted: Awaited<ReturnType<typeof tallyDays>> | undefined;
   /** The filter whose rows the tallied path reads (the others are checked on them) and its size. */
   let driver: { filter: LinkFilter; size: number } | undefined;
+  /** The first page's rows of a one-scope list, read in the tallies' round trip (see below). */
+  let early: AsyncIterable<Candidate> | undefined;
   if (tallied) {
     // A category's subtree tallies may be flagged wrong (a re-parent or delete since the last reindex).
     const tree = scopeTree(links);
+    // Page 1 of one scope begins at the window's first listable row, wherever the tallies place it:
+    // its rows are read now, together with the tallies, and used if they count the list.
+    const first =
+      paging.page === 1 && links.length <= 1
+        ? started(scopeRows(links[0], range, Math.min(paging.perPage + 25, 500)))
+        : undefined;
+    early = first?.rows;
     const [days, stale, smallest] = await Promise.all([
       tallyDays(scope!, who!, bounds!),
       tree !== undefined ? treeIsStale(tree) : false,
       links.length > 0 ? smallestFilter(links, who, bounds) : undefined,
       runChecks(checks),
+      first?.ready,
     ]);
     if (!stale) counted = days;
     driver = smallest;
@@ -293,10 +351,7 @@ export async function listEvents(
       const from = { low: start.from > range.low ? start.from : range.low, high: range.high };
       const single = driver?.filter;
       const others = links.filter((l) => l !== single);
-      // A category's subtree: its and its descendants' link streams merged, each event once.
-      const stream = single
-        ? candidatesOf(eventsLinkedToAny(single.kind, single.ids, from, pageSize))
-        : rowsOf(eventsStartingBetween(from, pageSize));
+      const stream = early ?? scopeRows(single, from, pageSize);
       let skipped = 0;
       for await (const c of stream) {
         if (!keep(c.row) || (others.length > 0 && (await otherLinks([c.row], others)).length === 0)) continue;

@@ -132,6 +132,16 @@ describe('round trips', () => {
     }
   });
 
+  it('reads the first page of one scope in two: its tallies with its rows, then its records', async () => {
+    for (const filter of ['', `&venue=${venue.id}`]) {
+      const ids = await reference(filter);
+      const { body, rounds } = await page(`/events?${WINDOW}&per_page=5${filter}`);
+      expect((body.events as Rec[]).map((e) => e.id)).toEqual(ids.slice(0, 5));
+      expect(body.total).toBe(ids.length);
+      expect(rounds).toBe(2);
+    }
+  });
+
   it('drives two filters from the smaller one and checks the other on its rows', async () => {
     const cat = full.categories[0].id;
     const { body, calls } = await page(`/events?${WINDOW}&categories=${cat}&venue=${venue.id}`);
@@ -239,5 +249,35 @@ describe('term look-ups', () => {
     const res = await api.get(`/events?${WINDOW}&tags=no-such-tag,999999`);
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain('tags contains unknown IDs or slugs: no-such-tag, 999999.');
+    // One unknown tag is checked while its (empty) tallies are read; it is still the first error.
+    for (const path of ['tags=999999', 'tags=999999&venue=888888', 'tags=no-such-tag']) {
+      const one = await api.get(`/events?${WINDOW}&${path}`);
+      expect(one.status).toBe(400);
+      expect(JSON.stringify(one.body)).toContain('tags contains unknown IDs or slugs:');
+    }
+  });
+
+  it('reads the first page of one tag in two round trips by ID and three by slug', async () => {
+    const tag = (await api.post('/tags', { name: 'Trip tag' }, { token: editor })).body;
+    const made = await api.post(
+      '/events',
+      {
+        title: 'Tagged for round trips',
+        status: 'publish',
+        start_date: `${day(4)} 20:00:00`,
+        end_date: `${day(4)} 21:00:00`,
+        tags: [tag.id],
+      },
+      { token: editor },
+    );
+    expect(made.status).toBe(201);
+    for (const [ref, trips] of [
+      [tag.id, 2],
+      [tag.slug, 3],
+    ] as const) {
+      const { body, rounds } = await page(`/events?${WINDOW}&tags=${ref}`);
+      expect((body.events as Rec[]).map((e) => e.id)).toEqual([made.body.id]);
+      expect(rounds).toBe(trips);
+    }
   });
 });
