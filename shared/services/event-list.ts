@@ -153,12 +153,21 @@ async function otherLinks(rows: EventRow[], others: LinkFilter[]): Promise<Event
   );
 }
 
-/** Runs the parameter checks together; the first failing one in parameter order is the error. */
-async function runChecks(checks: Array<() => Promise<void>>): Promise<void> {
-  const results = await Promise.allSettled(checks.map((c) => c()));
+/**
+ * Awaits every promise, failed or not, so that no read outlives the request; the first failure in
+ * their order (parameter order for checks) is the error.
+ */
+async function allInOrder<T extends readonly unknown[]>(
+  promises: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const results = await Promise.allSettled(promises);
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) throw (failed as PromiseRejectedResult).reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as never;
 }
+
+/** Runs the parameter checks together (see allInOrder). */
+const runChecks = (checks: Array<() => Promise<void>>) => allInOrder(checks.map((c) => c()));
 
 async function withRecords(cands: Candidate[]): Promise<Candidate[]> {
   const missing = cands.filter((c) => !c.record).map((c) => c.row.eventId);
@@ -194,7 +203,7 @@ function scopeRows(
 
 /**
  * Starts an iterable's first read now: `ready` settles with it, and iterating `rows` goes on from there.
- * The caller awaits `ready` with its other reads, so that no read outlives the request.
+ * The caller awaits `ready` with its other reads (allInOrder), so that no read outlives the request.
  */
 function started<T>(source: AsyncIterable<T>): { rows: AsyncIterable<T>; ready: Promise<unknown> } {
   const it = source[Symbol.asyncIterator]();
@@ -265,11 +274,15 @@ export async function listEvents(
   const links: LinkFilter[] = [];
   // Checks of the targets that need a read of their own; the tallied path runs them with its first read.
   const checks: Array<() => Promise<void>> = [];
-  if (q.categories) links.push(await categoryTargets(q.categories));
-  if (q.tags) {
-    const { filter, check } = await tagTargets(q.tags);
-    links.push(filter);
-    checks.push(check);
+  // The category taxonomy and the tags' slug guards are read together.
+  const [categories, tags] = await allInOrder([
+    q.categories ? categoryTargets(q.categories) : undefined,
+    q.tags ? tagTargets(q.tags) : undefined,
+  ] as const);
+  if (categories) links.push(categories);
+  if (tags) {
+    links.push(tags.filter);
+    checks.push(tags.check);
   }
   for (const param of ['venue', 'organizer'] as const) {
     const ids = q[param];
@@ -323,13 +336,14 @@ export async function listEvents(
         ? started(scopeRows(links[0], range, Math.min(paging.perPage + 25, 500)))
         : undefined;
     early = first?.rows;
-    const [days, stale, smallest] = await Promise.all([
+    // The checks come first: a request that names an unknown target is a 400, whatever else fails.
+    const [, days, stale, smallest] = await allInOrder([
+      runChecks(checks),
       tallyDays(scope!, who!, bounds!),
       tree !== undefined ? treeIsStale(tree) : false,
       links.length > 0 ? smallestFilter(links, who, bounds) : undefined,
-      runChecks(checks),
       first?.ready,
-    ]);
+    ] as const);
     if (!stale) counted = days;
     driver = smallest;
   } else await runChecks(checks);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type DbCall, measure } from '../support/db-calls';
+import { callsInFlight, type DbCall, measure, watchDb } from '../support/db-calls';
 import { useStack } from '../support/use-stack';
 
 /**
@@ -140,6 +140,25 @@ describe('round trips', () => {
       expect(body.total).toBe(ids.length);
       expect(rounds).toBe(2);
     }
+  });
+
+  it('reads the category taxonomy and the guard of a tag slug in one round trip', async () => {
+    const cat = full.categories[0];
+    const tag = full.tags[0];
+    const bySlug = await page(`/events?${WINDOW}&categories=${cat.slug}&tags=${tag.slug}`);
+    const byId = await page(`/events?${WINDOW}&categories=${cat.slug}&tags=${tag.id}`);
+    for (const { body } of [bySlug, byId]) expect((body.events as Rec[]).map((e) => e.id)).toEqual([full.id]);
+    expect(bySlug.rounds).toBe(byId.rounds);
+  });
+
+  it('answers an unknown target only once every read it started is done', async () => {
+    watchDb();
+    for (let i = 0; i < 5; i++)
+      for (const path of ['tags=999999', 'tags=999999&venue=888888', `venue=888888`]) {
+        const res = await api.get(`/events?${WINDOW}&${path}`);
+        expect(res.status).toBe(400);
+        expect(callsInFlight()).toBe(0);
+      }
   });
 
   it('drives two filters from the smaller one and checks the other on its rows', async () => {

@@ -64,6 +64,9 @@ export function watchDb(): void {
   );
 }
 
+/** DynamoDB calls of the handlers still in flight (after an answer: reads that outlived the request). */
+export const callsInFlight = () => inFlight;
+
 /** The calls made while `fn` ran, their round trips (calls sent together count once), and items read. */
 export async function measure<T>(
   fn: () => Promise<T>,
