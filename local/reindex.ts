@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 
 /**
- * `npm run reindex`: rebuilds the search index (word items) and the month tallies from the event records
- * of a table, and the terms' name order and totals from the term records.
+ * `npm run reindex`: rebuilds the search index (word items), the featured partition and the month
+ * tallies from the event records of a table, and the terms' name order and totals from the term records.
  *
  *   DYNAMODB_ENDPOINT=http://127.0.0.1:8000 TABLE_NAME=cal-events npm run reindex
  *   npm run reindex -- --endpoint http://127.0.0.1:8000 --table cal-events
@@ -22,6 +22,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 // Imported only now: the client reads its settings when its module loads.
 const { config } = await import('../shared/config');
+const { rebuildFeaturedIndex } = await import('../shared/services/featured-reindex');
 const { rebuildSearchIndex } = await import('../shared/services/search-reindex');
 const { rebuildTallies } = await import('../shared/services/tally-rebuild');
 const { rebuildTermIndex } = await import('../shared/services/term-reindex');
@@ -33,6 +34,10 @@ try {
   );
   process.stdout.write('\n');
   console.log(`Done: ${r.events} events, ${r.added} words added, ${r.removed} stale words removed.`);
+  console.log('Rebuilding the featured partition (the records the featured listing reads)…');
+  const f = await rebuildFeaturedIndex((p) => process.stdout.write(`\r${p.events} events read`));
+  process.stdout.write('\n');
+  console.log(`Done: ${f.events} events, ${f.added} featured events added, ${f.removed} removed.`);
   console.log(
     'Rebuilding the month tallies of every scope (all events, featured, terms, venues, organizers, subtrees)…',
   );

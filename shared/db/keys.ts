@@ -13,7 +13,9 @@ import type { LinkKind, PostType, Taxonomy } from '../domain/records';
  *                                                       byStart = TYPE#<type> / <sort date>#<id>, where the
  *                                                       sort date is the event-local start wall time for
  *                                                       events and the UTC publication date otherwise;
- *                                                       events: byEnd = TYPE#event / <event-local end>#<id>
+ *                                                       events: byEnd = TYPE#event / <event-local end>#<id>;
+ *                                                       featured events: byAssignment = FEATURED / <event-local
+ *                                                       start>#<id> (the featured listing reads only them)
  *   link             POST#<eventId> / LINK#<kind>#<id>  an event's term / venue / organizer assignment;
  *                                                       byAssignment = <KIND>#<id> / <event-local start>#<eventId>
  *   slug guard       SLUG#<type>#<slug> / GUARD          unique slug per type, written in the record's transaction
@@ -84,6 +86,12 @@ export const keys = {
   eventEndIndex: (localEnd: string, id: number) => ({
     gsi3pk: 'TYPE#event',
     gsi3sk: `${localEnd}#${pad(id)}`,
+  }),
+  featuredPartition: 'FEATURED',
+  /** A featured event's record in the featured partition of byAssignment; absent (undefined) otherwise. */
+  featuredIndex: (featured: boolean, localStart: string, id: number) => ({
+    gsi4pk: featured ? 'FEATURED' : undefined,
+    gsi4sk: featured ? `${localStart}#${pad(id)}` : undefined,
   }),
 
   slugGuard: (type: PostType | Taxonomy, slug: string): Key => ({ pk: `SLUG#${type}#${slug}`, sk: 'GUARD' }),

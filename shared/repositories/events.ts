@@ -1,18 +1,24 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type EventRecord, type EventRow, linkId, linksOf } from '../domain/event-record';
 import type { PostRecord, TermRecord } from '../domain/records';
+import { ddb, tableName } from '../db/client';
 import { keys } from '../db/keys';
 import { batchGet, type Item, itemKey, queryIndex } from '../db/query';
 import { fromPostItem } from './posts';
 import { fromTermItem } from './terms';
 
-/** Events whose event-local start lies in [low, high], in start order (byStart index). */
+/**
+ * Events whose event-local start lies in [low, high], in start order: every event (byStart index) or
+ * only the featured ones (their partition of byAssignment, which also holds whole records).
+ */
 export async function* eventsStartingBetween(
   range: { low: string; high: string },
   pageSize?: number,
+  featuredOnly = false,
 ): AsyncGenerator<EventRecord> {
   for await (const item of queryIndex({
-    index: 'byStart',
-    partition: keys.typePartition('event'),
+    index: featuredOnly ? 'byAssignment' : 'byStart',
+    partition: featuredOnly ? keys.featuredPartition : keys.typePartition('event'),
     sort: { between: [range.low, range.high] },
     pageSize,
   }))
@@ -126,4 +132,40 @@ export async function goneLinkTargets(e: EventRecord): Promise<Set<string>> {
     if (!item || item.deleting !== undefined) gone.add(linkId(l));
   }
   return gone;
+}
+
+/** IDs of the events in the featured partition of byAssignment. */
+export async function featuredIndexIds(): Promise<Set<number>> {
+  const ids = new Set<number>();
+  for await (const item of queryIndex({
+    index: 'byAssignment',
+    partition: keys.featuredPartition,
+    attributes: ['id'],
+  }))
+    ids.add(Number(item.id));
+  return ids;
+}
+
+/**
+ * Puts an event's record in the featured partition, or takes it out, as its `featured` says, unless
+ * it changed since it was read (its own write then set the keys). Used by `npm run reindex`.
+ */
+export async function syncFeaturedIndex(e: EventRecord): Promise<void> {
+  const k = keys.featuredIndex(e.data.featured, e.sortDate, e.id);
+  await ddb
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.post(e.id),
+        UpdateExpression: k.gsi4pk ? 'SET gsi4pk = :pk, gsi4sk = :sk' : 'REMOVE gsi4pk, gsi4sk',
+        ConditionExpression: 'version = :v AND attribute_not_exists(deleting)',
+        ExpressionAttributeValues: {
+          ':v': e.version,
+          ...(k.gsi4pk ? { ':pk': k.gsi4pk, ':sk': k.gsi4sk } : {}),
+        },
+      }),
+    )
+    .catch((err: Error) => {
+      if (err.name !== 'ConditionalCheckFailedException') throw err;
+    });
 }

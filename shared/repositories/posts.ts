@@ -47,8 +47,12 @@ function indexKeys(p: PostRecord<object>) {
     ...keys.postSlugIndex(p.type, p.slug),
     ...keys.postDateIndex(p.type, p.sortDate, p.id),
     ...(p.type === 'event' && p.sortEnd ? keys.eventEndIndex(p.sortEnd, p.id) : {}),
+    // Undefined keys are left out of a put and removed by an update (postUpdate).
+    ...(p.type === 'event' ? keys.featuredIndex(isFeatured(p), p.sortDate, p.id) : {}),
   };
 }
+
+const isFeatured = (p: PostRecord<object>) => (p.data as { featured?: boolean }).featured === true;
 
 async function getItem(id: number): Promise<Item | undefined> {
   const out = await ddb.send(

@@ -33,6 +33,7 @@ import { findTerms, termIdsOfSlugs } from '../repositories/term-lookup';
 import { listTerms } from '../repositories/terms';
 import type { eventListQuery } from '../schemas/event';
 import type { Infer } from '../schemas/infer';
+import { allInOrder } from './all-in-order';
 import type { Caller } from './context';
 import { type EventView, presentEvents } from './event-view';
 
@@ -153,19 +154,6 @@ async function otherLinks(rows: EventRow[], others: LinkFilter[]): Promise<Event
   );
 }
 
-/**
- * Awaits every promise, failed or not, so that no read outlives the request; the first failure in
- * their order (parameter order for checks) is the error.
- */
-async function allInOrder<T extends readonly unknown[]>(
-  promises: T,
-): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
-  const results = await Promise.allSettled(promises);
-  const failed = results.find((r) => r.status === 'rejected');
-  if (failed) throw (failed as PromiseRejectedResult).reason;
-  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as never;
-}
-
 /** Runs the parameter checks together (see allInOrder). */
 const runChecks = (checks: Array<() => Promise<void>>) => allInOrder(checks.map((c) => c()));
 
@@ -189,16 +177,18 @@ async function* candidatesOf(rows: AsyncIterable<EventRow>): AsyncGenerator<Cand
 
 /**
  * The rows of one link filter (a category's subtree: its and its descendants' link streams merged,
- * each event once), or of every event, in start order from `from.low`, read `pageSize` at a time.
+ * each event once), or of every event (only the featured ones for `featured=true`), in start order
+ * from `from.low`, read `pageSize` at a time.
  */
 function scopeRows(
   filter: LinkFilter | undefined,
   from: { low: string; high: string },
-  pageSize: number,
+  pageSize: number | undefined,
+  featured: boolean | undefined,
 ): AsyncIterable<Candidate> {
   return filter
     ? candidatesOf(eventsLinkedToAny(filter.kind, filter.ids, from, pageSize))
-    : rowsOf(eventsStartingBetween(from, pageSize));
+    : rowsOf(eventsStartingBetween(from, pageSize, featured === true));
 }
 
 /**
@@ -324,25 +314,27 @@ export async function listEvents(
   let counted: Awaited<ReturnType<typeof tallyDays>> | undefined;
   /** The filter whose rows the tallied path reads (the others are checked on them) and its size. */
   let driver: { filter: LinkFilter; size: number } | undefined;
-  /** The first page's rows of a one-scope list, read in the tallies' round trip (see below). */
-  let early: AsyncIterable<Candidate> | undefined;
+  /** Page 1's rows of a one-scope list, read in the tallies' round trip (see below). */
+  let early = new Map<LinkFilter | undefined, AsyncIterable<Candidate>>();
   if (tallied) {
     // A category's subtree tallies may be flagged wrong (a re-parent or delete since the last reindex).
     const tree = scopeTree(links);
     // Page 1 of one scope begins at the window's first listable row, wherever the tallies place it:
     // its rows are read now, together with the tallies, and used if they count the list.
-    const first =
+    const firsts =
       paging.page === 1 && links.length <= 1
-        ? started(scopeRows(links[0], range, Math.min(paging.perPage + 25, 500)))
-        : undefined;
-    early = first?.rows;
+        ? (links.length > 0 ? links : [undefined]).map(
+            (l) => [l, started(scopeRows(l, range, Math.min(paging.perPage + 25, 500), q.featured))] as const,
+          )
+        : [];
+    early = new Map(firsts.map(([l, f]) => [l, f.rows]));
     // The checks come first: a request that names an unknown target is a 400, whatever else fails.
     const [, days, stale, smallest] = await allInOrder([
       runChecks(checks),
       tallyDays(scope!, who!, bounds!),
       tree !== undefined ? treeIsStale(tree) : false,
       links.length > 0 ? smallestFilter(links, who, bounds) : undefined,
-      first?.ready,
+      allInOrder(firsts.map(([, f]) => f.ready)),
     ] as const);
     if (!stale) counted = days;
     driver = smallest;
@@ -365,7 +357,7 @@ export async function listEvents(
       const from = { low: start.from > range.low ? start.from : range.low, high: range.high };
       const single = driver?.filter;
       const others = links.filter((l) => l !== single);
-      const stream = early ?? scopeRows(single, from, pageSize);
+      const stream = early.get(single) ?? scopeRows(single, from, pageSize, q.featured);
       let skipped = 0;
       for await (const c of stream) {
         if (!keep(c.row) || (others.length > 0 && (await otherLinks([c.row], others)).length === 0)) continue;
@@ -403,7 +395,7 @@ export async function listEvents(
     ).map((row) => ({ row }));
   } else {
     candidates = [];
-    for await (const c of rowsOf(eventsStartingBetween(range))) candidates.push(c);
+    for await (const c of scopeRows(undefined, range, undefined, q.featured)) candidates.push(c);
   }
 
   candidates = candidates.filter((c) => keep(c.row));

@@ -28,6 +28,7 @@ import { createPost, statusTotals, updatePost } from '../repositories/posts';
 import { syncTermsInUse } from '../repositories/term-use';
 import type { Infer } from '../schemas/infer';
 import type { eventUpdateBody } from '../schemas/event';
+import { allInOrder } from './all-in-order';
 import { type Ref, retryStale, staleError, type Writer } from './context';
 import { linkedGone, parentsFor } from './event-write-parts';
 import { loadEvent } from './event-read';
@@ -54,8 +55,8 @@ async function nextState(
   sent: Set<string>,
   user: User,
   current: EventRecord | undefined,
-  /** Links of `current` whose records are gone: they drop out of the event. */
-  gone: Set<string>,
+  /** Links of `current` whose records are gone (they drop out of the event): read with the body's look-ups. */
+  goneRead: Promise<Set<string>>,
 ): Promise<{ record: EventRecord; slugBase?: string; created: PlannedRecord[] }> {
   const has = (k: keyof EventBody) => sent.has(k) && body[k] !== undefined;
   const now = DateTime.now();
@@ -88,6 +89,7 @@ async function nextState(
   ) => (sent.has(k) ? body[k] === true : (old ?? false));
   const reads = linkReads();
   await checkLinks(body, sent, user, reads); // the cheap 400s of every link parameter first
+  const gone = await goneRead;
   const created: PlannedRecord[] = [];
   const kept = (kind: LinkKind, ids: number[] | undefined) =>
     (ids ?? []).filter((id) => !gone.has(`${kind}#${id}`));
@@ -183,15 +185,16 @@ function createdWrites(created: PlannedRecord[], event: EventRecord, slugs: stri
 async function save(body: EventBody, sent: Set<string>, ctx: Writer, current?: EventRecord): Promise<Saved> {
   for (let attempt = 0; ; attempt++) {
     try {
-      // The category taxonomy (for subtree tallies) is read alongside the other first reads: the
-      // links' targets of an update, then the body's own look-ups.
+      // The category taxonomy (for subtree tallies) and the link targets of an update are read
+      // alongside the body's own look-ups.
       const parents = parentsFor(sent.has('categories') || (current?.data.categories.length ?? 0) > 0);
-      parents.catch(() => undefined); // awaited below; a failure of the other reads comes first
-      const gone = current ? await goneLinkTargets(current) : new Set<string>();
-      const [parentOf, { record, slugBase, created }] = await Promise.all([
+      const goneRead = current ? goneLinkTargets(current) : Promise.resolve(new Set<string>());
+      // The body's 400s come first; every read settles before the answer.
+      const [{ record, slugBase, created }, parentOf, gone] = await allInOrder([
+        nextState(body, sent, ctx.user, current, goneRead),
         parents,
-        nextState(body, sent, ctx.user, current, gone),
-      ]);
+        goneRead,
+      ] as const);
       if (current) {
         assertCanEdit(current, ctx.user);
         assertMeets(ctx.ifMatch, current, 'event');

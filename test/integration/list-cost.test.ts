@@ -142,6 +142,46 @@ describe('round trips', () => {
     }
   });
 
+  it('reads featured events from their own partition: page 1 in two, whatever else the window holds', async () => {
+    const featured: number[] = [];
+    for (const d of [2, 5, 9]) {
+      const body = { title: `Featured ${d}`, status: 'publish', featured: true, venue: venue.id };
+      const res = await api.post(
+        '/events',
+        { ...body, start_date: `${day(d)} 07:30:00`, end_date: `${day(d)} 08:30:00` },
+        { token: editor },
+      );
+      expect(res.status).toBe(201);
+      featured.push(res.body.id as number);
+    }
+    const ids = await reference('&featured=true');
+    expect(ids).toEqual(featured);
+    const { body, calls, rounds } = await page(`/events?${WINDOW}&per_page=2&featured=true`);
+    expect((body.events as Rec[]).map((e) => e.id)).toEqual(featured.slice(0, 2));
+    expect(body.total).toBe(3);
+    expect(rounds).toBe(2);
+    // Only the featured partition is read, not the window's other events.
+    expect(queries(calls, 'byStart')).toEqual([]);
+    expect(queries(calls, 'byAssignment').map((c) => c.partition)).toEqual(['FEATURED']);
+    expect(itemsOf(queries(calls, 'byAssignment'))).toBe(3);
+
+    // An update that unfeatures an event takes it out; featuring it again puts it back, in start order.
+    const toggle = async (featuredNow: boolean) => {
+      const res = await api.post(`/events/${featured[1]}`, { featured: featuredNow }, { token: editor });
+      expect(res.status).toBe(200);
+      const list = await page(`/events?${WINDOW}&per_page=5&featured=true`);
+      return (list.body.events as Rec[]).map((e) => e.id);
+    };
+    expect(await toggle(false)).toEqual([featured[0], featured[2]]);
+    expect(await reference('&featured=true')).toEqual([featured[0], featured[2]]);
+    expect(await toggle(true)).toEqual(featured);
+    // A trashed featured event leaves the list (its record stays in the partition, as in the start index).
+    expect((await api.del(`/events/${featured[2]}`, { token: editor })).status).toBe(200);
+    const left = await page(`/events?${WINDOW}&per_page=5&featured=true`);
+    expect((left.body.events as Rec[]).map((e) => e.id)).toEqual(featured.slice(0, 2));
+    expect(left.body.total).toBe(2);
+  });
+
   it('reads the category taxonomy and the guard of a tag slug in one round trip', async () => {
     const cat = full.categories[0];
     const tag = full.tags[0];

@@ -1,8 +1,9 @@
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb, tableName } from '../../shared/db/client';
 import { keys } from '../../shared/db/keys';
 import { venueTreeScope } from '../../shared/domain/tallies';
+import { rebuildFeaturedIndex } from '../../shared/services/featured-reindex';
 import { rebuildTallies } from '../../shared/services/tally-rebuild';
 import { measure } from '../support/db-calls';
 import { useStack } from '../support/use-stack';
@@ -213,5 +214,41 @@ describe('npm run reindex (rebuildTallies)', () => {
     expect(report.removed).toBe(0);
     expect(await Promise.all(scopes.map(tallyItems))).toEqual(items);
     for (const q of queries()) expect(await snapshot(q), q).toEqual(before[q]);
+  }, 120_000);
+});
+
+describe('npm run reindex (rebuildFeaturedIndex)', () => {
+  const featuredIds = async () => ((await snapshot('featured=true')).editor.pages as number[][]).flat();
+
+  it('puts back featured records the partition lost and takes out those that are not featured', async () => {
+    const listed = await featuredIds();
+    expect(listed).toHaveLength(2);
+    const { body: plain } = await api.get(`/events?${WINDOW}&per_page=50`, { token: editor });
+    const notFeatured = (plain.events as Rec[]).find((e) => e.featured === false)!;
+    // A table written before the partition existed: a featured record without its keys; and a record
+    // left in the partition by hand.
+    await ddb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.post(listed[0]!),
+        UpdateExpression: 'REMOVE gsi4pk, gsi4sk',
+      }),
+    );
+    await ddb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.post(notFeatured.id),
+        UpdateExpression: 'SET gsi4pk = :pk, gsi4sk = :sk',
+        ExpressionAttributeValues: { ':pk': 'FEATURED', ':sk': '2033-01-29 10:00:00#000000000000' },
+      }),
+    );
+    expect(await featuredIds()).toEqual(listed.slice(1));
+
+    const report = await rebuildFeaturedIndex();
+
+    expect(report).toEqual({ events: 14, added: 1, removed: 1 });
+    expect(await featuredIds()).toEqual(listed);
+    expect((await rebuildFeaturedIndex()).added + (await rebuildFeaturedIndex()).removed).toBe(0);
+    expect(await snapshot('featured=true')).toEqual(before['featured=true']);
   }, 120_000);
 });

@@ -14,8 +14,12 @@ export interface DbCall {
 
 const calls: DbCall[] = [];
 let installed = false;
-/** Round trips: a call sent while none is in flight starts a new one; calls sent together share it. */
-let rounds = 0;
+/**
+ * Round trips, as the bench counts them (bench/usage.ts): a call's depth is one more than the deepest
+ * call that had finished when it began, so calls in flight together share a depth, and a measurement's
+ * round trips are its deepest call's depth. Independent of how parallel chains interleave in time.
+ */
+const trip = { done: 0, deepest: 0 };
 let inFlight = 0;
 
 /** Items a command's output holds: Query/Scan `Items`, BatchGet `Responses`, Get `Item`. */
@@ -38,12 +42,15 @@ export function watchDb(): void {
   installed = true;
   ddb.middlewareStack.add(
     (next, context) => async (args) => {
-      if (inFlight++ === 0) rounds++;
+      inFlight++;
+      const depth = trip.done + 1;
+      trip.deepest = Math.max(trip.deepest, depth);
       let out: Awaited<ReturnType<typeof next>>;
       try {
         out = await next(args);
       } finally {
         inFlight--;
+        trip.done = Math.max(trip.done, depth);
       }
       const input = args.input as {
         IndexName?: string;
@@ -73,8 +80,9 @@ export async function measure<T>(
 ): Promise<{ result: T; calls: DbCall[]; rounds: number; items: number }> {
   watchDb();
   const from = calls.length;
-  const roundsBefore = rounds;
+  trip.done = 0;
+  trip.deepest = 0;
   const result = await fn();
   const made = calls.slice(from);
-  return { result, calls: made, rounds: rounds - roundsBefore, items: made.reduce((n, c) => n + c.items, 0) };
+  return { result, calls: made, rounds: trip.deepest, items: made.reduce((n, c) => n + c.items, 0) };
 }
