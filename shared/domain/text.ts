@@ -1,8 +1,35 @@
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
+
+type Sanitize = typeof sanitizeHtml;
+
+/**
+ * The sanitizer changes text only where it holds `<`, `>` or `&` (a tag, an entity or a bare angle
+ * bracket): any other text comes out trimmed and otherwise as it went in (test/unit/text.test.ts checks
+ * every UTF-16 code unit). So sanitize-html is loaded only by a write whose body holds markup, on its
+ * first such request, instead of at every write function's cold start (issue 9).
+ */
+const MARKUP = /[<>&]/;
+let loaded: Sanitize | undefined;
+
+const hasMarkup = (value: unknown): boolean =>
+  typeof value === 'string'
+    ? MARKUP.test(value)
+    : typeof value === 'object' && value !== null && Object.values(value).some(hasMarkup);
+
+/** Loads the sanitizer when any string in `value` (a request body, at any depth) holds markup. */
+export async function htmlReady(value: unknown): Promise<void> {
+  if (!loaded && hasMarkup(value)) loaded = (await import('sanitize-html')).default;
+}
+
+function sanitizer(): Sanitize {
+  if (!loaded) throw new Error('text with markup before htmlReady(body) loaded the sanitizer');
+  return loaded;
+}
 
 /** Titles and names are plain text: every tag is removed, entities are decoded once, whitespace trimmed. */
 export function plainText(input: string): string {
-  return sanitizeHtml(input, { allowedTags: [], allowedAttributes: {}, parseStyleAttributes: false })
+  if (!MARKUP.test(input)) return input.trim();
+  return sanitizer()(input, { allowedTags: [], allowedAttributes: {}, parseStyleAttributes: false })
     .replace(/&amp;/g, '&')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
@@ -11,8 +38,8 @@ export function plainText(input: string): string {
     .trim();
 }
 
-const SAFE: sanitizeHtml.IOptions = {
-  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'span', 'del', 'ins', 'sub', 'sup'],
+const safeOptions = (s: Sanitize): sanitizeHtml.IOptions => ({
+  allowedTags: [...s.defaults.allowedTags, 'img', 'span', 'del', 'ins', 'sub', 'sup'],
   allowedAttributes: {
     a: ['href', 'name', 'target', 'rel', 'title'],
     img: ['src', 'alt', 'title', 'width', 'height'],
@@ -23,9 +50,13 @@ const SAFE: sanitizeHtml.IOptions = {
   // No `style` attribute is allowed, so nothing is parsed as CSS: the bundles leave postcss out
   // (infra/bundle/aliases.ts).
   parseStyleAttributes: false,
-};
+});
+let safe: sanitizeHtml.IOptions | undefined;
 
 /** Descriptions and excerpts keep safe HTML only: no scripts, event handlers or javascript: URLs. */
 export function safeHtml(input: string): string {
-  return sanitizeHtml(input, SAFE).trim();
+  if (!MARKUP.test(input)) return input.trim();
+  const s = sanitizer();
+  safe ??= safeOptions(s);
+  return s(input, safe).trim();
 }

@@ -18,7 +18,7 @@ import { assertMeets } from '../domain/revisions';
 import { publicationDates } from '../domain/publication-dates';
 import { atLeast, type User } from '../domain/roles';
 import { slugify } from '../domain/slugs';
-import { plainText, safeHtml } from '../domain/text';
+import { htmlReady, plainText, safeHtml } from '../domain/text';
 import { httpUrl, imageUrl } from '../domain/web-input';
 import type { LinkKind, PostRecord, PostType } from '../domain/records';
 import type { PlannedWrite } from '../db/transact';
@@ -183,6 +183,7 @@ function createdWrites(created: PlannedRecord[], event: EventRecord, slugs: stri
  * found by resolving the body again.
  */
 async function save(body: EventBody, sent: Set<string>, ctx: Writer, current?: EventRecord): Promise<Saved> {
+  await htmlReady(body);
   for (let attempt = 0; ; attempt++) {
     try {
       // The category taxonomy (for subtree tallies) and the link targets of an update are read

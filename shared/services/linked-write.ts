@@ -3,13 +3,13 @@ import { assertCanEdit } from '../domain/post-rules';
 import type { PostRecord } from '../domain/records';
 import { assertMeets } from '../domain/revisions';
 import type { User } from '../domain/roles';
+import { htmlReady } from '../domain/text';
 import { canSee } from '../domain/visibility';
 import { createPost, nextPostId, postsWithSlugPrefix, updatePost } from '../repositories/posts';
 import { coerceObject } from '../schemas/coerce';
 import { checker } from '../schemas/validation-errors';
 import { type Ref, retryStale, staleError, type Writer } from './context';
 import { loadLinked } from './linked-read';
-import { linkedPostDeletes } from './linked-delete';
 import { nextState } from './linked-post-state';
 import type { Body, LinkedData, LinkedPostType } from './linked-post-type';
 import { linkedView } from './linked-post-view';
@@ -22,8 +22,8 @@ export type InlineResult = { id: number } | { record: PostRecord<object>; slugBa
 
 /**
  * The writes of a venue-like post type, one mechanism for venues and organizers: creates, partial
- * updates, trash / restore / permanent delete, and the inline records of event bodies. The type only
- * brings its fields (LinkedPostType).
+ * updates (trash and restore by `status`) and the inline records of event bodies (deletes are in
+ * ./linked-delete.ts). The type only brings its fields (LinkedPostType).
  */
 export function linkedPostWrites<D extends LinkedData, B extends object>(def: LinkedPostType<D, B>) {
   let validateInline: ((data: unknown) => void) | undefined;
@@ -38,6 +38,7 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
   }
 
   async function updateOnce(ref: Ref, body: B, sent: Set<string>, ctx: Writer) {
+    await htmlReady(body);
     const current = await loadLinked(def, ref);
     const { record, slugBase } = nextState(
       def,
@@ -54,6 +55,7 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
 
   return {
     async create(body: B, sent: Set<string>, ctx: Writer) {
+      await htmlReady(body);
       const { record, slugBase } = nextState(def, body, withoutSlug(sent), ctx.user);
       const { id: _id, slug: _slug, version: _v, countPublic: _p, countAll: _a, ...fresh } = record;
       return linkedView(def, await createPost<D>(fresh, slugBase ?? '', undefined, ctx.creation), false);
@@ -66,12 +68,6 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
     update(ref: Ref, body: B, sent: Set<string>, ctx: Writer) {
       return retryStale(ctx, () => updateOnce(ref, body, sent, ctx));
     },
-
-    /**
-     * Moves to the trash, keeping its links (the trashed record; gone when already there); `force`
-     * deletes for good, whatever the number of linked events (repositories/deletes.ts).
-     */
-    remove: linkedPostDeletes(def).remove,
 
     /**
      * An inline record of an event body (`param` names it, e.g. `venue[1]`): an existing record (or one
@@ -87,6 +83,7 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
     ): Promise<InlineResult> {
       const body = coerceObject(def.createBody, raw) as B;
       const sent = new Set(Object.keys(raw));
+      await htmlReady(body);
       validateInline ??= checker(def.validateCreateBody);
       const { record, slugBase } = nested(param, () => {
         validateInline!(body);

@@ -3,14 +3,13 @@ import { movedTrees } from '../domain/tallies';
 import { assertMeets } from '../domain/revisions';
 import type { Taxonomy, TermRecord } from '../domain/records';
 import { slugify } from '../domain/slugs';
-import { plainText, safeHtml } from '../domain/text';
+import { htmlReady, plainText, safeHtml } from '../domain/text';
 import { seesAll } from '../domain/visibility';
 import { markStaleTrees } from '../repositories/tallies';
 import { createTerm, listTerms, type TermChanges, updateTerm } from '../repositories/terms';
 import type { Infer } from '../schemas/infer';
 import type { categoryUpdateBody } from '../schemas/term';
 import { retryStale, staleError, type Writer } from './context';
-import { termDeletes } from './term-delete';
 import { byIdMap, loadTerm, termNoun } from './term-read';
 import { type TermView, termView } from './term-view';
 
@@ -52,6 +51,7 @@ export function termWrites(taxonomy: Taxonomy) {
 
   return {
     async create(body: TermBody, { user, root, creation }: Writer): Promise<TermView> {
+      await htmlReady(body);
       const name = cleanName(body.name ?? '');
       const all =
         taxonomy === 'tribe_events_cat' ? byIdMap(await listTerms(taxonomy)) : new Map<number, TermRecord>();
@@ -74,6 +74,7 @@ export function termWrites(taxonomy: Taxonomy) {
     },
 
     async update(id: number, body: TermBody, sent: Set<string>, ctx: Writer): Promise<TermView> {
+      await htmlReady(body);
       return retryStale(ctx, async () => {
         const { user, root } = ctx;
         const current = await load(id);
@@ -102,7 +103,5 @@ export function termWrites(taxonomy: Taxonomy) {
         return termView(term, { root, seesAll: seesAll(user), byId: all });
       });
     },
-
-    remove: termDeletes(taxonomy).remove,
   };
 }

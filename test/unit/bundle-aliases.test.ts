@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUNDLE_ALIASES } from '../../infra/bundle/aliases';
-import { plainText, safeHtml } from '../../shared/domain/text';
+import { htmlReady, plainText, safeHtml } from '../../shared/domain/text';
 
 /**
  * The function bundles leave postcss out and take only htmlparser2's Parser (infra/bundle/aliases.ts):
@@ -50,6 +50,7 @@ describe('the bundled sanitizer without postcss', () => {
     expect(inputs.some((p) => p.includes('sanitize-html'))).toBe(true);
 
     const bundled = (await import(pathToFileURL(out).href)) as typeof import('../../shared/domain/text');
+    await Promise.all([htmlReady(SAMPLES), bundled.htmlReady(SAMPLES)]);
     for (const html of SAMPLES) {
       expect(bundled.safeHtml(html), html).toBe(safeHtml(html));
       expect(bundled.plainText(html), html).toBe(plainText(html));
