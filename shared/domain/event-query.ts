@@ -62,6 +62,11 @@ export interface LinkFilter {
   tree?: number;
   /** The one category asked for (a leaf or not): `ids` are it and its descendants. */
   category?: number;
+  /**
+   * Events linked to the targets over the whole calendar, from their records' counts, when already
+   * read: a guess at which filter is smallest before the tallies tell (listEvents, page 1).
+   */
+  estimate?: number;
 }
 
 /** The tally scope that counts one link filter exactly, if any. */

@@ -26,7 +26,7 @@ import { termIdsOf } from '../domain/term-refs';
 import { canSeeLinked } from '../domain/visibility';
 import { eventsStartingBetween, pageWithLinked } from '../repositories/events';
 import { eventsLinkedTo, eventsLinkedToAny, existingLinks } from '../repositories/links';
-import { getPosts } from '../repositories/posts';
+import { getPosts, type PostRecord } from '../repositories/posts';
 import { eventsWithWordStart } from '../repositories/search-index';
 import { tallyDays, treeIsStale } from '../repositories/tallies';
 import { findTerms, termIdsOfSlugs } from '../repositories/term-lookup';
@@ -91,6 +91,7 @@ async function categoryTargets(refs: Array<number | string>): Promise<LinkFilter
     kind: 'TERM',
     ids: [...found],
     leaf,
+    estimate: terms.reduce((n, t) => n + (found.has(t.id) ? t.countAll : 0), 0),
     ...(tree !== undefined ? { tree } : {}),
     ...(direct === 1 ? { category: asked } : {}),
   };
@@ -98,14 +99,25 @@ async function categoryTargets(refs: Array<number | string>): Promise<LinkFilter
 
 /**
  * A venue / organizer filter, and the check that its IDs name existing, untrashed records of the
- * type: run later (see listEvents), so that it can share a round trip with the first read.
+ * type: run later (see listEvents), so that it can share a round trip with the first read, unless
+ * the records were read already (`read`, which also gives the filter its estimate).
  */
 function postTargets(
   param: 'venue' | 'organizer',
   ids: number[],
+  read?: ReadonlyMap<number, PostRecord<object>>,
 ): { filter: LinkFilter; check: () => Promise<void> } {
-  const check = async () => assertLinkable(param, ids, await getPosts(ids));
-  return { filter: { kind: param === 'venue' ? 'VENUE' : 'ORGANIZER', ids, leaf: ids.length === 1 }, check };
+  const check = async () => assertLinkable(param, ids, read ?? (await getPosts(ids)));
+  const kind = param === 'venue' ? 'VENUE' : 'ORGANIZER';
+  const estimate = read ? ids.reduce((n, id) => n + (read.get(id)?.countAll ?? 0), 0) : undefined;
+  return { filter: { kind, ids, leaf: ids.length === 1, ...(read ? { estimate } : {}) }, check };
+}
+
+/** The filter to read page 1's rows from with the tallies: the only one, or the smallest estimate. */
+function likelyDriver(links: LinkFilter[]): LinkFilter | undefined {
+  if (links.length <= 1) return links[0];
+  if (links.some((l) => l.estimate === undefined)) return undefined;
+  return links.reduce((a, b) => (b.estimate! < a.estimate! ? b : a));
 }
 
 /**
@@ -264,10 +276,13 @@ export async function listEvents(
   const links: LinkFilter[] = [];
   // Checks of the targets that need a read of their own; the tallied path runs them with its first read.
   const checks: Array<() => Promise<void>> = [];
-  // The category taxonomy and the tags' slug guards are read together.
-  const [categories, tags] = await allInOrder([
+  // The category taxonomy and the tags' slug guards are read together; the venues and organizers
+  // asked for too, since that round trip is made anyway (their counts then tell which filter is small).
+  const postIds = q.categories || q.tags ? [...(q.venue ?? []), ...(q.organizer ?? [])] : [];
+  const [categories, tags, posts] = await allInOrder([
     q.categories ? categoryTargets(q.categories) : undefined,
     q.tags ? tagTargets(q.tags) : undefined,
+    postIds.length > 0 ? getPosts(postIds) : undefined,
   ] as const);
   if (categories) links.push(categories);
   if (tags) {
@@ -277,7 +292,7 @@ export async function listEvents(
   for (const param of ['venue', 'organizer'] as const) {
     const ids = q[param];
     if (!ids) continue;
-    const { filter, check } = postTargets(param, ids);
+    const { filter, check } = postTargets(param, ids, posts);
     links.push(filter);
     checks.push(check);
   }
@@ -319,13 +334,17 @@ export async function listEvents(
   if (tallied) {
     // A category's subtree tallies may be flagged wrong (a re-parent or delete since the last reindex).
     const tree = scopeTree(links);
-    // Page 1 of one scope begins at the window's first listable row, wherever the tallies place it:
-    // its rows are read now, together with the tallies, and used if they count the list.
+    // Page 1 begins at the window's first listable row, wherever the tallies place it: its rows are
+    // read now, together with the tallies, from the filter likely to drive (used if the tallies pick it).
+    const likely = likelyDriver(links);
     const firsts =
-      paging.page === 1 && links.length <= 1
-        ? (links.length > 0 ? links : [undefined]).map(
-            (l) => [l, started(scopeRows(l, range, Math.min(paging.perPage + 25, 500), q.featured))] as const,
-          )
+      paging.page === 1 && (links.length === 0 || likely)
+        ? [
+            [
+              likely,
+              started(scopeRows(likely, range, Math.min(paging.perPage + 25, 500), q.featured)),
+            ] as const,
+          ]
         : [];
     early = new Map(firsts.map(([l, f]) => [l, f.rows]));
     // The checks come first: a request that names an unknown target is a 400, whatever else fails.

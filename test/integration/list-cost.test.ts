@@ -191,6 +191,17 @@ describe('round trips', () => {
     expect(bySlug.rounds).toBe(byId.rounds);
   });
 
+  it('reads page 1 of a category (by slug) with a venue in three: the taxonomy with the venue, the tallies with the rows, the records', async () => {
+    const cat = full.categories[0];
+    const query = `categories=${cat.slug}&venue=${venue.id}`;
+    const { body, calls, rounds } = await page(`/events?${WINDOW}&${query}`);
+    expect((body.events as Rec[]).map((e) => e.id)).toEqual(await reference(`&${query}`));
+    expect(body.total).toBe(1);
+    expect(rounds).toBe(3);
+    // The rows come from the smaller filter (the category's one event), not from the venue's 60.
+    expect(queries(calls, 'byAssignment').map((c) => c.partition)).toEqual([`TERM#${cat.id}`]);
+  });
+
   it('answers an unknown target only once every read it started is done', async () => {
     watchDb();
     for (let i = 0; i < 5; i++)
