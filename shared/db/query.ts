@@ -12,6 +12,8 @@ export type Item = Record<string, unknown>;
 
 type IndexKey = keyof typeof TABLE.indexes;
 
+export type PageSize = number | (() => number);
+
 export interface IndexQuery {
   /** A global secondary index, or the table itself when absent. */
   index?: IndexKey;
@@ -19,8 +21,11 @@ export interface IndexQuery {
   /** Sort-key condition: a prefix, or an inclusive range (either end open), or at least / at most. */
   sort?: { prefix: string } | { between: [string, string] } | { from: string };
   descending?: boolean;
-  /** Items per round trip; without it DynamoDB returns pages of up to 1 MB. */
-  pageSize?: number;
+  /**
+   * Items per round trip; without it DynamoDB returns pages of up to 1 MB. A function is asked before
+   * each page (a reader that learns after the first page how many rows it needs).
+   */
+  pageSize?: PageSize;
   /** Attributes to read (names are escaped); all when absent. */
   attributes?: string[];
   consistent?: boolean;
@@ -75,13 +80,13 @@ export async function* queryIndex(q: IndexQuery): AsyncGenerator<Item> {
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
     ScanIndexForward: !q.descending,
-    Limit: q.pageSize,
     ProjectionExpression: projection,
     ConsistentRead: q.consistent,
   };
   let start: Item | undefined;
   do {
-    const page = await ddb.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    const Limit = typeof q.pageSize === 'function' ? q.pageSize() : q.pageSize;
+    const page = await ddb.send(new QueryCommand({ ...input, Limit, ExclusiveStartKey: start }));
     for (const item of page.Items ?? []) yield item;
     start = page.LastEvaluatedKey;
   } while (start);

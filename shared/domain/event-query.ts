@@ -67,6 +67,8 @@ export interface LinkFilter {
    * read: a guess at which filter is smallest before the tallies tell (listEvents, page 1).
    */
   estimate?: number;
+  /** With `estimate` on a category filter: events linked to any category (a stand-in for the calendar). */
+  linkedToAny?: number;
 }
 
 /** The tally scope that counts one link filter exactly, if any. */

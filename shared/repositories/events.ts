@@ -3,7 +3,7 @@ import { type EventRecord, type EventRow, linkId, linksOf } from '../domain/even
 import type { PostRecord, TermRecord } from '../domain/records';
 import { ddb, tableName } from '../db/client';
 import { keys } from '../db/keys';
-import { batchGet, type Item, itemKey, queryIndex } from '../db/query';
+import { batchGet, type Item, itemKey, type PageSize, queryIndex } from '../db/query';
 import { fromPostItem } from './posts';
 import { fromTermItem } from './terms';
 
@@ -13,7 +13,7 @@ import { fromTermItem } from './terms';
  */
 export async function* eventsStartingBetween(
   range: { low: string; high: string },
-  pageSize?: number,
+  pageSize?: PageSize,
   featuredOnly = false,
 ): AsyncGenerator<EventRecord> {
   for await (const item of queryIndex({

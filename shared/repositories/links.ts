@@ -2,7 +2,7 @@ import type { EventRow } from '../domain/event-record';
 import { byStart } from '../domain/event-query';
 import type { LinkKind } from '../domain/records';
 import { keys } from '../db/keys';
-import { batchGet, collect, itemKey, queryIndex } from '../db/query';
+import { batchGet, collect, itemKey, type PageSize, queryIndex } from '../db/query';
 
 /** IDs an event links to (terms, venues or organizers), in link order; a strongly consistent read. */
 export async function linkedIds(eventId: number, kind: LinkKind): Promise<number[]> {
@@ -24,7 +24,7 @@ export async function* eventsLinkedTo(
   kind: LinkKind,
   target: number,
   range: { low: string; high: string },
-  pageSize?: number,
+  pageSize?: PageSize,
 ): AsyncGenerator<EventRow> {
   for await (const item of queryIndex({
     index: 'byAssignment',
@@ -44,7 +44,7 @@ export async function* eventsLinkedToAny(
   kind: LinkKind,
   targets: number[],
   range: { low: string; high: string },
-  pageSize?: number,
+  pageSize?: PageSize,
 ): AsyncGenerator<EventRow> {
   const streams = targets.map((t) => eventsLinkedTo(kind, t, range, pageSize));
   try {

@@ -26,6 +26,7 @@ import { termIdsOf } from '../domain/term-refs';
 import { canSeeLinked } from '../domain/visibility';
 import { eventsStartingBetween, pageWithLinked } from '../repositories/events';
 import { eventsLinkedTo, eventsLinkedToAny, existingLinks } from '../repositories/links';
+import type { PageSize } from '../db/query';
 import { getPosts, type PostRecord } from '../repositories/posts';
 import { eventsWithWordStart } from '../repositories/search-index';
 import { tallyDays, treeIsStale } from '../repositories/tallies';
@@ -92,6 +93,7 @@ async function categoryTargets(refs: Array<number | string>): Promise<LinkFilter
     ids: [...found],
     leaf,
     estimate: terms.reduce((n, t) => n + (found.has(t.id) ? t.countAll : 0), 0),
+    linkedToAny: terms.reduce((n, t) => n + t.countAll, 0),
     ...(tree !== undefined ? { tree } : {}),
     ...(direct === 1 ? { category: asked } : {}),
   };
@@ -113,11 +115,20 @@ function postTargets(
   return { filter: { kind, ids, leaf: ids.length === 1, ...(read ? { estimate } : {}) }, check };
 }
 
-/** The filter to read page 1's rows from with the tallies: the only one, or the smallest estimate. */
-function likelyDriver(links: LinkFilter[]): LinkFilter | undefined {
-  if (links.length <= 1) return links[0];
-  if (links.some((l) => l.estimate === undefined)) return undefined;
-  return links.reduce((a, b) => (b.estimate! < a.estimate! ? b : a));
+/**
+ * The filter to read page 1's rows from with the tallies (the only one, or the smaller estimate) and
+ * how many of its rows to read for one row that passes the other: 1 for one filter; for a category
+ * with a venue or organizer, the inverse of the other's share of the events that have a category,
+ * and half again for matches that bunch toward the end (a read that falls short costs a round trip).
+ */
+function likelyDriver(links: LinkFilter[]): { filter: LinkFilter | undefined; spread: number } | undefined {
+  if (links.length <= 1) return { filter: links[0], spread: 1 };
+  const [category, other] = links;
+  if (links.length > 2 || category!.linkedToAny === undefined || other!.estimate === undefined)
+    return undefined;
+  const filter = other!.estimate < category!.estimate! ? other! : category!;
+  const share = (filter === category ? other! : category!).estimate! / Math.max(category!.linkedToAny, 1);
+  return { filter, spread: share > 0 ? Math.min(1.5 / share, 40) : 40 };
 }
 
 /**
@@ -195,7 +206,7 @@ async function* candidatesOf(rows: AsyncIterable<EventRow>): AsyncGenerator<Cand
 function scopeRows(
   filter: LinkFilter | undefined,
   from: { low: string; high: string },
-  pageSize: number | undefined,
+  pageSize: PageSize | undefined,
   featured: boolean | undefined,
 ): AsyncIterable<Candidate> {
   return filter
@@ -329,23 +340,24 @@ export async function listEvents(
   let counted: Awaited<ReturnType<typeof tallyDays>> | undefined;
   /** The filter whose rows the tallied path reads (the others are checked on them) and its size. */
   let driver: { filter: LinkFilter; size: number } | undefined;
-  /** Page 1's rows of a one-scope list, read in the tallies' round trip (see below). */
+  /**
+   * Rows per read of the page's stream: a page and a margin until the tallies tell how many of the
+   * driving filter's rows the page needs (page 1 starts reading before they do).
+   */
+  let rowsPerRead = Math.min(paging.perPage + 25, 500);
+  /** Page 1's rows of the filter likely to drive (of every event without one), read with the tallies. */
   let early = new Map<LinkFilter | undefined, AsyncIterable<Candidate>>();
   if (tallied) {
     // A category's subtree tallies may be flagged wrong (a re-parent or delete since the last reindex).
     const tree = scopeTree(links);
     // Page 1 begins at the window's first listable row, wherever the tallies place it: its rows are
     // read now, together with the tallies, from the filter likely to drive (used if the tallies pick it).
-    const likely = likelyDriver(links);
-    const firsts =
-      paging.page === 1 && (links.length === 0 || likely)
-        ? [
-            [
-              likely,
-              started(scopeRows(likely, range, Math.min(paging.perPage + 25, 500), q.featured)),
-            ] as const,
-          ]
-        : [];
+    const likely = paging.page === 1 ? likelyDriver(links) : undefined;
+    if (likely)
+      rowsPerRead = Math.min(Math.ceil(paging.perPage * likely.spread) + 25, links.length > 1 ? 1000 : 500);
+    const firsts = likely
+      ? [[likely.filter, started(scopeRows(likely.filter, range, () => rowsPerRead, q.featured))] as const]
+      : [];
     early = new Map(firsts.map(([l, f]) => [l, f.rows]));
     // The checks come first: a request that names an unknown target is a 400, whatever else fails.
     const [, days, stale, smallest] = await allInOrder([
@@ -372,11 +384,11 @@ export async function listEvents(
       // page. Several filters read the smallest one's rows, of which about total/size match the others.
       const wanted = start.skip + paging.perPage;
       const spread = driver && links.length > 1 ? driver.size / Math.max(total, 1) : 1;
-      const pageSize = Math.min(Math.ceil(wanted * spread) + 25, links.length > 1 ? 1000 : 500);
+      rowsPerRead = Math.min(Math.ceil(wanted * spread) + 25, links.length > 1 ? 1000 : 500);
       const from = { low: start.from > range.low ? start.from : range.low, high: range.high };
       const single = driver?.filter;
       const others = links.filter((l) => l !== single);
-      const stream = early.get(single) ?? scopeRows(single, from, pageSize, q.featured);
+      const stream = early.get(single) ?? scopeRows(single, from, rowsPerRead, q.featured);
       let skipped = 0;
       for await (const c of stream) {
         if (!keep(c.row) || (others.length > 0 && (await otherLinks([c.row], others)).length === 0)) continue;
