@@ -148,11 +148,12 @@ export async function featuredIndexIds(): Promise<Set<number>> {
 
 /**
  * Puts an event's record in the featured partition, or takes it out, as its `featured` says, unless
- * it changed since it was read (its own write then set the keys). Used by `npm run reindex`.
+ * it changed since it was read (its own write then set the keys) or is being deleted: false then.
+ * Used by `npm run reindex`.
  */
-export async function syncFeaturedIndex(e: EventRecord): Promise<void> {
+export async function syncFeaturedIndex(e: EventRecord): Promise<boolean> {
   const k = keys.featuredIndex(e.data.featured, e.sortDate, e.id);
-  await ddb
+  return ddb
     .send(
       new UpdateCommand({
         TableName: tableName(),
@@ -165,7 +166,11 @@ export async function syncFeaturedIndex(e: EventRecord): Promise<void> {
         },
       }),
     )
-    .catch((err: Error) => {
-      if (err.name !== 'ConditionalCheckFailedException') throw err;
-    });
+    .then(
+      () => true,
+      (err: Error) => {
+        if (err.name !== 'ConditionalCheckFailedException') throw err;
+        return false;
+      },
+    );
 }

@@ -110,9 +110,9 @@ function postTargets(
   read?: ReadonlyMap<number, PostRecord<object>>,
 ): { filter: LinkFilter; check: () => Promise<void> } {
   const check = async () => assertLinkable(param, ids, read ?? (await getPosts(ids)));
-  const kind = param === 'venue' ? 'VENUE' : 'ORGANIZER';
-  const estimate = read ? ids.reduce((n, id) => n + (read.get(id)?.countAll ?? 0), 0) : undefined;
-  return { filter: { kind, ids, leaf: ids.length === 1, ...(read ? { estimate } : {}) }, check };
+  const filter: LinkFilter = { kind: param === 'venue' ? 'VENUE' : 'ORGANIZER', ids, leaf: ids.length === 1 };
+  if (read) filter.estimate = ids.reduce((n, id) => n + (read.get(id)?.countAll ?? 0), 0);
+  return { filter, check };
 }
 
 /**
@@ -287,9 +287,10 @@ export async function listEvents(
   const links: LinkFilter[] = [];
   // Checks of the targets that need a read of their own; the tallied path runs them with its first read.
   const checks: Array<() => Promise<void>> = [];
-  // The category taxonomy and the tags' slug guards are read together; the venues and organizers
-  // asked for too, since that round trip is made anyway (their counts then tell which filter is small).
-  const postIds = q.categories || q.tags ? [...(q.venue ?? []), ...(q.organizer ?? [])] : [];
+  // The category taxonomy and the tags' slug guards are read together; with the taxonomy, the venues
+  // and organizers asked for too, since that round trip is made anyway (their counts then tell which
+  // filter is likely smaller, see likelyDriver). Without categories their check joins a later round.
+  const postIds = q.categories ? [...(q.venue ?? []), ...(q.organizer ?? [])] : [];
   const [categories, tags, posts] = await allInOrder([
     q.categories ? categoryTargets(q.categories) : undefined,
     q.tags ? tagTargets(q.tags) : undefined,
@@ -319,6 +320,8 @@ export async function listEvents(
         );
     });
   }
+  // A search with a word of two or more characters reads the search index, not the window.
+  const searched = q.search !== undefined && indexedQueryWords(q.search).length > 0;
   const keep = rowFilter({ statuses: statusFilter, bounds, featured: q.featured, postParent: q.post_parent });
 
   // One ordered stream and a tally: read only up to the end of the requested page.
@@ -369,7 +372,15 @@ export async function listEvents(
     ] as const);
     if (!stale) counted = days;
     driver = smallest;
-  } else await runChecks(checks);
+  } else {
+    // Several filters read the rows of the smallest (its tallies tell) unless IDs or a search lead:
+    // those tallies are read with the checks.
+    const [, smallest] = await allInOrder([
+      runChecks(checks),
+      links.length > 1 && !q.include && !searched ? smallestFilter(links, who, bounds) : undefined,
+    ] as const);
+    driver = smallest;
+  }
   if (counted) {
     // The tallies count every day, so the page's first row is found without reading the rows before it.
     total = counted.total;
@@ -408,12 +419,12 @@ export async function listEvents(
       // AND across parameters holds with include too: each link filter must match one of its targets.
       .filter((e) => matchesLinks(e, links))
       .map((e) => ({ row: rowOf(e), record: e }));
-  } else if (q.search && indexedQueryWords(q.search).length > 0) {
-    candidates = await searchCandidates(q.search, links);
+  } else if (searched) {
+    candidates = await searchCandidates(q.search!, links);
   } else if (links.length > 0) {
     // AND across filters: read the smallest one's rows, check the others on each row (see otherLinks).
-    // A pair whose subtree tallies are stale found it in its first round already.
-    const { filter } = driver ?? (await smallestFilter(links, who, bounds));
+    // The smallest was found with the checks (or, for a pair whose subtree tallies are stale, with them).
+    const filter = driver?.filter ?? links[0]!;
     const union = new Map<number, EventRow>();
     for (const target of filter.ids)
       for await (const row of eventsLinkedTo(filter.kind, target, range)) union.set(row.eventId, row);

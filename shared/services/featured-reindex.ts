@@ -19,10 +19,8 @@ export async function rebuildFeaturedIndex(
   const report: FeaturedReport = { events: 0, added: 0, removed: 0 };
   for await (const e of eventsStartingBetween({ low: '0000', high: '9999~' }, 200)) {
     report.events++;
-    if (e.data.featured !== indexed.has(e.id)) {
-      await syncFeaturedIndex(e);
+    if (e.data.featured !== indexed.has(e.id) && (await syncFeaturedIndex(e)))
       report[e.data.featured ? 'added' : 'removed']++;
-    }
     if (report.events % 500 === 0) progress(report);
   }
   progress(report);

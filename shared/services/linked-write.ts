@@ -83,7 +83,7 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
     ): Promise<InlineResult> {
       const body = coerceObject(def.createBody, raw) as B;
       const sent = new Set(Object.keys(raw));
-      await htmlReady(body);
+      // Its markup loaded the sanitizer with the event body's (event-write.ts, htmlReady).
       validateInline ??= checker(def.validateCreateBody);
       const { record, slugBase } = nested(param, () => {
         validateInline!(body);

@@ -1,0 +1,142 @@
+import { describe, expect, it, vi } from 'vitest';
+import { invoke } from '../support/invoke';
+import { useStack } from '../support/use-stack';
+
+/**
+ * sanitize-html is loaded only by a write whose body holds markup (shared/domain/text.ts, htmlReady).
+ * Each write function here runs in a fresh module graph, as a cold Lambda does, so that no earlier
+ * write has loaded the sanitizer for it: its first request with markup must still be sanitized.
+ */
+const {
+  api,
+  tokens: { editor },
+} = await useStack({ tokens: { editor: 'editor' } });
+
+type Rec = Record<string, any>;
+const HTML = '<p onclick="x()">Hi <b>there</b></p><script>alert(1)</script>';
+const SAFE = '<p>Hi <b>there</b></p>';
+const TITLE = '<i>Rock</i> &amp; roll';
+
+// Static imports (Vite resolves no variable paths), each run again after vi.resetModules().
+const FUNCTIONS = {
+  'events/create-event': () => import('../../functions/events/create-event'),
+  'events/update-event': () => import('../../functions/events/update-event'),
+  'venues/create-venue': () => import('../../functions/venues/create-venue'),
+  'venues/update-venue': () => import('../../functions/venues/update-venue'),
+  'organizers/create-organizer': () => import('../../functions/organizers/create-organizer'),
+  'organizers/update-organizer': () => import('../../functions/organizers/update-organizer'),
+  'categories/create-category': () => import('../../functions/categories/create-category'),
+  'categories/update-category': () => import('../../functions/categories/update-category'),
+  'tags/create-tag': () => import('../../functions/tags/create-tag'),
+  'tags/update-tag': () => import('../../functions/tags/update-tag'),
+};
+
+/** The handler of a function module, imported in a module graph of its own. */
+async function cold(fn: keyof typeof FUNCTIONS): Promise<unknown> {
+  vi.resetModules();
+  return (await FUNCTIONS[fn]()).handler;
+}
+
+async function made(path: string, body: Rec): Promise<Rec> {
+  const res = await api.post(path, body, { token: editor });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+describe('the first write with markup after a cold start', () => {
+  it('creates an event, with an inline venue, sanitized', async () => {
+    const res = await invoke(await cold('events/create-event'), 'POST', '/events', {
+      token: editor,
+      body: {
+        title: TITLE,
+        description: HTML,
+        start_date: '2031-05-01 10:00:00',
+        end_date: '2031-05-01 11:00:00',
+        venue: { venue: 'Inline <b>hall</b>', description: HTML },
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.title).toBe('Rock & roll');
+    expect(res.body.description).toBe(SAFE);
+    expect(res.body.venue.venue).toBe('Inline hall');
+  });
+
+  it('updates an event sanitized', async () => {
+    const event = await made('/events', {
+      title: 'Plain',
+      start_date: '2031-05-02 10:00:00',
+      end_date: '2031-05-02 11:00:00',
+    });
+    const res = await invoke(await cold('events/update-event'), 'POST', `/events/${event.id}`, {
+      token: editor,
+      pathParameters: { id: String(event.id) },
+      body: { excerpt: HTML },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.excerpt).toBe(SAFE);
+  });
+
+  for (const [type, name] of [
+    ['venues', 'venue'],
+    ['organizers', 'organizer'],
+  ] as const)
+    it(`creates and updates a ${name} sanitized`, async () => {
+      const created = await invoke(
+        await cold(`${type}/create-${name}` as keyof typeof FUNCTIONS),
+        'POST',
+        `/${type}`,
+        {
+          token: editor,
+          body: { [name]: TITLE, description: HTML },
+        },
+      );
+      expect(created.status, created.text).toBe(201);
+      expect(created.body[name]).toBe('Rock & roll');
+      expect(created.body.description).toBe(SAFE);
+      const plain = await made(`/${type}`, { [name]: `Plain ${name}` });
+      const updated = await invoke(
+        await cold(`${type}/update-${name}` as keyof typeof FUNCTIONS),
+        'POST',
+        `/${type}/${plain.id}`,
+        {
+          token: editor,
+          pathParameters: { id: String(plain.id) },
+          body: { description: HTML },
+        },
+      );
+      expect(updated.status, updated.text).toBe(200);
+      expect(updated.body.description).toBe(SAFE);
+    });
+
+  for (const [type, name] of [
+    ['categories', 'category'],
+    ['tags', 'tag'],
+  ] as const)
+    it(`creates and updates a ${name} sanitized`, async () => {
+      const created = await invoke(
+        await cold(`${type}/create-${name}` as keyof typeof FUNCTIONS),
+        'POST',
+        `/${type}`,
+        {
+          token: editor,
+          body: { name: TITLE, description: HTML },
+        },
+      );
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.name).toBe('Rock & roll');
+      expect(created.body.description).toBe(SAFE);
+      const plain = await made(`/${type}`, { name: `Plain ${name}` });
+      const updated = await invoke(
+        await cold(`${type}/update-${name}` as keyof typeof FUNCTIONS),
+        'POST',
+        `/${type}/${plain.id}`,
+        {
+          token: editor,
+          pathParameters: { id: String(plain.id) },
+          body: { description: HTML },
+        },
+      );
+      expect(updated.status, updated.text).toBe(200);
+      expect(updated.body.description).toBe(SAFE);
+    });
+});
