@@ -76,66 +76,29 @@ describe('the first write with markup after a cold start', () => {
     expect(res.body.excerpt).toBe(SAFE);
   });
 
-  for (const [type, name] of [
-    ['venues', 'venue'],
-    ['organizers', 'organizer'],
+  // [collection, singular, the field holding its title or name]
+  for (const [type, name, field] of [
+    ['venues', 'venue', 'venue'],
+    ['organizers', 'organizer', 'organizer'],
+    ['categories', 'category', 'name'],
+    ['tags', 'tag', 'name'],
   ] as const)
     it(`creates and updates a ${name} sanitized`, async () => {
-      const created = await invoke(
-        await cold(`${type}/create-${name}` as keyof typeof FUNCTIONS),
-        'POST',
-        `/${type}`,
-        {
-          token: editor,
-          body: { [name]: TITLE, description: HTML },
-        },
-      );
+      const create = `${type}/create-${name}` as keyof typeof FUNCTIONS;
+      const created = await invoke(await cold(create), 'POST', `/${type}`, {
+        token: editor,
+        body: { [field]: TITLE, description: HTML },
+      });
       expect(created.status, created.text).toBe(201);
-      expect(created.body[name]).toBe('Rock & roll');
+      expect(created.body[field]).toBe('Rock & roll');
       expect(created.body.description).toBe(SAFE);
-      const plain = await made(`/${type}`, { [name]: `Plain ${name}` });
-      const updated = await invoke(
-        await cold(`${type}/update-${name}` as keyof typeof FUNCTIONS),
-        'POST',
-        `/${type}/${plain.id}`,
-        {
-          token: editor,
-          pathParameters: { id: String(plain.id) },
-          body: { description: HTML },
-        },
-      );
-      expect(updated.status, updated.text).toBe(200);
-      expect(updated.body.description).toBe(SAFE);
-    });
-
-  for (const [type, name] of [
-    ['categories', 'category'],
-    ['tags', 'tag'],
-  ] as const)
-    it(`creates and updates a ${name} sanitized`, async () => {
-      const created = await invoke(
-        await cold(`${type}/create-${name}` as keyof typeof FUNCTIONS),
-        'POST',
-        `/${type}`,
-        {
-          token: editor,
-          body: { name: TITLE, description: HTML },
-        },
-      );
-      expect(created.status, created.text).toBe(201);
-      expect(created.body.name).toBe('Rock & roll');
-      expect(created.body.description).toBe(SAFE);
-      const plain = await made(`/${type}`, { name: `Plain ${name}` });
-      const updated = await invoke(
-        await cold(`${type}/update-${name}` as keyof typeof FUNCTIONS),
-        'POST',
-        `/${type}/${plain.id}`,
-        {
-          token: editor,
-          pathParameters: { id: String(plain.id) },
-          body: { description: HTML },
-        },
-      );
+      const plain = await made(`/${type}`, { [field]: `Plain ${name}` });
+      const update = `${type}/update-${name}` as keyof typeof FUNCTIONS;
+      const updated = await invoke(await cold(update), 'POST', `/${type}/${plain.id}`, {
+        token: editor,
+        pathParameters: { id: String(plain.id) },
+        body: { description: HTML },
+      });
       expect(updated.status, updated.text).toBe(200);
       expect(updated.body.description).toBe(SAFE);
     });
