@@ -8,36 +8,37 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { BUNDLE_ALIASES } from '../infra/bundle/aliases';
+import { FUNCTION_ENTRY, functionBuild } from '../infra/bundle/build-options';
 import { NO_ROUTE_HANDLER } from '../shared/config';
 import { operations } from '../shared/contracts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
-/** What a bundle holds beyond the AWS SDK, by package (or `shared/...` for our own code), largest first. */
+/** What a cold start loads beyond the AWS SDK, by package (or `shared/...` for our own code), largest first. */
 export type Contents = Array<{ what: string; bytes: number }>;
 
 const built = new Map<string, Contents>();
 
-/** Bundles one entry like infra/function-defaults.ts does and returns its size in bytes. */
-export async function bundleSize(entry: string, out: string): Promise<number> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    minify: true,
-    mainFields: ['module', 'main'],
-    outfile: out,
-    logLevel: 'silent',
-    metafile: true,
-    banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
-    alias: BUNDLE_ALIASES,
-  });
+/**
+ * Bundles one entry into `outdir` as infra/function-defaults.ts does (infra/bundle/build-options.ts)
+ * and returns the bytes a cold start loads: the entry and the chunks it imports statically, not those
+ * only `await import()` reaches. What it holds is listed by `contentsOf` (by the entry file).
+ */
+export async function bundleSize(entry: string, outdir: string): Promise<{ file: string; bytes: number }> {
+  const result = await build({ ...functionBuild(entry, outdir), metafile: true });
+  const outputs = result.metafile.outputs;
+  const file = join(outdir, FUNCTION_ENTRY);
+  const loaded = new Set<string>();
+  const visit = (out: string) => {
+    if (loaded.has(out)) return;
+    loaded.add(out);
+    for (const i of outputs[out]!.imports)
+      if (i.kind === 'import-statement' && outputs[i.path]) visit(i.path);
+  };
+  visit(Object.keys(outputs).find((o) => o.endsWith(`/${FUNCTION_ENTRY}`))!);
   const by = new Map<string, number>();
-  for (const o of Object.values(result.metafile.outputs))
-    for (const [path, { bytesInOutput }] of Object.entries(o.inputs)) {
+  for (const out of loaded)
+    for (const [path, { bytesInOutput }] of Object.entries(outputs[out]!.inputs)) {
       const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1];
       const what =
         pkg ??
@@ -49,13 +50,13 @@ export async function bundleSize(entry: string, out: string): Promise<number> {
       by.set(what, (by.get(what) ?? 0) + bytesInOutput);
     }
   built.set(
-    out,
+    file,
     [...by]
       .filter(([what]) => !/^@(aws-sdk|smithy|aws-crypto)\//.test(what))
       .map(([what, bytes]) => ({ what, bytes }))
       .sort((a, b) => b.bytes - a.bytes),
   );
-  return statSync(out).size;
+  return { file, bytes: [...loaded].reduce((n, o) => n + statSync(o).size, 0) };
 }
 
 /** The contents of a bundle built by `bundleSize` (by its output file). */
@@ -81,12 +82,12 @@ export async function buildBundles(
   writeFileSync(bare, BARE);
   // The bare entry lives in a temporary folder: resolve the SDK from the project's node_modules.
   process.env.NODE_PATH = join(ROOT, 'node_modules');
-  const bareFile = join(dir, 'bare.mjs');
-  const bytes = await bundleSize(bare, bareFile).catch(async () => {
+  const bareDir = join(dir, 'bare');
+  const bareBuilt = await bundleSize(bare, bareDir).catch(async () => {
     const local = join(ROOT, 'bench', `.bare-${process.pid}.ts`);
     writeFileSync(local, BARE);
     try {
-      return await bundleSize(local, bareFile);
+      return await bundleSize(local, bareDir);
     } finally {
       rmSync(local);
     }
@@ -95,15 +96,13 @@ export async function buildBundles(
   const functions: Bundle[] = [];
   for (const [i, handler] of entries.entries()) {
     if (progress) process.stderr.write(`\rbundling ${i + 1}/${entries.length} ${handler.padEnd(50)}`);
-    const file = join(dir, `${i}.mjs`);
     functions.push({
       function: handler.replace(/^functions\//, ''),
-      file,
-      bytes: await bundleSize(join(ROOT, `${handler}.ts`), file),
+      ...(await bundleSize(join(ROOT, `${handler}.ts`), join(dir, String(i)))),
     });
   }
   if (progress) process.stderr.write('\n');
-  return { baseline: { function: 'bare DynamoDB client', file: bareFile, bytes }, functions };
+  return { baseline: { function: 'bare DynamoDB client', ...bareBuilt }, functions };
 }
 
 /** Every function's bundle size and the bare client's. */

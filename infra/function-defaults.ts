@@ -1,19 +1,19 @@
 import { join } from 'node:path';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { buildSync } from 'esbuild';
 import { SERVICE_NAME } from '../shared/config';
-import { BUNDLE_ALIASES } from './bundle/aliases';
+import { FUNCTION_ENTRY, functionBuild } from './bundle/build-options';
 
 /** Lambda's CPU share grows with memory; 512 MB keeps cold starts (module init, validators) short. */
 export const FUNCTION_MEMORY_MB = 512;
 export const FUNCTION_TIMEOUT = Duration.seconds(10);
 
 export interface ApiFunctionProps {
-  /** Repository root: entries, package-lock.json and tsconfig.json live there. */
+  /** Repository root: the handlers' modules and node_modules live there. */
   repoRoot: string;
   /** Module path relative to the root, without extension, as in the contracts. */
   handler: string;
@@ -24,7 +24,7 @@ export interface ApiFunctionProps {
 
 /** One operation's function with the settings every function shares, and its own log group. */
 export class ApiFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: LambdaFunction;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
@@ -47,11 +47,10 @@ export class ApiFunction extends Construct {
         }),
       },
     });
-    this.fn = new NodejsFunction(this, 'Fn', {
+    this.fn = new LambdaFunction(this, 'Fn', {
       role,
-      entry: join(props.repoRoot, `${props.handler}.ts`),
-      handler: 'handler',
-      depsLockFilePath: join(props.repoRoot, 'package-lock.json'),
+      code: bundledCode(props.repoRoot, props.handler),
+      handler: `${FUNCTION_ENTRY.replace(/\.mjs$/, '')}.handler`,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: FUNCTION_MEMORY_MB,
@@ -63,21 +62,32 @@ export class ApiFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        mainFields: ['module', 'main'],
-        // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        esbuildArgs: Object.fromEntries(
-          Object.entries(BUNDLE_ALIASES).map(([name, path]) => [`--alias:${name}`, path]),
-        ),
-      },
     });
     acknowledgeNagFindings(this);
   }
+}
+
+/**
+ * The function's code, bundled by esbuild in this process when the stack is synthesized (as
+ * infra/bundle/build-options.ts says: split into chunks, which CDK's NodejsFunction cannot do, as it
+ * writes one file). The asset's hash is the bundle's, so a deploy uploads only functions that changed.
+ */
+function bundledCode(repoRoot: string, handler: string): Code {
+  return Code.fromAsset(repoRoot, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Docker is never used: local bundling below always answers, or fails the synth with esbuild's
+      // error. CDK reuses one bundle for assets of the same folder and options, so the entry is named.
+      image: DockerImage.fromRegistry('node:22'),
+      command: ['esbuild', `${handler}.ts`],
+      local: {
+        tryBundle(outputDir) {
+          buildSync({ ...functionBuild(join(repoRoot, `${handler}.ts`), outputDir), sourcemap: true });
+          return true;
+        },
+      },
+    },
+  });
 }
 
 /** cdk-nag (AWS Solutions) findings on every function that are intended, each with its reason. */

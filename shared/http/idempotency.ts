@@ -1,17 +1,13 @@
 import { createHash } from 'node:crypto';
-import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import type { Operation } from '../contracts/types';
-import { idempotencyKeyReused } from '../domain/errors';
-import { idempotencyStore } from '../db/idempotency';
-import { type CreationKey, IDEMPOTENCY_TTL_SECONDS } from '../repositories/creations';
-import { idempotencyInProgress, invalidIdempotencyKey } from './errors';
-import { withEntityTag } from './etag';
+import type { CreationKey } from '../repositories/creations';
+import { invalidIdempotencyKey } from './errors';
 import type { Request } from './handler';
-import { logger } from './logger';
+import type { KeyedRun } from './keyed-run';
 import type { Reply } from './respond';
 
 /**
- * `Idempotency-Key` on creates (only create functions import this module, and with it Powertools).
+ * `Idempotency-Key` on creates (only create functions import this module).
  *
  * Powertools' idempotency utility keeps each answer for 24 hours, keyed by operation, caller (token
  * subject) and key: the same key and body get the first answer again (status, body, Location, ETag,
@@ -19,6 +15,9 @@ import type { Reply } from './respond';
  * Retry-After. What Powertools cannot know, whether a first attempt that ended without an answer (a
  * timeout) wrote anyway, the creation guard in the create's own transaction settles: a create with
  * the key lands at most once, and a retry answers with the record it made.
+ *
+ * Powertools is loaded by the first request that carries a key (keyed-run.ts, a chunk of its own in
+ * the function's bundle): creates sent without one, most of them, never pay for it at cold start.
  */
 
 const HEADER = 'idempotency-key';
@@ -38,53 +37,11 @@ function canonical(value: unknown): string {
 
 const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
 
-const REPLAYED = 'Idempotent-Replayed';
-
-/**
- * An answer as stored: the body as JSON text, since a DynamoDB map does not keep key order and the
- * API's bodies have a fixed one (a replay is byte for byte the first answer, as its ETag says).
- */
-interface Stored {
-  status: number;
-  headers: Record<string, string>;
-  json: string;
-}
-// No undefined values: Powertools marshals the answer without dropping them.
-const store = <B>(reply: Reply<B>): Stored => ({
-  status: reply.status ?? 200,
-  headers: reply.headers ?? {},
-  json: JSON.stringify(reply.body),
-});
-const restore = <B>(stored: Stored): Reply<B> => ({
-  status: stored.status,
-  headers: stored.headers,
-  body: JSON.parse(stored.json) as B,
-});
-
 export function idempotent<O extends Operation, B>(
   op: O,
   fn: (req: Request<O>) => Promise<Reply<B>>,
 ): (req: Request<O>) => Promise<Reply<B>> {
-  const config = new IdempotencyConfig({
-    eventKeyJmesPath: 'request',
-    payloadValidationJmesPath: 'payload',
-    expiresAfterSeconds: IDEMPOTENCY_TTL_SECONDS,
-    // A stored answer goes out as it was, marked as a replay.
-    responseHook: (response) => {
-      const stored = response as unknown as Stored;
-      return { ...stored, headers: { ...stored.headers, [REPLAYED]: 'true' } } as never;
-    },
-  });
-  const persistenceStore = idempotencyStore(op.operationId);
-  // The first argument is what Powertools hashes; the answer is stored with its ETag.
-  const run = makeIdempotent(
-    async (_key: CreationKey, req: Request<O>, done: { reply?: Reply<B> }) => {
-      done.reply = withEntityTag(await fn(req));
-      return store(done.reply) as never;
-    },
-    { persistenceStore, config, keyPrefix: op.operationId, dataIndexArgument: 0 },
-  );
-
+  let keyed: KeyedRun<O, B> | undefined;
   return async (req) => {
     const key = req.headers[HEADER]?.trim();
     if (key === undefined) return fn(req);
@@ -93,36 +50,7 @@ export function idempotent<O extends Operation, B>(
       request: hash(canonical([op.operationId, req.user?.sub ?? '', key])),
       payload: hash(canonical(req.body)),
     };
-    // The in-progress record lasts as long as this invocation may run; after that a retry may run again.
-    if (req.context?.getRemainingTimeInMillis) config.registerLambdaContext(req.context);
-    const done: { reply?: Reply<B> } = {};
-    try {
-      return restore<B>((await run(creation, { ...req, creation }, done)) as Stored);
-    } catch (e) {
-      // Storing the answer failed after the create landed: a create that succeeded is answered as
-      // such (a retry with the key finds its record through the guard).
-      if (done.reply && nameOf(e) === 'IdempotencyPersistenceLayerError') {
-        logger.warn('idempotency record not saved', { error: e as Error });
-        return done.reply;
-      }
-      throw translate(e);
-    }
+    keyed ??= (await import('./keyed-run')).keyedRun(op, fn);
+    return keyed(creation, req);
   };
-}
-
-const nameOf = (e: unknown) => (e as { name?: string } | undefined)?.name;
-
-/** Powertools' errors as the API's; a failing store is reported as what failed under it. */
-function translate(e: unknown): unknown {
-  switch (nameOf(e)) {
-    case 'IdempotencyValidationError':
-      return idempotencyKeyReused();
-    case 'IdempotencyAlreadyInProgressError':
-    case 'IdempotencyInconsistentStateError':
-      return idempotencyInProgress();
-    case 'IdempotencyPersistenceLayerError':
-      return (e as Error).cause ?? e;
-    default:
-      return e;
-  }
 }

@@ -1,0 +1,35 @@
+import type { BuildOptions } from 'esbuild';
+import { BUNDLE_ALIASES } from './aliases';
+
+/** The file a function's bundle starts from: the Lambda handler is `index.handler`. */
+export const FUNCTION_ENTRY = 'index.mjs';
+
+/**
+ * How a function's code is bundled, by the CDK stack (infra/function-defaults.ts) and by
+ * `npm run bundles` / the bench alike: ESM for Node 22, minified, the AWS SDK bundled in.
+ *
+ * Split into chunks: what a function imports only with `await import()` (the HTML sanitizer for
+ * bodies with markup, Powertools idempotency for creates with a key, the AWS SDK's credential
+ * providers) is a file of its own, read and parsed on the request that first needs it, not at every
+ * cold start. In one file esbuild keeps such code in the bundle, which Node parses whole when the
+ * function starts. Code both sides use goes to a shared chunk that the entry imports.
+ */
+export function functionBuild(entry: string, outdir: string): BuildOptions & { outdir: string } {
+  return {
+    entryPoints: { index: entry },
+    outdir,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    minify: true,
+    mainFields: ['module', 'main'],
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
+    // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
+    banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
+    alias: BUNDLE_ALIASES,
+    logLevel: 'silent',
+  };
+}

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type Metafile } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FUNCTION_ENTRY, functionBuild } from '../../infra/bundle/build-options';
+import { invoke } from '../support/invoke';
+import { useStack } from '../support/use-stack';
+
+/**
+ * The functions as Lambda runs them: bundled the way the stack bundles them (split into chunks), then
+ * loaded and called against the embedded DynamoDB. What only `await import()` reaches (the sanitizer,
+ * Powertools idempotency) is not loaded at cold start, yet a request that needs it gets it.
+ */
+const {
+  tokens: { editor },
+} = await useStack({ tokens: { editor: 'editor' } });
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'cal-fn-bundles-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Built {
+  /** Source files in the entry's chunk and the chunks it imports statically: what a cold start loads. */
+  atStart: string[];
+  /** Source files in every output. */
+  all: string[];
+  handler: unknown;
+}
+
+async function bundle(fn: string): Promise<Built> {
+  const outdir = join(dir, fn.replace('/', '-'));
+  const { metafile } = await build({
+    ...functionBuild(join(ROOT, `functions/${fn}.ts`), outdir),
+    metafile: true,
+  });
+  const outputs = (metafile as Metafile).outputs;
+  const loaded = new Set<string>();
+  const visit = (out: string) => {
+    if (loaded.has(out)) return;
+    loaded.add(out);
+    for (const i of outputs[out]!.imports)
+      if (i.kind === 'import-statement' && outputs[i.path]) visit(i.path);
+  };
+  visit(Object.keys(outputs).find((o) => o.endsWith(`/${FUNCTION_ENTRY}`))!);
+  const sources = (outs: string[]) => outs.flatMap((o) => Object.keys(outputs[o]!.inputs));
+  const mod = (await import(pathToFileURL(join(outdir, FUNCTION_ENTRY)).href)) as { handler: unknown };
+  return { atStart: sources([...loaded]), all: sources(Object.keys(outputs)), handler: mod.handler };
+}
+
+const has = (files: string[], pkg: string) => files.some((f) => f.includes(`node_modules/${pkg}/`));
+
+let create: Built;
+let get: Built;
+beforeAll(async () => {
+  [create, get] = [await bundle('events/create-event'), await bundle('events/get-event')];
+});
+
+describe('function bundles split into chunks', () => {
+  it('leave the sanitizer and Powertools idempotency out of what a cold start loads', () => {
+    expect(has(create.all, 'sanitize-html')).toBe(true);
+    expect(has(create.all, '@aws-lambda-powertools/idempotency')).toBe(true);
+    expect(has(create.atStart, 'sanitize-html')).toBe(false);
+    expect(has(create.atStart, '@aws-lambda-powertools/idempotency')).toBe(false);
+    expect(has(create.atStart, '@aws-sdk/client-dynamodb')).toBe(true);
+  });
+
+  it('create, sanitize, replay a keyed create and read back, loading chunks on demand', async () => {
+    const body = {
+      title: 'Bundled <b>night</b>',
+      description: '<p onclick="x()">Hi <b>there</b></p><script>alert(1)</script>',
+      start_date: '2031-06-01 20:00:00',
+      end_date: '2031-06-01 22:00:00',
+    };
+    const headers = { 'idempotency-key': 'bundle-test-1' };
+    const context = { awsRequestId: 'bundle-req', getRemainingTimeInMillis: () => 10_000 };
+    const first = await invoke(create.handler, 'POST', '/events', { token: editor, body, headers, context });
+    expect(first.status, first.text).toBe(201);
+    expect(first.body.title).toBe('Bundled night');
+    expect(first.body.description).toBe('<p>Hi <b>there</b></p>');
+    const again = await invoke(create.handler, 'POST', '/events', { token: editor, body, headers, context });
+    expect(again.status, again.text).toBe(201);
+    expect(again.headers['Idempotent-Replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const read = await invoke(get.handler, 'GET', `/events/${first.body.id}`, {
+      pathParameters: { id: String(first.body.id) },
+    });
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.description).toBe('<p>Hi <b>there</b></p>');
+  });
+});
