@@ -12,6 +12,10 @@
  * again through the bulk path (bench/bulk.ts), whose items must match; then for each size the tag
  * taxonomy grown (100 terms at the first size, 10,000 at the last) and the events added in bulk up to
  * the size, every read case measured over HTTP, and the write cases (create, update) through the API.
+ * Two read cases are made to compare equal pages at every size (the calendar's size stays exact): the
+ * default listing's total is made a multiple of the page size by setting the fewest (0-9) of its last
+ * events to draft through the API, so its last page is full; and category + venue uses the venue with
+ * the most jazz events at the first size, kept at the later ones. Each run prints what it chose.
  * One table at the end, JSON to --out, then the handler time per stage for a 50-event page and the
  * cold start of every function bundle against a bare client (A/B, interleaved).
  *
@@ -24,6 +28,7 @@ import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
 import { parseArgs } from 'node:util';
+import type { ApiClient } from '../local/seed';
 import type { Figures } from './report';
 
 const USAGE =
@@ -243,6 +248,70 @@ function tagsAt(round: number): number {
 const RARE_WORD = 'zephyrine';
 const RARE_COUNT = 5;
 
+/** The API's default page size, which every read case uses. */
+const PER_PAGE = 10;
+
+/** A check of the bench's own setup that failed: printed as its one-line message, without a stack. */
+class SetupError extends Error {
+  override name = 'SetupError';
+}
+
+/** X-Cal-Total and X-Cal-TotalPages of an anonymous `GET /events<query>`. */
+async function listTotals(base: string, query: string): Promise<{ total: number; pages: number }> {
+  const res = await fetch(`${base}/events${query}`);
+  await res.arrayBuffer();
+  const total = res.headers.get('x-cal-total');
+  const pages = res.headers.get('x-cal-totalpages');
+  if (res.status !== 200 || total === null || pages === null)
+    throw new SetupError(
+      `GET /events${query}: HTTP ${res.status}, X-Cal-Total ${total}, X-Cal-TotalPages ${pages}`,
+    );
+  return { total: Number(total), pages: Number(pages) };
+}
+
+/**
+ * Makes the default (anonymous) listing's total a multiple of PER_PAGE, so that its last page is full
+ * at every size and the last-page case compares pages that hold the same number of events: the fewest
+ * (0-9) of the listing's last events are set to draft, each by an update through the API (not the bulk
+ * path), skipping the events in `keep`. The calendar keeps its size; only the listing loses them.
+ */
+async function fillLastPage(
+  base: string,
+  api: ApiClient,
+  keep: Set<number>,
+): Promise<{ drafted: number; before: number; total: number; pages: number }> {
+  const before = await listTotals(base, '');
+  const excess = before.total % PER_PAGE;
+  let drafted = 0;
+  // From the last page back: drafting an event of a page leaves the pages before it as they were.
+  for (let page = before.pages; page >= 1 && drafted < excess; page--) {
+    const res = await fetch(`${base}/events?page=${page}`);
+    const body = (await res.json()) as { events?: Array<{ id: number; description?: string }> };
+    if (res.status !== 200) throw new SetupError(`GET /events?page=${page}: HTTP ${res.status}`);
+    for (const e of (body.events ?? []).reverse()) {
+      if (drafted >= excess) break;
+      if (keep.has(e.id) || String(e.description ?? '').includes(RARE_WORD)) continue;
+      const r = await api.request('POST', `/events/${e.id}`, { status: 'draft' });
+      if (r.status !== 200)
+        throw new SetupError(
+          `POST /events/${e.id} {"status":"draft"}: HTTP ${r.status} ${JSON.stringify(r.body)}`,
+        );
+      drafted++;
+    }
+  }
+  const after = await listTotals(base, '');
+  if (
+    drafted !== excess ||
+    after.total % PER_PAGE !== 0 ||
+    after.total !== before.total - drafted ||
+    after.pages !== after.total / PER_PAGE
+  )
+    throw new SetupError(
+      `the default listing's last page could not be made full: total ${before.total}, ${drafted} of ${excess} events drafted, now total ${after.total} in ${after.pages} pages (want a multiple of ${PER_PAGE})`,
+    );
+  return { drafted, before: before.total, total: after.total, pages: after.pages };
+}
+
 function progressLine(what: string) {
   let last = 0;
   return (p: { done: number; total: number; seconds: number; backlog: number; phase: string }) => {
@@ -315,6 +384,8 @@ async function bench(): Promise<void> {
   const anchor = new Date();
   const day = (offset: number) => new Date(anchor.getTime() + offset * 86400_000).toISOString().slice(0, 10);
   const venue = refs.venues[0]!.id;
+  /** Category + venue's venue: the one with the most jazz events in the default listing at the first size. */
+  const pair = { venue: 0, total: 0, size: 0 };
   const organizer = refs.organizers[0]!;
   const tagId = refs.tags.get('Outdoor')!;
   let lastRound = { size: 0, someId: 0 };
@@ -362,8 +433,6 @@ async function bench(): Promise<void> {
       events = size;
     }
 
-    const listing = await fetch(`${base}/events`);
-    const totalPages = Number(listing.headers.get('x-cal-totalpages'));
     // The single reads ask for the same event at every size (one of the first size's, with links).
     if (!single.id) {
       const page = await api.request('GET', '/events?per_page=50');
@@ -375,6 +444,36 @@ async function bench(): Promise<void> {
       single.slug = String((await api.request('GET', `/events/${single.id}`)).body.slug);
     }
     const { id: someId, slug } = single;
+
+    // The last page full at every size: the listing's total made a multiple of the page size, leaving
+    // out the single reads' event and the rare word's (their cases stay as they were).
+    const rare = (await api.request('GET', `/events?search=${RARE_WORD}&per_page=50`)).body?.events ?? [];
+    const keep = new Set<number>([someId, ...rare.map((e: { id: number }) => Number(e.id))]);
+    const filled = await fillLastPage(base, api, keep);
+    const totalPages = filled.pages;
+    console.log(
+      `Last page: ${filled.drafted} of the default listing's last events set to draft through the API (listing ${filled.before} -> ${filled.total} events, ${totalPages} full pages of ${PER_PAGE}; table still ${size} events).`,
+    );
+
+    // Category + venue: the venue with the most jazz events in the default listing, chosen once.
+    if (!pair.venue) {
+      for (const v of refs.venues) {
+        const { total } = await listTotals(base, `?categories=jazz&venue=${v.id}&per_page=1`);
+        if (total > pair.total || !pair.venue) Object.assign(pair, { venue: v.id, total, size });
+      }
+      console.log(
+        `Category + venue: venue ${pair.venue}, the most jazz events in the default listing of the ${refs.venues.length} venues at ${size} (${pair.total})` +
+          (pair.total < PER_PAGE
+            ? `, fewer than a page of ${PER_PAGE}: its page 1 is not full at ${size}`
+            : '') +
+          '; kept at every size.',
+      );
+    } else {
+      const { total } = await listTotals(base, `?categories=jazz&venue=${pair.venue}&per_page=1`);
+      console.log(
+        `Category + venue: venue ${pair.venue} (chosen at ${pair.size}) has ${total} jazz events at ${size}.`,
+      );
+    }
     const read: Array<Omit<Case, 'kind'>> = [
       { name: 'GET /events (default)', path: '/events', note: 'upcoming events, first page' },
       {
@@ -385,7 +484,7 @@ async function bench(): Promise<void> {
       {
         name: 'GET /events?page=<last>',
         path: `/events?page=${totalPages}`,
-        note: `last page (${totalPages} at ${size})`,
+        note: `last page (${totalPages} at ${size}), full: the fewest of the listing's last events drafted after seeding so its total is a multiple of ${PER_PAGE} (${filled.drafted} at ${size})`,
       },
       { name: 'GET /events?categories=jazz', path: '/events?categories=jazz', note: 'one leaf category' },
       {
@@ -404,8 +503,8 @@ async function bench(): Promise<void> {
       },
       {
         name: 'GET /events?categories=jazz&venue=<id>',
-        path: `/events?categories=jazz&venue=${venue}`,
-        note: 'two filters together',
+        path: `/events?categories=jazz&venue=${pair.venue}`,
+        note: `two filters together; the venue with the most jazz events at ${pair.size} (venue ${pair.venue}, ${pair.total} events), kept at every size`,
       },
       {
         name: `GET /events?search=${RARE_WORD}`,
@@ -548,7 +647,7 @@ try {
   if (args['cold-only']) await cold();
   else await (args.load ? load() : bench());
 } catch (e) {
-  console.error(`\nBench failed: ${(e as Error).stack ?? e}`);
+  console.error(`\nBench failed: ${e instanceof SetupError ? e.message : ((e as Error).stack ?? e)}`);
   process.exitCode = 1;
 } finally {
   await stopAll();
