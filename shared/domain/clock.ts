@@ -1,7 +1,8 @@
 import { config } from '../config';
 
-// "Now" as the `modified` stamps show it, without luxon: the deletes and trash moves need nothing else
-// of dates, and luxon is about 8 ms of a function's cold start. Time-zone maths stays with the
+// "Now" as the `modified` stamps (and the publication dates of a venue or organizer written without
+// one) show it, without luxon: the deletes, trash moves and most venue / organizer writes need nothing
+// else of dates, and luxon is about 8 ms of a function's cold start. Time-zone maths stays with the
 // platform's Intl; the zone is resolved as dates.ts resolveZone does (a test holds the two equal).
 
 /** `UTC±H[:MM]` as luxon reads it (dates.ts accepts up to ±14 h, as real offsets run). */
@@ -49,9 +50,17 @@ export function wallClock(name: string): Wall {
 }
 
 let site: Wall | undefined;
+const siteWall = (): Wall => (site ??= wallClock(config.siteTimezone));
 
 /** `modified` (site zone) and `modified_utc` of a write made now. */
 export function nowStamps(at = new Date()): { modified: string; modified_utc: string } {
-  site ??= wallClock(config.siteTimezone);
-  return { modified: site(at), modified_utc: iso(at) };
+  return { modified: siteWall()(at), modified_utc: iso(at) };
+}
+
+/**
+ * `date` (site zone) and `date_utc` of a post published at `at`: what publication-dates.ts gives
+ * when neither is sent (a test holds the two equal), for the venue and organizer writes.
+ */
+export function nowDates(at: Date): { date: string; date_utc: string } {
+  return { date: siteWall()(at), date_utc: iso(at) };
 }

@@ -1,5 +1,5 @@
-import type { DateTime, Zone } from 'luxon';
-import { parseDate, utcWall, wall } from './dates';
+import { DateTime, type Zone } from 'luxon';
+import { parseDate, siteZone, utcWall, wall } from './dates';
 import { invalidParam } from './errors';
 
 /** Publication dates from `date` (wall time in `zone`) or `date_utc`; now when neither is sent. */
@@ -21,3 +21,10 @@ export function publicationDates(
   }
   return { date: wall(dt.setZone(zone)), date_utc: utcWall(dt) };
 }
+
+/**
+ * publicationDates in the site zone, `at` being now. The venue and organizer writes load this module
+ * (and luxon with it) only for a body that sends `date` or `date_utc` (services/linked-post-state.ts).
+ */
+export const sitePublicationDates = (body: { date?: unknown; date_utc?: unknown }, at: Date) =>
+  publicationDates(body, siteZone(), DateTime.fromJSDate(at));

@@ -1,9 +1,7 @@
-import { DateTime } from 'luxon';
-import { nowStamps } from '../domain/clock';
-import { siteZone } from '../domain/dates';
+import { nowDates, nowStamps } from '../domain/clock';
 import { invalidParam } from '../domain/errors';
 import { statusOnWrite } from '../domain/post-rules';
-import { publicationDates } from '../domain/publication-dates';
+import type * as PublicationDates from '../domain/publication-dates';
 import type { PostRecord } from '../domain/records';
 import { atLeast, type User } from '../domain/roles';
 import { slugify } from '../domain/slugs';
@@ -11,6 +9,31 @@ import { plainText, safeHtml } from '../domain/text';
 import { imageUrl } from '../domain/web-input';
 import type { Body, LinkedData, LinkedPostType } from './linked-post-type';
 import { nextOptional } from './linked-post-type';
+
+/**
+ * A write that sends no `date` / `date_utc` is dated now, which clock.ts shows without luxon (the same
+ * values as publication-dates.ts: test/unit/publication-now.test.ts). So the luxon-based parser is loaded only by
+ * a body that sends one, on its first such request, instead of at every venue or organizer write
+ * function's cold start (issue 9), as text.ts's htmlReady loads the sanitizer.
+ */
+let parser: typeof PublicationDates | undefined;
+
+const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+/** The test publicationDates makes of a body: does it read a date rather than take now? */
+const sendsDate = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && (given((body as Body).date) || given((body as Body).date_utc));
+
+/** Loads the date parser when the body (a venue or organizer create or update) sends a date. */
+export async function datesReady(body: unknown): Promise<void> {
+  if (!parser && sendsDate(body)) parser = await import('../domain/publication-dates');
+}
+
+/** Publication dates from the body's `date` or `date_utc`, or `at` when it sends neither. */
+function publishedAt(body: Body, at: Date): { date: string; date_utc: string } {
+  if (!sendsDate(body)) return nowDates(at);
+  if (!parser) throw new Error('a date before datesReady(body) loaded its parser');
+  return parser.sitePublicationDates(body, at);
+}
 
 export interface NextState<D extends LinkedData> {
   record: PostRecord<D>;
@@ -21,7 +44,7 @@ export interface NextState<D extends LinkedData> {
 /**
  * The venue or organizer a create (no `current`) or partial update produces (decisions §6): only
  * the sent fields change, `null` / `""` clear optional ones, and every 400 is thrown before anything
- * is written.
+ * is written. A body that sends a date needs datesReady(body) first.
  */
 export function nextState<D extends LinkedData, B extends object>(
   def: LinkedPostType<D, B>,
@@ -44,11 +67,11 @@ export function nextState<D extends LinkedData, B extends object>(
     if (!title)
       throw invalidParam(def.type, `${def.type} must contain text once HTML is removed.`, 'rest_too_short');
   }
-  const now = DateTime.now();
+  const now = new Date();
   // A publication date cannot be cleared: "" leaves it as it is.
   const dates =
     (has('date') && body.date !== '') || (has('date_utc') && body.date_utc !== '') || !current
-      ? publicationDates(body, siteZone(), now)
+      ? publishedAt(body, now)
       : { date: current.date, date_utc: current.date_utc };
   const image = nextOptional(body, sent, 'image', current?.data.image, (v) =>
     imageUrl('image', v as string | number),
@@ -64,7 +87,7 @@ export function nextState<D extends LinkedData, B extends object>(
     description:
       nextOptional(body, sent, 'description', current?.description, (v) => safeHtml(String(v))) ?? '',
     ...dates,
-    ...nowStamps(now.toJSDate()),
+    ...nowStamps(now),
     sortDate: dates.date_utc,
     data,
   };

@@ -10,7 +10,7 @@ import { coerceObject } from '../schemas/coerce';
 import { checker } from '../schemas/validation-errors';
 import { type Ref, retryStale, staleError, type Writer } from './context';
 import { loadLinked } from './linked-read';
-import { nextState } from './linked-post-state';
+import { datesReady, nextState } from './linked-post-state';
 import type { Body, LinkedData, LinkedPostType } from './linked-post-type';
 import { linkedView } from './linked-post-view';
 
@@ -39,6 +39,7 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
 
   async function updateOnce(ref: Ref, body: B, sent: Set<string>, ctx: Writer) {
     await htmlReady(body);
+    await datesReady(body);
     const current = await loadLinked(def, ref);
     const { record, slugBase } = nextState(
       def,
@@ -56,6 +57,7 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
   return {
     async create(body: B, sent: Set<string>, ctx: Writer) {
       await htmlReady(body);
+      await datesReady(body);
       const { record, slugBase } = nextState(def, body, withoutSlug(sent), ctx.user);
       const { id: _id, slug: _slug, version: _v, countPublic: _p, countAll: _a, ...fresh } = record;
       return linkedView(def, await createPost<D>(fresh, slugBase ?? '', undefined, ctx.creation), false);
@@ -83,6 +85,7 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
     ): Promise<InlineResult> {
       const body = coerceObject(def.createBody, raw) as B;
       const sent = new Set(Object.keys(raw));
+      await datesReady(body);
       // Its markup loaded the sanitizer with the event body's (event-write.ts, htmlReady).
       validateInline ??= checker(def.validateCreateBody);
       const { record, slugBase } = nested(param, () => {

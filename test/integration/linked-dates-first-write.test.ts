@@ -1,0 +1,115 @@
+import { describe, expect, it, vi } from 'vitest';
+import { invoke } from '../support/invoke';
+import { useStack } from '../support/use-stack';
+
+/**
+ * The venue and organizer writes load the luxon-based date parser only for a body that sends `date` or
+ * `date_utc` (shared/services/linked-post-state.ts, datesReady; issue 9). Each function here runs in a
+ * fresh module graph, as a cold Lambda does, so that no earlier write has loaded the parser for it: its
+ * first request with a date must still read it (the site zone is UTC in the tests), and one without a
+ * date is dated at the instant of its `modified` stamps.
+ */
+const {
+  api,
+  tokens: { editor },
+} = await useStack({ tokens: { editor: 'editor' } });
+
+type Rec = Record<string, any>;
+
+// Static imports (Vite resolves no variable paths), each run again after vi.resetModules().
+const FUNCTIONS = {
+  'events/create-event': () => import('../../functions/events/create-event'),
+  'venues/create-venue': () => import('../../functions/venues/create-venue'),
+  'venues/update-venue': () => import('../../functions/venues/update-venue'),
+  'organizers/create-organizer': () => import('../../functions/organizers/create-organizer'),
+  'organizers/update-organizer': () => import('../../functions/organizers/update-organizer'),
+};
+
+/** The handler of a function module, imported in a module graph of its own. */
+async function cold(fn: keyof typeof FUNCTIONS): Promise<unknown> {
+  vi.resetModules();
+  return (await FUNCTIONS[fn]()).handler;
+}
+
+// [date fields sent, the dates the luxon-based publicationDates gives them in UTC]
+const DATED: Array<[Rec, Rec]> = [
+  [{ date: '2025-01-02 03:04:05' }, { date: '2025-01-02 03:04:05', date_utc: '2025-01-02 03:04:05' }],
+  [{ date: '2025-01-02T03:04:05+02:00' }, { date: '2025-01-02 01:04:05', date_utc: '2025-01-02 01:04:05' }],
+  [{ date_utc: '2024-06-01' }, { date: '2024-06-01 00:00:00', date_utc: '2024-06-01 00:00:00' }],
+  [
+    { date: '1735787045', date_utc: '' },
+    { date: '2025-01-02 03:04:05', date_utc: '2025-01-02 03:04:05' },
+  ],
+];
+
+describe('the first venue or organizer write with a date after a cold start', () => {
+  for (const [type, name] of [
+    ['venues', 'venue'],
+    ['organizers', 'organizer'],
+  ] as const) {
+    const create = `${type}/create-${name}` as keyof typeof FUNCTIONS;
+    const update = `${type}/update-${name}` as keyof typeof FUNCTIONS;
+
+    it.each(DATED)(`creates a ${name} with %j`, async (fields, dates) => {
+      const res = await invoke(await cold(create), 'POST', `/${type}`, {
+        token: editor,
+        body: { [name]: `Dated ${name}`, ...fields },
+      });
+      expect(res.status, res.text).toBe(201);
+      expect({ date: res.body.date, date_utc: res.body.date_utc }).toEqual(dates);
+    });
+
+    it.each(DATED)(`updates a ${name} with %j`, async (fields, dates) => {
+      const made = await api.post(`/${type}`, { [name]: `Plain ${name}` }, { token: editor });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const res = await invoke(await cold(update), 'POST', `/${type}/${made.body.id}`, {
+        token: editor,
+        pathParameters: { id: String(made.body.id) },
+        body: fields,
+      });
+      expect(res.status, res.text).toBe(200);
+      expect({ date: res.body.date, date_utc: res.body.date_utc }).toEqual(dates);
+    });
+
+    it(`answers a bad date of a ${name} with the 400 it gave`, async () => {
+      const res = await invoke(await cold(create), 'POST', `/${type}`, {
+        token: editor,
+        body: { [name]: `Undated ${name}`, date_utc: 'foo' },
+      });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { status: 400, params: { date_utc: 'date_utc is not a date.' } },
+      });
+    });
+
+    it(`dates a ${name} sent without a date at its modified stamps`, async () => {
+      const res = await invoke(await cold(create), 'POST', `/${type}`, {
+        token: editor,
+        body: { [name]: `Now ${name}`, date: '' },
+      });
+      expect(res.status, res.text).toBe(201);
+      expect(res.body.date).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+      expect(res.body.date).toBe(res.body.modified);
+      expect(res.body.date_utc).toBe(res.body.modified_utc);
+    });
+  }
+
+  it('creates an event with an inline venue that sends a date', async () => {
+    const res = await invoke(await cold('events/create-event'), 'POST', '/events', {
+      token: editor,
+      body: {
+        title: 'Inline dated',
+        start_date: '2031-05-01 10:00:00',
+        end_date: '2031-05-01 11:00:00',
+        venue: { venue: 'Inline dated hall', date: '2025-01-02T03:04:05Z' },
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    const venue = await api.get(`/venues/${res.body.venue.id}`, { token: editor });
+    expect({ date: venue.body.date, date_utc: venue.body.date_utc }).toEqual({
+      date: '2025-01-02 03:04:05',
+      date_utc: '2025-01-02 03:04:05',
+    });
+  });
+});
