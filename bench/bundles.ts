@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { FUNCTION_ENTRY, functionBuild } from '../infra/bundle/build-options';
+import { FUNCTION_ENTRY, functionBuild, loadedAtStart } from '../infra/bundle/build-options';
 import { NO_ROUTE_HANDLER } from '../shared/config';
 import { operations } from '../shared/contracts';
 
@@ -27,15 +27,7 @@ const built = new Map<string, Contents>();
 export async function bundleSize(entry: string, outdir: string): Promise<{ file: string; bytes: number }> {
   const result = await build({ ...functionBuild(entry, outdir), metafile: true });
   const outputs = result.metafile.outputs;
-  const file = join(outdir, FUNCTION_ENTRY);
-  const loaded = new Set<string>();
-  const visit = (out: string) => {
-    if (loaded.has(out)) return;
-    loaded.add(out);
-    for (const i of outputs[out]!.imports)
-      if (i.kind === 'import-statement' && outputs[i.path]) visit(i.path);
-  };
-  visit(Object.keys(outputs).find((o) => o.endsWith(`/${FUNCTION_ENTRY}`))!);
+  const loaded = loadedAtStart(result.metafile);
   const by = new Map<string, number>();
   for (const out of loaded)
     for (const [path, { bytesInOutput }] of Object.entries(outputs[out]!.inputs)) {
@@ -50,13 +42,13 @@ export async function bundleSize(entry: string, outdir: string): Promise<{ file:
       by.set(what, (by.get(what) ?? 0) + bytesInOutput);
     }
   built.set(
-    file,
+    join(outdir, FUNCTION_ENTRY),
     [...by]
       .filter(([what]) => !/^@(aws-sdk|smithy|aws-crypto)\//.test(what))
       .map(([what, bytes]) => ({ what, bytes }))
       .sort((a, b) => b.bytes - a.bytes),
   );
-  return { file, bytes: [...loaded].reduce((n, o) => n + statSync(o).size, 0) };
+  return { file: join(outdir, FUNCTION_ENTRY), bytes: loaded.reduce((n, o) => n + statSync(o).size, 0) };
 }
 
 /** The contents of a bundle built by `bundleSize` (by its output file). */

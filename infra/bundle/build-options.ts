@@ -1,4 +1,4 @@
-import type { BuildOptions } from 'esbuild';
+import type { BuildOptions, Metafile } from 'esbuild';
 import { BUNDLE_ALIASES } from './aliases';
 
 /** The file a function's bundle starts from: the Lambda handler is `index.handler`. */
@@ -32,4 +32,19 @@ export function functionBuild(entry: string, outdir: string): BuildOptions & { o
     alias: BUNDLE_ALIASES,
     logLevel: 'silent',
   };
+}
+
+/** The output files a cold start loads: the entry and the chunks it imports statically, not dynamically. */
+export function loadedAtStart(metafile: Metafile): string[] {
+  const { outputs } = metafile;
+  const loaded = new Set<string>();
+  const visit = (out: string) => {
+    if (loaded.has(out)) return;
+    loaded.add(out);
+    for (const i of outputs[out]!.imports)
+      if (i.kind === 'import-statement' && outputs[i.path]) visit(i.path);
+  };
+  const entry = Object.keys(outputs).find((o) => o.endsWith(`/${FUNCTION_ENTRY}`));
+  if (entry) visit(entry);
+  return [...loaded];
 }

@@ -57,6 +57,9 @@ export function nowStamps(at = new Date()): { modified: string; modified_utc: st
   return { modified: siteWall()(at), modified_utc: iso(at) };
 }
 
+/** The site zone's `Y-m-d` date at `at`. */
+export const siteDate = (at: Date): string => siteWall()(at).slice(0, 10);
+
 /**
  * `date` (site zone) and `date_utc` of a post published at `at`: what publication-dates.ts gives
  * when neither is sent (a test holds the two equal), for the venue and organizer writes.

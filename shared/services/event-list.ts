@@ -15,7 +15,7 @@ import {
   tallyWho,
 } from '../domain/event-query';
 import { type DateBounds, startRange } from '../domain/date-bounds';
-import { dateBounds } from '../domain/event-window';
+import { listWindow } from '../domain/list-window';
 import { pageStart, type TallyWho } from '../domain/tallies';
 import { pointOf } from '../domain/geo';
 import { indexedQueryWords } from '../domain/search';
@@ -281,7 +281,7 @@ export async function listEvents(
   checkQuery(q);
   const statusFilter = listStatuses(q.status, ctx.user);
   const paging = pageOf(q);
-  const bounds: DateBounds | undefined = q.include ? undefined : dateBounds(q, ctx.now);
+  const bounds: DateBounds | undefined = q.include ? undefined : await listWindow(q, ctx.now);
   const range = bounds ? startRange(bounds) : { low: '0000', high: '9999~' };
 
   const links: LinkFilter[] = [];

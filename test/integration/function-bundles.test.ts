@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FUNCTION_ENTRY, functionBuild } from '../../infra/bundle/build-options';
+import { FUNCTION_ENTRY, functionBuild, loadedAtStart } from '../../infra/bundle/build-options';
 import { invoke } from '../support/invoke';
 import { useStack } from '../support/use-stack';
 
@@ -36,17 +36,13 @@ async function bundle(fn: string): Promise<Built> {
     metafile: true,
   });
   const outputs = (metafile as Metafile).outputs;
-  const loaded = new Set<string>();
-  const visit = (out: string) => {
-    if (loaded.has(out)) return;
-    loaded.add(out);
-    for (const i of outputs[out]!.imports)
-      if (i.kind === 'import-statement' && outputs[i.path]) visit(i.path);
-  };
-  visit(Object.keys(outputs).find((o) => o.endsWith(`/${FUNCTION_ENTRY}`))!);
   const sources = (outs: string[]) => outs.flatMap((o) => Object.keys(outputs[o]!.inputs));
   const mod = (await import(pathToFileURL(join(outdir, FUNCTION_ENTRY)).href)) as { handler: unknown };
-  return { atStart: sources([...loaded]), all: sources(Object.keys(outputs)), handler: mod.handler };
+  return {
+    atStart: sources(loadedAtStart(metafile as Metafile)),
+    all: sources(Object.keys(outputs)),
+    handler: mod.handler,
+  };
 }
 
 const has = (files: string[], pkg: string) => files.some((f) => f.includes(`node_modules/${pkg}/`));
