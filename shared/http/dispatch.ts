@@ -69,17 +69,18 @@ export async function dispatch(
   try {
     return await invoker(match.operation, unslashedEvent(event, match), context);
   } catch (error) {
-    return errorResponse(dispatchError(error, requestId), event, requestId);
+    return errorResponse(await dispatchError(error, requestId), event);
   }
 }
 
 // What Lambda's Invoke answers when the function or the account is out of concurrency.
 const THROTTLED = new Set(['TooManyRequestsException', 'ThrottlingException']);
 
-function dispatchError(error: unknown, requestId: string): ApiError {
+/** The error a failed dispatch answers, its log line written first (Lambda may freeze after the answer). */
+async function dispatchError(error: unknown, requestId: string): Promise<ApiError> {
   const e = error as { name?: string; retryAfterSeconds?: string } | undefined;
   if (THROTTLED.has(e?.name ?? '')) {
-    logger.warn('operation function throttled', { error: error as Error });
+    await logger.warn('operation function throttled', { error: error as Error });
     const retryAfter = /^\d+$/.test(e?.retryAfterSeconds ?? '') ? e!.retryAfterSeconds! : '1';
     return new ApiError(
       503,
@@ -89,7 +90,7 @@ function dispatchError(error: unknown, requestId: string): ApiError {
       { 'Retry-After': retryAfter },
     );
   }
-  logger.error('dispatch to the operation function failed', { error: error as Error });
+  await logger.error('dispatch to the operation function failed', { error: error as Error });
   return new ApiError(500, 'rest_internal_error', 'An unexpected error occurred.', {
     request_id: requestId,
   });

@@ -17,7 +17,7 @@ import { logger } from './logger';
 import { businessMetrics } from './metrics';
 import { parseQueryString } from './params';
 import type { ListEnvelope } from './replies';
-import { errorResponse, jsonResponse, type Reply } from './respond';
+import { failureResponse, jsonResponse, type Reply } from './respond';
 import { type ApiUrls, urlsOf } from './urls';
 
 type Infer<S> = S extends object ? InferSchema<S> : Record<string, never>;
@@ -140,7 +140,7 @@ export function createHandler<O extends Operation>(
   const errors: middy.MiddlewareObj = {
     onError: async (req) => {
       const r = req as MiddyRequest;
-      r.response = errorResponse(r.error, r.event, r.context?.awsRequestId);
+      r.response = await failureResponse(r.error, r.event, r.context?.awsRequestId);
     },
   };
 

@@ -69,7 +69,7 @@ export function keyedRun<O extends Operation, B>(
       // Storing the answer failed after the create landed: a create that succeeded is answered as
       // such (a retry with the key finds its record through the guard).
       if (done.reply && nameOf(e) === 'IdempotencyPersistenceLayerError') {
-        logger.warn('idempotency record not saved', { error: e as Error });
+        await logger.warn('idempotency record not saved', { error: e as Error });
         return done.reply;
       }
       throw translate(e);

@@ -1,19 +1,13 @@
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type middy from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { config, SERVICE_NAME } from '../config';
 import type { Operation } from '../contracts/types';
+import type { Counter } from './powertools-metrics';
 
 /**
  * Business counters as CloudWatch embedded-metric-format lines on stdout (no API call, no latency):
  * `EventsCreated`, `Deletes` (by operation) and `ClientErrors` (by error code). Published in Lambda;
  * silent in tests and the local stack unless CAL_METRICS=1 (or POWERTOOLS_METRICS_DISABLED=false).
  */
-let metrics: Metrics | undefined;
-// Built on the first counter published, not at module load (about 1 ms of every cold start).
-const emf = () =>
-  (metrics ??= new Metrics({ namespace: config.metricsNamespace, serviceName: SERVICE_NAME }));
-
 function enabled(): boolean {
   const disabled = process.env.POWERTOOLS_METRICS_DISABLED;
   if (disabled !== undefined && disabled !== '') return !/^(1|true|yes|on)$/i.test(disabled);
@@ -34,7 +28,7 @@ function errorCode(body: string | undefined): string {
 export function countersFor(
   op: Pick<Operation, 'operationId'>,
   response: APIGatewayProxyStructuredResultV2 | undefined,
-): Array<[name: string, dimensions: Record<string, string>]> {
+): Counter[] {
   const status = response?.statusCode ?? 0;
   if (status >= 400 && status < 500) return [['ClientErrors', { code: errorCode(response?.body) }]];
   // A create answered again for its Idempotency-Key (Idempotent-Replayed) created nothing this time.
@@ -48,18 +42,19 @@ export function countersFor(
 /**
  * Registered first in createHandler, so that its `after` / `onError` run last, once the error
  * middleware has turned a failure into the envelope. Counting never fails a request.
+ *
+ * Powertools Metrics (powertools-metrics.ts) is imported only when an answer counts something: most
+ * answers count nothing (reads, updates), and importing the package costs a few ms of every cold
+ * start. The lines are written before the answer is returned (Lambda may freeze the process after).
  */
 export function businessMetrics(op: Pick<Operation, 'operationId'>): middy.MiddlewareObj {
-  const publish = (request: middy.Request) => {
+  const publish = async (request: middy.Request): Promise<void> => {
     if (!enabled()) return;
     try {
       const counters = countersFor(op, request.response as APIGatewayProxyStructuredResultV2 | undefined);
-      for (const [name, dimensions] of counters) {
-        // One EMF line per counter: dimensions differ between counters.
-        const single = emf().singleMetric();
-        for (const [key, value] of Object.entries(dimensions)) single.addDimension(key, value);
-        single.addMetric(name, MetricUnit.Count, 1);
-      }
+      if (counters.length === 0) return;
+      const { publishCounters } = await import('./powertools-metrics');
+      publishCounters(counters);
     } catch {
       // A metric is never worth an answer.
     }

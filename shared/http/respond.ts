@@ -57,25 +57,41 @@ function isRetryable(error: unknown): boolean {
   return reasons.some((r) => RETRYABLE_REASONS.has(r?.Code ?? ''));
 }
 
-/** The one place where anything thrown becomes the error envelope; internals only reach the log. */
-export function errorResponse(
+/**
+ * The one place where anything thrown becomes the error envelope; internals only reach the log. The
+ * line is written before the answer is returned: Lambda may freeze the process as soon as it is out.
+ */
+export async function failureResponse(
   error: unknown,
   event: APIGatewayProxyEventV2,
   requestId = event.requestContext?.requestId ?? '',
-): APIGatewayProxyStructuredResultV2 {
+): Promise<APIGatewayProxyStructuredResultV2> {
   let api = asApiError(error);
   if (!api && (error as { name?: string } | undefined)?.name === 'TimeoutError') {
-    logger.warn('function timeout', { error: error as Error });
+    await logger.warn('function timeout', { error: error as Error });
     api = timedOut();
   } else if (!api && isRetryable(error)) {
-    logger.warn('data store unavailable', { error: error as Error });
+    await logger.warn('data store unavailable', { error: error as Error });
     api = serviceUnavailable();
   } else if (!api) {
-    logger.error('unexpected failure', { error: error as Error });
+    await logger.error('unexpected failure', { error: error as Error });
     api = new ApiError(500, 'rest_internal_error', 'An unexpected error occurred.', {
       request_id: requestId,
     });
   }
+  return errorResponse(api, event);
+}
+
+/**
+ * The envelope of an error the API defines: nothing to log, so it is answered at once (the 404 / 405
+ * of no-route.ts, the local gateway's 414). Anything else goes through failureResponse. `_requestId`
+ * is not used: an ApiError carries its own data.
+ */
+export function errorResponse(
+  api: ApiError,
+  event: APIGatewayProxyEventV2,
+  _requestId?: string,
+): APIGatewayProxyStructuredResultV2 {
   return {
     statusCode: api.status,
     headers: { ...apiHeaders(urlsOf(event)), ...api.headers },

@@ -187,7 +187,7 @@ describe('an unexpected failure', () => {
   });
 
   it('writes the detail to the log instead', async () => {
-    const logged = vi.spyOn(logger, 'error').mockImplementation(() => {});
+    const logged = vi.spyOn(logger, 'error').mockResolvedValue(undefined);
     ddb.on(GetCommand).rejects(new Error('boom with secret detail'));
 
     await call(getCategory, 'GET', '/categories/5', { id: 5 });

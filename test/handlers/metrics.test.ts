@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { handler as createCategory } from '../../functions/categories/create-category';
 import { handler as deleteCategory } from '../../functions/categories/delete-category';
 import { handler as getCategory } from '../../functions/categories/get-category';
+import { handler as createEvent } from '../../functions/events/create-event';
 import { signLocalToken } from '../../local/token';
 import { countersFor } from '../../shared/http/metrics';
 import { invoke } from '../support/invoke';
@@ -35,6 +36,24 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 afterAll(() => ddb.restore());
+
+/** A category as stored. */
+const TERM = {
+  pk: 'TERM#5',
+  sk: 'TERM',
+  type: 'term',
+  id: 5,
+  taxonomy: 'tribe_events_cat',
+  name: 'Term 5',
+  slug: 'term-5',
+  description: '',
+  parent: 0,
+  countPublic: 0,
+  countAll: 0,
+  created: '2026-01-01T00:00:00.000Z',
+  modified: '2026-01-01T00:00:00.000Z',
+  version: 3,
+};
 
 /** The EMF documents written to stdout. */
 const emf = () =>
@@ -102,23 +121,7 @@ describe('published by every handler', () => {
 
   it('counts a delete', async () => {
     vi.stubEnv('CAL_METRICS', '1');
-    const term = {
-      pk: 'TERM#5',
-      sk: 'TERM',
-      type: 'term',
-      id: 5,
-      taxonomy: 'tribe_events_cat',
-      name: 'Term 5',
-      slug: 'term-5',
-      description: '',
-      parent: 0,
-      countPublic: 0,
-      countAll: 0,
-      created: '2026-01-01T00:00:00.000Z',
-      modified: '2026-01-01T00:00:00.000Z',
-      version: 3,
-    };
-    ddb.on(GetCommand).resolves({ Item: term });
+    ddb.on(GetCommand).resolves({ Item: TERM });
 
     const res = await invoke(deleteCategory, 'DELETE', '/categories/5', {
       token,
@@ -129,6 +132,21 @@ describe('published by every handler', () => {
     expect(emf().map((d) => [d.Deletes, d.operation])).toEqual([[1, 'deleteCategory']]);
   });
 
+  it('counts a create, written before the handler resolves', async () => {
+    vi.stubEnv('CAL_METRICS', '1');
+
+    const res = await invoke(createEvent, 'POST', '/events', {
+      token,
+      body: { title: 'Counted', start_date: '2032-03-01 09:00:00', end_date: '2032-03-01 10:00:00' },
+    });
+
+    expect(res.status, res.text).toBe(201);
+    const [doc, ...more] = emf();
+    expect(more).toEqual([]);
+    expect(doc!._aws.CloudWatchMetrics[0].Metrics).toEqual([{ Name: 'EventsCreated', Unit: 'Count' }]);
+    expect(doc).toMatchObject({ EventsCreated: 1, service: 'cal-events' });
+  });
+
   it('is switched off by POWERTOOLS_METRICS_DISABLED=true even in Lambda', async () => {
     vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'fn');
     vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'true');
@@ -136,5 +154,49 @@ describe('published by every handler', () => {
     await invoke(getCategory, 'GET', '/categories/5', { pathParameters: { id: '5' } });
 
     expect(emf()).toEqual([]);
+  });
+});
+
+describe('Powertools Metrics (powertools-metrics.ts, imported on demand)', () => {
+  afterEach(() => {
+    vi.doUnmock('../../shared/http/powertools-metrics');
+    vi.resetModules();
+  });
+
+  /** get-category in a fresh module graph (as after a cold start), noting when Powertools loads. */
+  async function coldStart() {
+    vi.resetModules();
+    const loaded = vi.fn();
+    vi.doMock('../../shared/http/powertools-metrics', async (original) => {
+      loaded();
+      return original();
+    });
+    const { handler } = await import('../../functions/categories/get-category');
+    return { handler, loaded };
+  }
+
+  it('is not loaded for an answer that counts nothing, nor when counting is off', async () => {
+    const { handler, loaded } = await coldStart();
+    ddb.on(GetCommand).resolves({ Item: TERM });
+
+    vi.stubEnv('CAL_METRICS', '1');
+    expect((await invoke(handler, 'GET', '/categories/5', { pathParameters: { id: '5' } })).status).toBe(200);
+    vi.unstubAllEnvs();
+    ddb.on(GetCommand).resolves({});
+    expect((await invoke(handler, 'GET', '/categories/5', { pathParameters: { id: '5' } })).status).toBe(404);
+
+    expect(loaded).not.toHaveBeenCalled();
+    expect(emf()).toEqual([]);
+  });
+
+  it('is loaded by the first answer that counts, its line written before the handler resolves', async () => {
+    const { handler, loaded } = await coldStart();
+    vi.stubEnv('CAL_METRICS', '1');
+
+    const res = await invoke(handler, 'GET', '/categories/5', { pathParameters: { id: '5' } });
+
+    expect(res.status).toBe(404);
+    expect(loaded).toHaveBeenCalledTimes(1);
+    expect(emf().map((d) => [d.ClientErrors, d.code])).toEqual([[1, res.body.code]]);
   });
 });

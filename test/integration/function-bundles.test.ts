@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FUNCTION_ENTRY, functionBuild, loadedAtStart } from '../../infra/bundle/build-options';
 import { invoke } from '../support/invoke';
 import { useStack } from '../support/use-stack';
@@ -11,7 +11,8 @@ import { useStack } from '../support/use-stack';
 /**
  * The functions as Lambda runs them: bundled the way the stack bundles them (split into chunks), then
  * loaded and called against the embedded DynamoDB. What only `await import()` reaches (the sanitizer,
- * Powertools idempotency) is not loaded at cold start, yet a request that needs it gets it.
+ * Powertools idempotency, Logger and Metrics) is not loaded at cold start, yet a request that needs it
+ * gets it.
  */
 const {
   tokens: { editor },
@@ -60,6 +61,36 @@ describe('function bundles split into chunks', () => {
     expect(has(create.atStart, 'sanitize-html')).toBe(false);
     expect(has(create.atStart, '@aws-lambda-powertools/idempotency')).toBe(false);
     expect(has(create.atStart, '@aws-sdk/client-dynamodb')).toBe(true);
+  });
+
+  it('leave Powertools Logger and Metrics out of what a cold start loads', () => {
+    for (const fn of [create, get])
+      for (const pkg of ['@aws-lambda-powertools/logger', '@aws-lambda-powertools/metrics']) {
+        expect(has(fn.all, pkg), pkg).toBe(true);
+        expect(has(fn.atStart, pkg), pkg).toBe(false);
+      }
+  });
+
+  it('count a 4xx, loading Powertools Metrics on that request', async () => {
+    vi.stubEnv('CAL_METRICS', '1');
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      const res = await invoke(get.handler, 'GET', '/events/999999999', {
+        pathParameters: { id: '999999999' },
+      });
+      expect(res.status, res.text).toBe(404);
+      const emf = lines.flatMap((l) => l.split('\n')).filter((l) => l.includes('"_aws"'));
+      expect(emf.map((l) => JSON.parse(l) as Record<string, unknown>)).toMatchObject([
+        { ClientErrors: 1, code: res.body.code, service: 'cal-events' },
+      ]);
+    } finally {
+      vi.restoreAllMocks();
+      vi.unstubAllEnvs();
+    }
   });
 
   it('create, sanitize, replay a keyed create and read back, loading chunks on demand', async () => {
