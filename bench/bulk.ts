@@ -540,9 +540,9 @@ export interface BulkResult {
 export async function bulkCreate(bodies: unknown[], o: BulkOptions): Promise<BulkResult> {
   installCapture();
   const handler = await load(o.handler);
-  const writer = new Writer(o.writers ?? 6);
+  const writer = new Writer(o.writers ?? 24);
   const session = new Session((items) => writer.push(items));
-  const concurrency = o.concurrency ?? 12;
+  const concurrency = o.concurrency ?? 16;
   const t0 = performance.now();
   const ids = new Array<number>(bodies.length);
   let next = 0;

@@ -33,9 +33,9 @@ import type { Figures } from './report';
 
 const USAGE =
   'Usage: npm run bench -- [--sizes 1000,50000] [--out file.json] [--requests 100] [--concurrency 4] ' +
-  '[--write-requests 40] [--sample 20] [--tags 100,10000] [--cold-rounds 15] [--handler-iterations 40]\n' +
+  '[--write-requests 40] [--sample 20] [--tags 100,10000] [--cold-rounds 31] [--handler-iterations 40]\n' +
   '       npm run bench -- --load [--clients 10] [--seconds 20] [--events 300]\n' +
-  '       npm run bench -- --cold-only [--cold-rounds 15]';
+  '       npm run bench -- --cold-only [--cold-rounds 31]';
 
 let parsed;
 try {
@@ -49,9 +49,9 @@ try {
       'write-requests': { type: 'string', default: '40' },
       sample: { type: 'string', default: '20' },
       tags: { type: 'string', default: '100,10000' },
-      'bulk-concurrency': { type: 'string', default: '12' },
-      writers: { type: 'string', default: '6' },
-      'cold-rounds': { type: 'string', default: '15' },
+      'bulk-concurrency': { type: 'string', default: '16' },
+      writers: { type: 'string', default: '24' },
+      'cold-rounds': { type: 'string', default: '31' },
       'handler-iterations': { type: 'string', default: '40' },
       load: { type: 'boolean', default: false },
       'cold-only': { type: 'boolean', default: false },
@@ -67,7 +67,9 @@ try {
 const args = parsed.values;
 const num = (k: keyof typeof args) => Number(args[k]);
 const SIZES = String(args.sizes).split(',').map(Number);
-const [TAGS_FIRST, TAGS_LAST] = String(args.tags).split(',').map(Number) as [number, number];
+// One count is both: the taxonomy's size at the first size and at the last.
+const TAG_COUNTS = String(args.tags).split(',').map(Number);
+const [TAGS_FIRST, TAGS_LAST] = [TAG_COUNTS[0]!, TAG_COUNTS.at(-1)!];
 const REQUESTS = num('requests');
 const CONCURRENCY = num('concurrency');
 const WARMUP = num('warmup');
