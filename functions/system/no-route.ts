@@ -27,7 +27,7 @@ export function setInvoker(next: Invoker): void {
  * 404 for an unknown path, 405 with `Allow` for a known path with another method (slash or not). No
  * middleware: nothing here needs a token or a body, so the function carries only routing.
  */
-function answerNoRoute(event: APIGatewayProxyEventV2, context: Context): APIGatewayProxyStructuredResultV2 {
+function answerNoRoute(event: APIGatewayProxyEventV2): APIGatewayProxyStructuredResultV2 {
   const urls = urlsOf(event);
   const { method, rawPath } = urls;
   const outside =
@@ -35,7 +35,7 @@ function answerNoRoute(event: APIGatewayProxyEventV2, context: Context): APIGate
     (rawPath.length > NAMESPACE_PATH.length && rawPath[NAMESPACE_PATH.length] !== '/');
   const allow = outside ? [] : matchRoute(method, urls.path).allow;
   const error = allow.length > 0 ? methodNotAllowed([...new Set(allow)]) : noRoute();
-  return errorResponse(error, event, context?.awsRequestId ?? event.requestContext?.requestId);
+  return errorResponse(error, event);
 }
 
 /**
@@ -49,5 +49,5 @@ export async function handler(
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const match = unslashedRoute(event);
   if (match) return dispatch(invoker, match, event, context);
-  return answerNoRoute(event, context);
+  return answerNoRoute(event);
 }

@@ -84,13 +84,11 @@ export async function failureResponse(
 
 /**
  * The envelope of an error the API defines: nothing to log, so it is answered at once (the 404 / 405
- * of no-route.ts, the local gateway's 414). Anything else goes through failureResponse. `_requestId`
- * is not used: an ApiError carries its own data.
+ * of no-route.ts, the local gateway's 414). Anything else goes through failureResponse.
  */
 export function errorResponse(
   api: ApiError,
   event: APIGatewayProxyEventV2,
-  _requestId?: string,
 ): APIGatewayProxyStructuredResultV2 {
   return {
     statusCode: api.status,

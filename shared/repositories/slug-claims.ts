@@ -51,21 +51,50 @@ const MAX_ATTEMPTS = 200;
 
 const nameOf = (scope: SlugScope) => ('type' in scope ? scope.type : scope.taxonomy);
 
-/** The next `-N` of a slug base, from its counter (started above the highest suffix seen taken). */
+/**
+ * The next `-N` of a slug base, from its counter (started above the highest suffix seen taken). The
+ * counter moves only when a claim is lost, while uncontended creates take the lowest free `-N`: a base
+ * that grew since its counter started has it behind the suffixes in use, and counting up through them
+ * would cost a transaction each (a 500 once MAX_ATTEMPTS ran out). Such a counter is moved past the
+ * highest suffix seen, once, unless a concurrent writer already moved it.
+ */
 async function nextSuffix(claim: SlugClaim, taken: Set<string>): Promise<number> {
   const suffixes = [...taken].map((s) =>
     s === claim.base ? 1 : Number(s.slice(claim.base.length + 1)) || 1,
   );
-  const out = await ddb.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.slugSequence(nameOf(claim.scope), claim.base),
-      UpdateExpression: 'SET n = if_not_exists(n, :floor) + :one',
-      ExpressionAttributeValues: { ':floor': Math.max(1, ...suffixes), ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return Number(out.Attributes?.n);
+  const floor = Math.max(1, ...suffixes);
+  const Key = keys.slugSequence(nameOf(claim.scope), claim.base);
+  const bump = async () =>
+    Number(
+      (
+        await ddb.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key,
+            UpdateExpression: 'SET n = if_not_exists(n, :floor) + :one',
+            ExpressionAttributeValues: { ':floor': floor, ':one': 1 },
+            ReturnValues: 'UPDATED_NEW',
+          }),
+        )
+      ).Attributes?.n,
+    );
+  const n = await bump();
+  if (n > floor) return n;
+  try {
+    await ddb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key,
+        UpdateExpression: 'SET n = :past',
+        ConditionExpression: 'n < :past',
+        ExpressionAttributeValues: { ':past': floor + 1 },
+      }),
+    );
+    return floor + 1;
+  } catch (e) {
+    if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
+    return bump();
+  }
 }
 /**
  * Transactions lost to concurrent ones before the write gives up (503, retryable by the client). Creates
