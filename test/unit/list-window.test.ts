@@ -1,45 +1,15 @@
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { SITE_INSTANTS, SITE_ZONES, asSite } from '../support/site-zones';
 
 /**
  * The default listing's window comes from the site's date without luxon (shared/domain/list-window.ts,
  * issue 9); every other window is read by event-window.ts. The two must agree on the default window
  * for any site zone and instant: month ends, leap days and daylight-saving changes included.
  */
-const ZONES = [
-  'UTC',
-  'Europe/Berlin',
-  'America/New_York',
-  'America/Santiago', // its clocks change at midnight
-  'Asia/Kolkata',
-  'Australia/Lord_Howe',
-  'Pacific/Chatham',
-  'Pacific/Kiritimati', // UTC+14
-  'Pacific/Pago_Pago', // UTC-11
-  'UTC+2',
-  'UTC-5:30',
-  'UTC+15', // not a zone dates.ts accepts: UTC
-  'Not/AZone',
-];
-
-const INSTANTS = [
-  '2026-11-25T08:40:33.900Z',
-  '2026-03-29T00:59:59.999Z',
-  '2026-03-29T01:00:00Z',
-  '2026-10-25T00:59:59Z',
-  '2026-09-06T03:59:59Z',
-  '2026-09-06T04:00:00Z',
-  '2026-01-31T12:00:00Z', // 24 months ahead is a 31st too
-  '2026-08-31T23:30:00Z', // a 31st in the west, the 1st in the east
-  '2028-02-29T12:00:00Z', // two years later there is no 29 February
-  '2026-02-28T23:59:59Z',
-  '2026-12-31T23:59:59Z',
-  '2027-01-01T00:00:00Z',
-].map((s) => new Date(s));
 
 /** The modules as a cold function loads them with SITE_TIMEZONE set to `zone` (config reads it then). */
 async function site(zone: string) {
-  process.env.SITE_TIMEZONE = zone;
-  vi.resetModules();
+  asSite(zone);
   return {
     luxon: await import('luxon'),
     luxonWindow: await import('../../shared/domain/event-window'),
@@ -47,16 +17,10 @@ async function site(zone: string) {
   };
 }
 
-const saved = process.env.SITE_TIMEZONE;
-afterAll(() => {
-  process.env.SITE_TIMEZONE = saved;
-  vi.resetModules();
-});
-
 describe('the default window without luxon', () => {
-  it.each(ZONES)('equals the one event-window.ts reads in %j', async (zone) => {
+  it.each(SITE_ZONES)('equals the one event-window.ts reads in %j', async (zone) => {
     const m = await site(zone);
-    for (const at of INSTANTS)
+    for (const at of SITE_INSTANTS)
       expect(m.window.defaultWindow(at), `${zone} at ${at.toISOString()}`).toEqual(
         m.luxonWindow.dateBounds({}, m.luxon.DateTime.fromJSDate(at)),
       );

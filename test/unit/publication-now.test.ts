@@ -1,6 +1,7 @@
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PostRecord } from '../../shared/domain/records';
 import type { User } from '../../shared/domain/roles';
+import { SITE_INSTANTS, SITE_ZONES, asSite } from '../support/site-zones';
 
 /**
  * A venue or organizer write dates itself with clock.ts (Intl, no luxon) when its body sends no `date`
@@ -9,29 +10,6 @@ import type { User } from '../../shared/domain/roles';
  * called publicationDates(body, siteZone(), DateTime.now()): checked here for several site zones,
  * instants and bodies, 400s included, on creates and on updates.
  */
-
-const ZONES = [
-  'UTC',
-  'Europe/Berlin',
-  'America/New_York',
-  'Asia/Kolkata',
-  'Australia/Lord_Howe',
-  'Pacific/Chatham',
-  'UTC+2',
-  'UTC-5:30',
-  'UTC+15', // not a zone dates.ts accepts: UTC
-  'Not/AZone',
-];
-
-const INSTANTS = [
-  '2026-11-25T08:40:33.900Z',
-  '2026-03-29T00:59:59.999Z', // the last moment before Berlin's clocks go forward
-  '2026-03-29T01:00:00Z',
-  '2026-10-25T00:59:59Z', // and before they go back
-  '2026-10-25T01:00:00.001Z',
-  '2026-12-31T23:59:59Z',
-  '2028-02-29T12:00:00Z',
-].map((s) => new Date(s));
 
 type Rec = Record<string, unknown>;
 
@@ -77,8 +55,7 @@ const EDITOR: User = { sub: 'user-editor', role: 'editor' };
 
 /** The modules as a cold function loads them with SITE_TIMEZONE set to `zone` (config reads it then). */
 async function site(zone: string) {
-  process.env.SITE_TIMEZONE = zone;
-  vi.resetModules();
+  asSite(zone);
   return {
     luxon: await import('luxon'),
     dates: await import('../../shared/domain/dates'),
@@ -120,18 +97,13 @@ async function after(m: Site, body: Rec, sent: Set<string>, current?: PostRecord
   });
 }
 
-const saved = process.env.SITE_TIMEZONE;
 afterEach(() => vi.useRealTimers());
-afterAll(() => {
-  process.env.SITE_TIMEZONE = saved;
-  vi.resetModules();
-});
 
 describe('venue and organizer publication dates with luxon loaded only for a sent date', () => {
-  it.each(ZONES)('are dated now by clock.ts as publicationDates dates them in %j', async (zone) => {
+  it.each(SITE_ZONES)('are dated now by clock.ts as publicationDates dates them in %j', async (zone) => {
     const m = await site(zone);
     vi.useFakeTimers({ toFake: ['Date'] });
-    for (const at of INSTANTS) {
+    for (const at of SITE_INSTANTS) {
       vi.setSystemTime(at);
       const luxon = m.pub.publicationDates({}, m.dates.siteZone(), m.luxon.DateTime.now());
       expect(m.clock.nowDates(at)).toEqual(luxon);
@@ -149,14 +121,14 @@ describe('venue and organizer publication dates with luxon loaded only for a sen
     }
   });
 
-  it.each(ZONES)('give what publicationDates gave for every body in %j', async (zone) => {
+  it.each(SITE_ZONES)('give what publicationDates gave for every body in %j', async (zone) => {
     const m = await site(zone);
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2020-05-05T05:05:05Z'));
     const made = await after(m, { venue: 'Hall' }, new Set(['venue']));
     if (!('value' in made)) throw new Error('the venue was not made');
     const current = { ...made.value, title: 'Hall', data: {} } as unknown as PostRecord<object>;
-    for (const at of INSTANTS) {
+    for (const at of SITE_INSTANTS) {
       vi.setSystemTime(at);
       for (const fields of BODIES) {
         const body = { venue: 'Hall', ...fields };
