@@ -8,9 +8,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { FUNCTION_ENTRY, functionBuild, loadedAtStart } from '../infra/bundle/build-options';
+import { chunksHolding, FUNCTION_ENTRY, functionBuild, loadedAtStart } from '../infra/bundle/build-options';
 import { NO_ROUTE_HANDLER } from '../shared/config';
 import { operations } from '../shared/contracts';
+import type { Operation } from '../shared/contracts/types';
+import { countersFor } from '../shared/http/metrics';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -20,14 +22,34 @@ export type Contents = Array<{ what: string; bytes: number }>;
 const built = new Map<string, Contents>();
 
 /**
- * Bundles one entry into `outdir` as infra/function-defaults.ts does (infra/bundle/build-options.ts)
- * and returns the bytes a cold start loads: the entry and the chunks it imports statically, not those
- * only `await import()` reaches. What it holds is listed by `contentsOf` (by the entry file).
+ * Source modules that every successful request of an operation loads on demand, which its cold start
+ * therefore counts: the token verifier where the operation requires a token, and Powertools Metrics
+ * where a success is counted (countersFor).
  */
-export async function bundleSize(entry: string, outdir: string): Promise<{ file: string; bytes: number }> {
+function loadedByEveryRequest(op: Operation | undefined): string[] {
+  if (!op) return [];
+  const success = { statusCode: op.operationId.startsWith('create') ? 201 : 200 };
+  return [
+    ...(op.access === 'public' ? [] : ['shared/http/auth.ts']),
+    ...(countersFor(op, success).length > 0 ? ['shared/http/powertools-metrics.ts'] : []),
+  ];
+}
+
+/**
+ * Bundles one entry into `outdir` as infra/function-defaults.ts does (infra/bundle/build-options.ts)
+ * and returns what a cold start loads: the entry and the chunks it imports statically, plus the chunks
+ * every request of `op` loads (`then`, imported after the entry), not those only some requests reach.
+ * What it holds is listed by `contentsOf` (by the entry file).
+ */
+export async function bundleSize(
+  entry: string,
+  outdir: string,
+  op?: Operation,
+): Promise<{ file: string; then: string[]; bytes: number }> {
   const result = await build({ ...functionBuild(entry, outdir), metafile: true });
   const outputs = result.metafile.outputs;
-  const loaded = loadedAtStart(result.metafile);
+  const everyRequest = loadedByEveryRequest(op);
+  const loaded = loadedAtStart(result.metafile, everyRequest);
   const by = new Map<string, number>();
   for (const out of loaded)
     for (const [path, { bytesInOutput }] of Object.entries(outputs[out]!.inputs)) {
@@ -48,7 +70,11 @@ export async function bundleSize(entry: string, outdir: string): Promise<{ file:
       .map(([what, bytes]) => ({ what, bytes }))
       .sort((a, b) => b.bytes - a.bytes),
   );
-  return { file: join(outdir, FUNCTION_ENTRY), bytes: loaded.reduce((n, o) => n + statSync(o).size, 0) };
+  return {
+    file: join(outdir, FUNCTION_ENTRY),
+    then: chunksHolding(result.metafile, everyRequest).map((o) => resolve(o)),
+    bytes: loaded.reduce((n, o) => n + statSync(o).size, 0),
+  };
 }
 
 /** The contents of a bundle built by `bundleSize` (by its output file). */
@@ -59,6 +85,8 @@ const BARE = `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport
 export interface Bundle {
   function: string;
   file: string;
+  /** Chunks every request loads, imported after `file` by the cold-start measurement. */
+  then: string[];
   bytes: number;
 }
 
@@ -90,7 +118,11 @@ export async function buildBundles(
     if (progress) process.stderr.write(`\rbundling ${i + 1}/${entries.length} ${handler.padEnd(50)}`);
     functions.push({
       function: handler.replace(/^functions\//, ''),
-      ...(await bundleSize(join(ROOT, `${handler}.ts`), join(dir, String(i)))),
+      ...(await bundleSize(
+        join(ROOT, `${handler}.ts`),
+        join(dir, String(i)),
+        operations.find((op) => op.handler === handler),
+      )),
     });
   }
   if (progress) process.stderr.write('\n');

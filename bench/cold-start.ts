@@ -2,7 +2,8 @@
  * Cold start, A/B in one run: every function's bundle (built as the stack builds it) and a bare bundle
  * that only creates a DynamoDB document client are loaded in fresh `node` processes, interleaved in a
  * new random order each round, and the time of the module's import (its init: parsing, evaluating the
- * module scope) is taken inside the process. A function's ratio is the median of its imports over the
+ * module scope), with the chunks every request of the function loads on demand, is taken inside the
+ * process. A function's ratio is the median of its imports over the
  * median of the bare bundle's, so machine load that drifts during the run hits both sides alike.
  */
 import { spawn } from 'node:child_process';
@@ -21,14 +22,16 @@ export interface ColdStart {
   extras: string;
 }
 
+// The entry, then the chunks every request of the function loads (a token verifier, a counter).
 const MEASURE = `const t0 = performance.now();
-await import(process.argv[2]);
+for (const file of process.argv.slice(2)) await import(file);
 process.stdout.write(String(performance.now() - t0));
 `;
 
-function importTime(runner: string, file: string): Promise<number> {
+function importTime(runner: string, b: Bundle): Promise<number> {
+  const file = b.file;
   return new Promise((ok, fail) => {
-    const child = spawn(process.execPath, [runner, file], {
+    const child = spawn(process.execPath, [runner, file, ...b.then], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NODE_OPTIONS: '' },
     });
@@ -64,7 +67,7 @@ export async function measureColdStart(
     const t0 = performance.now();
     for (let r = 0; r < rounds; r++) {
       const order = [...all].sort(() => Math.random() - 0.5);
-      for (const b of order) times.get(b.file)!.push(await importTime(runner, b.file));
+      for (const b of order) times.get(b.file)!.push(await importTime(runner, b));
       const done = r + 1;
       const per = (performance.now() - t0) / done / 1000;
       process.stderr.write(

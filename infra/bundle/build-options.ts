@@ -34,8 +34,12 @@ export function functionBuild(entry: string, outdir: string): BuildOptions & { o
   };
 }
 
-/** The output files a cold start loads: the entry and the chunks it imports statically, not dynamically. */
-export function loadedAtStart(metafile: Metafile): string[] {
+/**
+ * The output files a cold start loads: the entry and the chunks it imports statically, not dynamically;
+ * with `alsoLoading`, the chunks holding those source modules (paths as the metafile names them, by
+ * their ending) and what they import statically too, as a request that loads them does.
+ */
+export function loadedAtStart(metafile: Metafile, alsoLoading: string[] = []): string[] {
   const { outputs } = metafile;
   const loaded = new Set<string>();
   const visit = (out: string) => {
@@ -46,5 +50,13 @@ export function loadedAtStart(metafile: Metafile): string[] {
   };
   const entry = Object.keys(outputs).find((o) => o.endsWith(`/${FUNCTION_ENTRY}`));
   if (entry) visit(entry);
+  for (const [out, { inputs }] of Object.entries(outputs))
+    if (Object.keys(inputs).some((i) => alsoLoading.some((m) => i.endsWith(m)))) visit(out);
   return [...loaded];
 }
+
+/** The output files holding these source modules (by the ending of their paths). */
+export const chunksHolding = (metafile: Metafile, modules: string[]): string[] =>
+  Object.entries(metafile.outputs)
+    .filter(([, { inputs }]) => Object.keys(inputs).some((i) => modules.some((m) => i.endsWith(m))))
+    .map(([out]) => out);

@@ -8,7 +8,6 @@ import type { Precondition } from '../domain/revisions';
 import type { CreationKey } from '../repositories/creations';
 import { coerceObject } from '../schemas/coerce';
 import { checker, type RawValidate, validateAll } from '../schemas/validation-errors';
-import { authenticate } from './auth';
 import { parseBody } from './body';
 import { conditionalGet } from './conditional';
 import { unauthenticated } from './errors';
@@ -53,6 +52,14 @@ type State = {
   sent: Set<string>;
 };
 type MiddyRequest = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>;
+
+/**
+ * The caller named by the Authorization header, if any. JWT verification (auth.ts, with jose) is loaded
+ * by the first request that carries a token: anonymous reads, most of a public calendar's traffic,
+ * never load it.
+ */
+const caller = async (header: string | undefined): Promise<User | null> =>
+  header ? (await import('./auth')).authenticate(header) : null;
 
 /**
  * Wraps an operation's handler in the one middleware stack: logging context, authentication, query and
@@ -106,7 +113,7 @@ export function createHandler<O extends Operation>(
       const r = req as MiddyRequest;
       const event = r.event;
       logger.appendKeys({ requestId: event.requestContext?.requestId, operation: op.operationId });
-      const user = await authenticate(event.headers?.authorization);
+      const user = await caller(event.headers?.authorization);
       if (op.access !== 'public' && !user) throw unauthenticated();
       states.set(event, { user, urls: urlsOf(event), params: {}, query: {}, body: {}, sent: new Set() });
     },

@@ -71,6 +71,13 @@ describe('function bundles split into chunks', () => {
       }
   });
 
+  it('leave JWT verification (jose) out of what a cold start loads: an anonymous read never loads it', () => {
+    for (const fn of [create, get]) {
+      expect(has(fn.all, 'jose')).toBe(true);
+      expect(has(fn.atStart, 'jose')).toBe(false);
+    }
+  });
+
   it('count a 4xx, loading Powertools Metrics on that request', async () => {
     vi.stubEnv('CAL_METRICS', '1');
     const lines: string[] = [];
