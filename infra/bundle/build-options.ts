@@ -50,13 +50,13 @@ export function loadedAtStart(metafile: Metafile, alsoLoading: string[] = []): s
   };
   const entry = Object.keys(outputs).find((o) => o.endsWith(`/${FUNCTION_ENTRY}`));
   if (entry) visit(entry);
-  for (const [out, { inputs }] of Object.entries(outputs))
-    if (Object.keys(inputs).some((i) => alsoLoading.some((m) => i.endsWith(m)))) visit(out);
+  for (const out of chunksHolding(metafile, alsoLoading)) visit(out);
   return [...loaded];
 }
 
 /** The output files holding these source modules (by the ending of their paths). */
-export const chunksHolding = (metafile: Metafile, modules: string[]): string[] =>
-  Object.entries(metafile.outputs)
+export function chunksHolding(metafile: Metafile, modules: string[]): string[] {
+  return Object.entries(metafile.outputs)
     .filter(([, { inputs }]) => Object.keys(inputs).some((i) => modules.some((m) => i.endsWith(m))))
     .map(([out]) => out);
+}

@@ -1,4 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { coldHandler, type WriteFunction } from '../support/cold-functions';
 import { invoke } from '../support/invoke';
 import { useStack } from '../support/use-stack';
 
@@ -17,26 +18,6 @@ const HTML = '<p onclick="x()">Hi <b>there</b></p><script>alert(1)</script>';
 const SAFE = '<p>Hi <b>there</b></p>';
 const TITLE = '<i>Rock</i> &amp; roll';
 
-// Static imports (Vite resolves no variable paths), each run again after vi.resetModules().
-const FUNCTIONS = {
-  'events/create-event': () => import('../../functions/events/create-event'),
-  'events/update-event': () => import('../../functions/events/update-event'),
-  'venues/create-venue': () => import('../../functions/venues/create-venue'),
-  'venues/update-venue': () => import('../../functions/venues/update-venue'),
-  'organizers/create-organizer': () => import('../../functions/organizers/create-organizer'),
-  'organizers/update-organizer': () => import('../../functions/organizers/update-organizer'),
-  'categories/create-category': () => import('../../functions/categories/create-category'),
-  'categories/update-category': () => import('../../functions/categories/update-category'),
-  'tags/create-tag': () => import('../../functions/tags/create-tag'),
-  'tags/update-tag': () => import('../../functions/tags/update-tag'),
-};
-
-/** The handler of a function module, imported in a module graph of its own. */
-async function cold(fn: keyof typeof FUNCTIONS): Promise<unknown> {
-  vi.resetModules();
-  return (await FUNCTIONS[fn]()).handler;
-}
-
 async function made(path: string, body: Rec): Promise<Rec> {
   const res = await api.post(path, body, { token: editor });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -45,7 +26,7 @@ async function made(path: string, body: Rec): Promise<Rec> {
 
 describe('the first write with markup after a cold start', () => {
   it('creates an event, with an inline venue, sanitized', async () => {
-    const res = await invoke(await cold('events/create-event'), 'POST', '/events', {
+    const res = await invoke(await coldHandler('events/create-event'), 'POST', '/events', {
       token: editor,
       body: {
         title: TITLE,
@@ -67,7 +48,7 @@ describe('the first write with markup after a cold start', () => {
       start_date: '2031-05-02 10:00:00',
       end_date: '2031-05-02 11:00:00',
     });
-    const res = await invoke(await cold('events/update-event'), 'POST', `/events/${event.id}`, {
+    const res = await invoke(await coldHandler('events/update-event'), 'POST', `/events/${event.id}`, {
       token: editor,
       pathParameters: { id: String(event.id) },
       body: { excerpt: HTML },
@@ -84,8 +65,8 @@ describe('the first write with markup after a cold start', () => {
     ['tags', 'tag', 'name'],
   ] as const)
     it(`creates and updates a ${name} sanitized`, async () => {
-      const create = `${type}/create-${name}` as keyof typeof FUNCTIONS;
-      const created = await invoke(await cold(create), 'POST', `/${type}`, {
+      const create = `${type}/create-${name}` as WriteFunction;
+      const created = await invoke(await coldHandler(create), 'POST', `/${type}`, {
         token: editor,
         body: { [field]: TITLE, description: HTML },
       });
@@ -93,8 +74,8 @@ describe('the first write with markup after a cold start', () => {
       expect(created.body[field]).toBe('Rock & roll');
       expect(created.body.description).toBe(SAFE);
       const plain = await made(`/${type}`, { [field]: `Plain ${name}` });
-      const update = `${type}/update-${name}` as keyof typeof FUNCTIONS;
-      const updated = await invoke(await cold(update), 'POST', `/${type}/${plain.id}`, {
+      const update = `${type}/update-${name}` as WriteFunction;
+      const updated = await invoke(await coldHandler(update), 'POST', `/${type}/${plain.id}`, {
         token: editor,
         pathParameters: { id: String(plain.id) },
         body: { description: HTML },

@@ -1,4 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { coldHandler, type WriteFunction } from '../support/cold-functions';
 import { invoke } from '../support/invoke';
 import { useStack } from '../support/use-stack';
 
@@ -16,21 +17,6 @@ const {
 
 type Rec = Record<string, any>;
 
-// Static imports (Vite resolves no variable paths), each run again after vi.resetModules().
-const FUNCTIONS = {
-  'events/create-event': () => import('../../functions/events/create-event'),
-  'venues/create-venue': () => import('../../functions/venues/create-venue'),
-  'venues/update-venue': () => import('../../functions/venues/update-venue'),
-  'organizers/create-organizer': () => import('../../functions/organizers/create-organizer'),
-  'organizers/update-organizer': () => import('../../functions/organizers/update-organizer'),
-};
-
-/** The handler of a function module, imported in a module graph of its own. */
-async function cold(fn: keyof typeof FUNCTIONS): Promise<unknown> {
-  vi.resetModules();
-  return (await FUNCTIONS[fn]()).handler;
-}
-
 // [date fields sent, the dates the luxon-based publicationDates gives them in UTC]
 const DATED: Array<[Rec, Rec]> = [
   [{ date: '2025-01-02 03:04:05' }, { date: '2025-01-02 03:04:05', date_utc: '2025-01-02 03:04:05' }],
@@ -47,11 +33,11 @@ describe('the first venue or organizer write with a date after a cold start', ()
     ['venues', 'venue'],
     ['organizers', 'organizer'],
   ] as const) {
-    const create = `${type}/create-${name}` as keyof typeof FUNCTIONS;
-    const update = `${type}/update-${name}` as keyof typeof FUNCTIONS;
+    const create = `${type}/create-${name}` as WriteFunction;
+    const update = `${type}/update-${name}` as WriteFunction;
 
     it.each(DATED)(`creates a ${name} with %j`, async (fields, dates) => {
-      const res = await invoke(await cold(create), 'POST', `/${type}`, {
+      const res = await invoke(await coldHandler(create), 'POST', `/${type}`, {
         token: editor,
         body: { [name]: `Dated ${name}`, ...fields },
       });
@@ -62,7 +48,7 @@ describe('the first venue or organizer write with a date after a cold start', ()
     it.each(DATED)(`updates a ${name} with %j`, async (fields, dates) => {
       const made = await api.post(`/${type}`, { [name]: `Plain ${name}` }, { token: editor });
       expect(made.status, JSON.stringify(made.body)).toBe(201);
-      const res = await invoke(await cold(update), 'POST', `/${type}/${made.body.id}`, {
+      const res = await invoke(await coldHandler(update), 'POST', `/${type}/${made.body.id}`, {
         token: editor,
         pathParameters: { id: String(made.body.id) },
         body: fields,
@@ -72,7 +58,7 @@ describe('the first venue or organizer write with a date after a cold start', ()
     });
 
     it(`answers a bad date of a ${name} with the 400 it gave`, async () => {
-      const res = await invoke(await cold(create), 'POST', `/${type}`, {
+      const res = await invoke(await coldHandler(create), 'POST', `/${type}`, {
         token: editor,
         body: { [name]: `Undated ${name}`, date_utc: 'foo' },
       });
@@ -84,7 +70,7 @@ describe('the first venue or organizer write with a date after a cold start', ()
     });
 
     it(`dates a ${name} sent without a date at its modified stamps`, async () => {
-      const res = await invoke(await cold(create), 'POST', `/${type}`, {
+      const res = await invoke(await coldHandler(create), 'POST', `/${type}`, {
         token: editor,
         body: { [name]: `Now ${name}`, date: '' },
       });
@@ -96,7 +82,7 @@ describe('the first venue or organizer write with a date after a cold start', ()
   }
 
   it('creates an event with an inline venue that sends a date', async () => {
-    const res = await invoke(await cold('events/create-event'), 'POST', '/events', {
+    const res = await invoke(await coldHandler('events/create-event'), 'POST', '/events', {
       token: editor,
       body: {
         title: 'Inline dated',
