@@ -10,7 +10,6 @@ import { getPosts, newPostWrites } from '../repositories/posts';
 import type { SlugClaim } from '../repositories/slug-claims';
 import { findTerms, type TermRef } from '../repositories/term-lookup';
 import { newTerm, newTermWrites, nextTermId } from '../repositories/terms';
-import { resolveInline } from './linked-inline';
 
 /** A record an event write creates (a new term, an inline venue or organizer), in the event's write. */
 export interface PlannedRecord {
@@ -167,6 +166,8 @@ export async function resolveLinkedPosts(
       ids.push(id);
     } else {
       const planned = created.flatMap((c) => (c.post?.type === type ? [c.post] : []));
+      // Inline records (and their body validators, ~20 KB) load with the first body that has one.
+      const { resolveInline } = await import('./linked-inline');
       const found = await resolveInline(
         type,
         ref as Record<string, unknown>,

@@ -71,6 +71,12 @@ describe('function bundles split into chunks', () => {
       }
   });
 
+  it('leave the inline venue and organizer validators out of what a cold start loads', () => {
+    const inline = (files: string[]) => files.some((f) => f.endsWith('schemas/compiled/inlineRecords.ts'));
+    expect(inline(create.all)).toBe(true);
+    expect(inline(create.atStart)).toBe(false);
+  });
+
   it('leave JWT verification (jose) out of what a cold start loads: an anonymous read never loads it', () => {
     for (const fn of [create, get]) {
       expect(has(fn.all, 'jose')).toBe(true);
@@ -122,5 +128,24 @@ describe('function bundles split into chunks', () => {
     });
     expect(read.status, read.text).toBe(200);
     expect(read.body.description).toBe('<p>Hi <b>there</b></p>');
+  });
+
+  it('create an event with an inline venue, loading its validator on demand, and 400 a bad one', async () => {
+    const event = {
+      title: 'Bundled venue night',
+      start_date: '2031-06-02 20:00:00',
+      end_date: '2031-06-02 22:00:00',
+    };
+    const made = await invoke(create.handler, 'POST', '/events', {
+      token: editor,
+      body: { ...event, venue: { venue: 'Bundled Hall', city: 'Lyon' } },
+    });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.venue).toMatchObject({ venue: 'Bundled Hall', city: 'Lyon' });
+    const bad = await invoke(create.handler, 'POST', '/events', {
+      token: editor,
+      body: { ...event, venue: { venue: 'Bundled Hall', show_map: 'maybe' } },
+    });
+    expect(bad.status, bad.text).toBe(400);
   });
 });
