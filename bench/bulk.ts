@@ -10,11 +10,14 @@
  *     its condition checks are dropped (the targets exist: the bench made them);
  *   - answers the ID sequence from blocks it reserves with one `ADD n` each;
  *   - answers repeated reads from a cache (terms, venues, organizers do not change during a bulk
- *     run; their counts are deferred ADDs anyway), except the slug-prefix query, which must see the
- *     slugs taken so far;
+ *     run; their counts are deferred ADDs anyway), except what slug claims read, which must see the
+ *     slugs taken so far: slug guards (answered from this run's claims first), slug counters (always
+ *     read) and the slug-prefix query (answered from the slugs this run wrote);
  *   - keeps the uniqueness conditions: a conditional Put (`attribute_not_exists(pk)`: slug guards,
  *     name guards, the record) of a key this run already wrote cancels the transaction like DynamoDB
- *     would, so the service picks another slug exactly as it does under concurrent API writes.
+ *     would, so the service picks another slug exactly as it does under concurrent API writes; a slug
+ *     counter's conditional update is sent at once, and cancels the transaction when its condition
+ *     fails, as it would in DynamoDB.
  * Nothing else is touched, so the items are the API's by construction; `verifyBulk` checks it by
  * diffing the items a sample makes through HTTP against the same bodies made here.
  */
@@ -27,6 +30,7 @@ import {
   BatchGetCommand,
   BatchWriteCommand,
   DynamoDBDocumentClient,
+  GetCommand,
   QueryCommand,
   ScanCommand,
   UpdateCommand,
@@ -70,13 +74,23 @@ interface Captured {
 
 /** One bulk run's state: what the captured transactions wrote and what is still to be written. */
 class Session {
-  readonly claimed = new Set<string>();
+  /** Items of the unique keys this run's transactions claimed (slug guards among them), by key. */
+  readonly claimed = new Map<string, Item>();
   readonly cache = new Map<string, Promise<unknown>>();
   readonly blocks = new Map<string, { next: number; end: number }>();
   readonly reserving = new Map<string, Promise<void>>();
   readonly out: Captured = { puts: [], adds: new Map(), updates: [] };
   /** Calls that reached DynamoDB from the handlers (cache misses, the slug query, ID blocks). */
   readonly passed = new Map<string, number>();
+  /**
+   * Slug counters as this run knows them (null: none), by key: read once, then moved by the counter
+   * updates of the captured transactions (their conditions checked here, as DynamoDB would) and
+   * written at the end; a handler's own update of one (a lost claim's draw) goes to DynamoDB, after
+   * what this run moved is written, and the next read fetches it again.
+   */
+  readonly counters = new Map<string, Item | null>();
+  /** Counters this run moved and has not written yet, by key. */
+  readonly movedCounters = new Set<string>();
   /** BatchGetItem answers by key (null: no such item). */
   readonly byKey = new Map<string, Item | null>();
   readonly slugs = new Map<string, Promise<Slugs>>();
@@ -107,30 +121,107 @@ function parseAdds(u: UpdateCommandInput): Array<[string, number]> | undefined {
   return out;
 }
 
-function capture(s: Session, items: Array<Record<string, Item>>) {
-  // Uniqueness first, all or nothing, as DynamoDB decides a transaction.
-  const reasons = items.map((it) => {
-    const put = it.Put as { Item: Item; ConditionExpression?: string } | undefined;
-    return put?.ConditionExpression?.includes('attribute_not_exists(pk)') && s.claimed.has(keyOf(put.Item))
-      ? { Code: 'ConditionalCheckFailed' }
-      : { Code: 'None' };
+/** A slug counter's update (shared/repositories/slug-claims.ts): conditional, sent as it is. */
+const isCounter = (u: unknown): u is UpdateCommandInput =>
+  String((u as UpdateCommandInput | undefined)?.Key?.pk ?? '').startsWith('SLUGSEQ#');
+
+const cancelled = (reasons: Array<{ Code: string }>) =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled (bench bulk path: a unique key is taken)',
+    $metadata: {},
+    CancellationReasons: reasons,
   });
-  if (reasons.some((r) => r.Code !== 'None'))
-    throw new TransactionCanceledException({
-      message: 'Transaction cancelled (bench bulk path: a unique key is taken)',
-      $metadata: {},
-      CancellationReasons: reasons,
-    });
+
+let counterClient: DynamoDBDocumentClient | undefined;
+const client = () => (counterClient ??= writerClient());
+
+async function loadCounter(s: Session, key: Item): Promise<void> {
+  const out = await client().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  if (!s.counters.has(keyOf(key))) s.counters.set(keyOf(key), out.Item ?? null);
+}
+
+/**
+ * A counter update's condition and new value, for the forms slug claims write (`attribute_not_exists(n)`
+ * or `n = :read`, then `SET n = :k`); anything else stops the run, as the bulk path cannot judge it.
+ */
+function moveCounter(u: UpdateCommandInput, current: Item | null): Item | undefined {
+  const values = u.ExpressionAttributeValues ?? {};
+  const n = current?.n;
+  const holds =
+    u.ConditionExpression === 'attribute_not_exists(n)'
+      ? n === undefined
+      : u.ConditionExpression === 'n = :read'
+        ? n === values[':read']
+        : undefined;
+  if (holds === undefined || u.UpdateExpression !== 'SET n = :k')
+    throw new Error(
+      `bench bulk path: a slug counter update it cannot apply: ${JSON.stringify(u).slice(0, 300)}`,
+    );
+  return holds ? { ...(u.Key as Item), n: values[':k'] } : undefined;
+}
+
+/**
+ * Writes the counters this run moved (all of them, or the one of `key`), never lowering one: a
+ * handler's draw may have moved it further in DynamoDB meanwhile.
+ */
+async function writeCounters(s: Session, key?: Item): Promise<void> {
+  const moved = key ? [keyOf(key)].filter((k) => s.movedCounters.has(k)) : [...s.movedCounters];
+  const write = async (k: string) => {
+    const { pk, sk, n } = s.counters.get(k)!;
+    s.movedCounters.delete(k);
+    try {
+      await client().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk, sk },
+          UpdateExpression: 'SET n = :n',
+          ConditionExpression: 'attribute_not_exists(n) OR n < :n',
+          ExpressionAttributeValues: { ':n': n },
+        }),
+      );
+    } catch (e) {
+      if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
+    }
+  };
+  for (let i = 0; i < moved.length; i += 16) await Promise.all(moved.slice(i, i + 16).map(write));
+}
+
+async function capture(s: Session, items: Array<Record<string, Item>>) {
+  const counters = items.flatMap((it, i) => (isCounter(it.Update) ? [{ u: it.Update, i }] : []));
+  for (const { u } of counters)
+    if (!s.counters.has(keyOf(u.Key as Item))) await loadCounter(s, u.Key as Item);
+  // Uniqueness and counters first, all or nothing, as DynamoDB decides a transaction; nothing is
+  // awaited from here on, so that no concurrent capture takes the same keys.
+  const unique = (it: Record<string, Item>) => {
+    const put = it.Put as { Item: Item; ConditionExpression?: string } | undefined;
+    return put?.ConditionExpression?.includes('attribute_not_exists(pk)') ? put.Item : undefined;
+  };
+  const moved = new Map<number, Item>();
+  const reasons = items.map((it, i) => {
+    const item = unique(it);
+    if (item && s.claimed.has(keyOf(item))) return { Code: 'ConditionalCheckFailed' };
+    if (!isCounter(it.Update)) return { Code: 'None' };
+    const next = moveCounter(it.Update, s.counters.get(keyOf(it.Update.Key as Item)) ?? null);
+    if (next) moved.set(i, next);
+    return { Code: next ? 'None' : 'ConditionalCheckFailed' };
+  });
+  if (reasons.some((r) => r.Code !== 'None')) throw cancelled(reasons);
+  for (const item of items.map(unique)) if (item) s.claimed.set(keyOf(item), item);
+  for (const item of moved.values()) {
+    s.counters.set(keyOf(item), item);
+    s.movedCounters.add(keyOf(item));
+  }
   s.transactions++;
   for (const it of items) {
     s.items++;
     if (it.Put) {
       const put = it.Put as { Item: Item; ConditionExpression?: string };
-      if (put.ConditionExpression?.includes('attribute_not_exists(pk)')) s.claimed.add(keyOf(put.Item));
       if (typeof put.Item.gsi1pk === 'string' && typeof put.Item.gsi1sk === 'string')
         void s.slugs.get(put.Item.gsi1pk)?.then((x) => x.add(put.Item.gsi1sk as string));
       s.out.puts.push(put.Item);
       s.puts++;
+    } else if (isCounter(it.Update)) {
+      // Written above.
     } else if (it.Update) {
       const u = it.Update as unknown as UpdateCommandInput;
       const adds = parseAdds(u);
@@ -253,7 +344,14 @@ async function answerSlugQuery(s: Session, input: Item) {
   return reply({ Items: items, Count: items.length, ScannedCount: items.length });
 }
 
-/** BatchGetItem by key from the cache; only the keys never read before reach DynamoDB. */
+/** Keys a BatchGetItem answers from `Session.counters`, not the cache: slug counters change with claims. */
+const uncached = (key: Item) => String(key.pk).startsWith('SLUGSEQ#');
+
+/**
+ * BatchGetItem by key from the cache; only the keys never read before (and slug counters) reach
+ * DynamoDB. A unique key this run claimed is answered with its claimed item: its batch may not be
+ * written yet.
+ */
 async function cachedBatchGet(s: Session, input: Item, next: Next) {
   const requests = input.RequestItems as Record<string, { Keys: Item[] }>;
   const responses: Record<string, Item[]> = {};
@@ -262,7 +360,8 @@ async function cachedBatchGet(s: Session, input: Item, next: Next) {
     responses[table] = [];
     for (const key of req.Keys) {
       const k = `${table} ${keyOf(key)}`;
-      if (!s.byKey.has(k)) (missing[table] ??= { ...req, Keys: [] }).Keys.push(key);
+      if (uncached(key) ? !s.counters.has(keyOf(key)) : !s.byKey.has(k) && !s.claimed.has(keyOf(key)))
+        (missing[table] ??= { ...req, Keys: [] }).Keys.push(key);
     }
   }
   if (Object.keys(missing).length > 0) {
@@ -275,14 +374,25 @@ async function cachedBatchGet(s: Session, input: Item, next: Next) {
     if (Object.keys(o.UnprocessedKeys ?? {}).length > 0)
       throw new Error('bench bulk path: unprocessed keys in a cached BatchGetItem');
     for (const [table, items] of Object.entries(o.Responses ?? {}))
-      for (const item of items) s.byKey.set(`${table} ${keyOf(item)}`, deepFreeze(item));
+      for (const item of items)
+        if (uncached(item)) s.counters.set(keyOf(item), item);
+        else s.byKey.set(`${table} ${keyOf(item)}`, deepFreeze(item));
     for (const [table, req] of Object.entries(missing))
       for (const key of req.Keys)
-        if (!s.byKey.has(`${table} ${keyOf(key)}`)) s.byKey.set(`${table} ${keyOf(key)}`, null);
+        if (uncached(key)) {
+          if (!s.counters.has(keyOf(key))) s.counters.set(keyOf(key), null);
+        } else if (!s.byKey.has(`${table} ${keyOf(key)}`)) s.byKey.set(`${table} ${keyOf(key)}`, null);
   }
   for (const [table, req] of Object.entries(requests))
     for (const key of req.Keys) {
-      const item = s.byKey.get(`${table} ${keyOf(key)}`);
+      const k = `${table} ${keyOf(key)}`;
+      const claimed = s.claimed.get(keyOf(key));
+      const counter = uncached(key) ? s.counters.get(keyOf(key)) : undefined;
+      const item = uncached(key)
+        ? counter && structuredClone(counter)
+        : claimed
+          ? structuredClone(claimed)
+          : s.byKey.get(k);
       if (item) responses[table]!.push(item);
     }
   return reply({ Responses: responses, UnprocessedKeys: {} });
@@ -299,9 +409,21 @@ export function installCapture(): void {
       const name = String((context as { commandName?: string }).commandName ?? '');
       const input = args.input as Item;
       if (name === 'TransactWriteItemsCommand')
-        return capture(s, input.TransactItems as Array<Record<string, Item>>) as never;
+        return (await capture(s, input.TransactItems as Array<Record<string, Item>>)) as never;
       if (name === 'UpdateItemCommand' && (input.Key as Item | undefined)?.pk === 'COUNTER')
         return (await nextId(s, input as UpdateCommandInput, next as unknown as Next)) as never;
+      if (name === 'UpdateItemCommand' && isCounter(input)) {
+        // A lost claim drawing from its counter: sent as it is, after what this run moved of it.
+        s.passed.set(name, (s.passed.get(name) ?? 0) + 1);
+        await writeCounters(s, input.Key as Item);
+        try {
+          return await next(args);
+        } finally {
+          // Moved here meanwhile: written (never lowering it), and read again next time.
+          await writeCounters(s, input.Key as Item);
+          s.counters.delete(keyOf(input.Key as Item));
+        }
+      }
       if (slugQuery(name, input)) return (await answerSlugQuery(s, input)) as never;
       if (name === 'BatchGetItemCommand')
         return (await cachedBatchGet(s, input, next as unknown as Next)) as never;
@@ -580,6 +702,7 @@ export async function bulkCreate(bodies: unknown[], o: BulkOptions): Promise<Bul
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, bodies.length) }, worker));
+    await writeCounters(session);
     await writer.drain();
     clearInterval(timer);
     const counters = await writer.finish(session.out, (d, total) => progress('counters', d, total));
@@ -648,8 +771,8 @@ const ISO_INSTANT = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g;
 
 /**
  * Replaces what differs between two writes of the same bodies by placeholders: record IDs (`E3`),
- * slugs (`S3`, so `-2` suffixes do not count), write times; status- and term-total shards are drawn
- * at random and are merged.
+ * slugs (`S3`, so `-2` suffixes do not count) and slug counters' values, write times; status- and
+ * term-total shards are drawn at random and are merged.
  */
 function normalize(items: Item[], ids: number[], slugs: string[]): Map<string, Item> {
   const idIndex = new Map(ids.map((id, i) => [String(id), i]));
@@ -686,6 +809,8 @@ function normalize(items: Item[], ids: number[], slugs: string[]): Map<string, I
     const n = value(item, '') as Item;
     if (/^COUNT#/.test(String(n.pk)) && /^(STATUS|TERMS)#/.test(String(n.sk)))
       n.sk = `${String(n.sk).split('#')[0]}#*`;
+    // A slug counter holds the highest suffix handed out, which depends on what was created before.
+    if (String(n.pk).startsWith('SLUGSEQ#') && 'n' in n) n.n = '<suffix>';
     const k = `${String(n.pk)} | ${String(n.sk)}`;
     const prev = out.get(k);
     if (prev) {

@@ -20,7 +20,7 @@ import type { LinkKind, PostType, Taxonomy } from '../domain/records';
  *                                                       byAssignment = <KIND>#<id> / <event-local start>#<eventId>
  *   slug guard       SLUG#<type>#<slug> / GUARD          unique slug per type, written in the record's transaction
  *   term name guard  TERMNAME#<taxonomy>#<name> / GUARD  unique term name per taxonomy
- *   slug sequence    SLUGSEQ#<type>#<base> / SEQ         next `-N` for a slug claimed by concurrent writers
+ *   slug sequence    SLUGSEQ#<type>#<base> / SEQ         the highest `-N` handed out for a slug base
  *   status totals    COUNT#<type> / STATUS#<shard>       posts of a type per status, in STATUS_SHARDS shards
  *   month tally      TALLY#<scope> / <start month>        listable events of a scope starting that month, by audience,
  *                                                       start day and end day (domain/tallies.ts tallyAttr);
@@ -95,7 +95,7 @@ export const keys = {
   }),
 
   slugGuard: (type: PostType | Taxonomy, slug: string): Key => ({ pk: `SLUG#${type}#${slug}`, sk: 'GUARD' }),
-  /** The next suffix for a slug that concurrent writers want at once (`base-N`). */
+  /** The counter of a slug base: the highest suffix (`base-N`) handed out for it. */
   slugSequence: (type: PostType | Taxonomy, base: string): Key => ({
     pk: `SLUGSEQ#${type}#${base}`,
     sk: 'SEQ',

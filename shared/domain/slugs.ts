@@ -30,17 +30,16 @@ export function slugify(input: string): string {
     .slice(0, 190);
 }
 
-/** The first free slug: `base`, else `base-N` with N one above the highest taken suffix. */
-export function nextFreeSlug(base: string, taken: Iterable<string>): string {
+/**
+ * The highest suffix among slugs named like `base`: N of the highest `base-N`, 1 when only `base`
+ * itself is taken, 0 when neither is. A base's next slug is one above it (gaps are not filled).
+ */
+export function highestSuffix(base: string, taken: Iterable<string>): number {
   const pattern = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:-(\\d+))?$`);
   let max = 0;
-  let baseTaken = false;
   for (const slug of taken) {
     const m = pattern.exec(slug);
-    if (!m) continue;
-    if (m[1] === undefined) baseTaken = true;
-    else max = Math.max(max, Number(m[1]));
+    if (m) max = Math.max(max, m[1] === undefined ? 1 : Number(m[1]));
   }
-  if (!baseTaken) return base;
-  return `${base}-${Math.max(max, 1) + 1}`;
+  return max;
 }

@@ -8,7 +8,7 @@ import { batchGet, type Item, queryIndex } from '../db/query';
 import { commitAll, type PlannedWrite, type WriteItem } from '../db/transact';
 import { AlreadyCreated, type CreationKey, creationGuard } from './creations';
 import { postChange } from './changes';
-import { commitWithSlugs, recordsWithSlugPrefix, type SlugClaim, slugsTaken } from './slug-claims';
+import { commitWithSlugs, recordsWithSlugPrefix, type SlugClaim, slugStates } from './slug-claims';
 
 export type { PostHead, PostRecord };
 
@@ -219,12 +219,12 @@ export async function createPost<D extends object>(
   extra: Extra<PostRecord<D>> = noExtra,
   creation?: CreationKey,
 ): Promise<PostRecord<D>> {
-  // With a slug base, the slugs it names are read together with the ID draw (an ID is the base
+  // With a slug base, its guard and counter are read together with the ID draw (an ID is the base
   // only of a record without one).
   const claimsFrom = (base: string) => [{ scope: { type: post.type }, base }, ...extra.claims];
   const [id, taken] = await Promise.all([
     nextId('post'),
-    slugBase ? slugsTaken(claimsFrom(slugBase)) : undefined,
+    slugBase ? slugStates(claimsFrom(slugBase)) : undefined,
   ]);
   const base = { ...post, id, version: 1, countPublic: 0, countAll: 0 };
   let record = { ...base, slug: '' } as PostRecord<D>;

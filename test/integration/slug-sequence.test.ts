@@ -7,10 +7,10 @@ import { useStack } from '../support/use-stack';
 
 /**
  * Concurrent creates of one name draw their `-N` from the base's counter once they lose a slug claim
- * (shared/repositories/slug-claims.ts). The counter moves only then, while uncontended creates take the
- * lowest free `-N`, so a base that grew since its counter started has it behind the suffixes in use:
- * the losers must not count up through them one transaction at a time (the bench's bulk seeding of
- * repeated titles ran out of attempts this way: a 500).
+ * (shared/repositories/slug-claims.ts). A counter can lag behind the suffixes in use (records written
+ * before counters were kept on every claim, a counter restored from an old backup, renames to a
+ * `-N`): the losers must not count up through them one transaction at a time (the bench's bulk
+ * seeding of repeated titles ran out of attempts this way: a 500).
  */
 const {
   api,

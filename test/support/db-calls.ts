@@ -9,6 +9,8 @@ export interface DbCall {
   partition?: string;
   /** Whether a Query narrowed the partition by its sort key (a prefix or range), rather than reading it all. */
   narrowed?: boolean;
+  /** The partition keys a BatchGetItem asked for. */
+  keys?: string[];
   items: number;
 }
 
@@ -53,6 +55,7 @@ export function watchDb(): void {
         trip.done = Math.max(trip.done, depth);
       }
       const input = args.input as {
+        RequestItems?: Record<string, { Keys?: Array<Record<string, unknown>> }>;
         IndexName?: string;
         ExpressionAttributeValues?: Record<string, unknown>;
         KeyConditionExpression?: string;
@@ -63,6 +66,13 @@ export function watchDb(): void {
         index: input.IndexName,
         narrowed: input.KeyConditionExpression ? input.KeyConditionExpression.includes('#sk') : undefined,
         partition: typeof pk === 'string' ? pk : (pk as { S?: string } | undefined)?.S,
+        keys: input.RequestItems
+          ? Object.values(input.RequestItems).flatMap((r) =>
+              (r.Keys ?? []).map((k) =>
+                typeof k.pk === 'string' ? k.pk : String((k.pk as { S?: string }).S),
+              ),
+            )
+          : undefined,
         items: itemsOf(out.output as Record<string, unknown>),
       });
       return out;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextFreeSlug, slugify } from '../../shared/domain/slugs';
+import { highestSuffix, slugify } from '../../shared/domain/slugs';
 
 describe('slugify', () => {
   it.each([
@@ -44,50 +44,48 @@ describe('slugify', () => {
   });
 });
 
-describe('nextFreeSlug', () => {
-  it('answers the base when nothing is taken', () => {
-    expect(nextFreeSlug('music', [])).toBe('music');
+describe("highestSuffix (a base's next slug is one above it)", () => {
+  it('is 0 when nothing is taken', () => {
+    expect(highestSuffix('music', [])).toBe(0);
   });
 
-  it('answers the base when only other slugs are taken', () => {
-    expect(nextFreeSlug('music', ['musical', 'jazz', 'music-festival'])).toBe('music');
+  it('is 0 when only other slugs are taken', () => {
+    expect(highestSuffix('music', ['musical', 'jazz', 'music-festival'])).toBe(0);
   });
 
-  it('answers the base when only suffixed forms are taken', () => {
-    expect(nextFreeSlug('music', ['music-2', 'music-3'])).toBe('music');
+  it('counts suffixed forms even when the base is free', () => {
+    expect(highestSuffix('music', ['music-2', 'music-3'])).toBe(3);
   });
 
-  it('starts suffixes at -2', () => {
-    expect(nextFreeSlug('music', ['music'])).toBe('music-2');
+  it('is 1 for the base alone, so suffixes start at -2', () => {
+    expect(highestSuffix('music', ['music'])).toBe(1);
   });
 
-  it('goes one above the highest taken suffix', () => {
-    expect(nextFreeSlug('music', ['music', 'music-2', 'music-5'])).toBe('music-6');
+  it('is the highest taken suffix', () => {
+    expect(highestSuffix('music', ['music', 'music-2', 'music-5'])).toBe(5);
   });
 
   it('does not fill gaps below the highest suffix', () => {
-    expect(nextFreeSlug('music', ['music', 'music-3'])).toBe('music-4');
+    expect(highestSuffix('music', ['music', 'music-3'])).toBe(3);
   });
 
-  it('skips -2 when -1 is taken', () => {
-    expect(nextFreeSlug('music', ['music', 'music-1'])).toBe('music-2');
+  it('counts -1 like the base, so the next is -2', () => {
+    expect(highestSuffix('music', ['music', 'music-1'])).toBe(1);
   });
 
   it('does not count slugs that only start like the base', () => {
-    expect(nextFreeSlug('music', ['music', 'music-festival', 'music-festival-9', 'musical-4'])).toBe(
-      'music-2',
-    );
+    expect(highestSuffix('music', ['music', 'music-festival', 'music-festival-9', 'musical-4'])).toBe(1);
   });
 
   it('treats regular-expression characters in the base literally', () => {
-    expect(nextFreeSlug('a.b', ['a.b', 'axb-7'])).toBe('a.b-2');
+    expect(highestSuffix('a.b', ['a.b', 'axb-7'])).toBe(1);
   });
 
   it('works on a base that itself ends in a number', () => {
-    expect(nextFreeSlug('summer-2026', ['summer-2026'])).toBe('summer-2026-2');
+    expect(highestSuffix('summer-2026', ['summer-2026'])).toBe(1);
   });
 
   it('reads any iterable, such as a Set', () => {
-    expect(nextFreeSlug('jazz', new Set(['jazz', 'jazz-2']))).toBe('jazz-3');
+    expect(highestSuffix('jazz', new Set(['jazz', 'jazz-2']))).toBe(2);
   });
 });
