@@ -24,6 +24,8 @@ import type { LinkKind, PostType, Taxonomy } from '../domain/records';
  *   status totals    COUNT#<type> / STATUS#<shard>       posts of a type per status, in STATUS_SHARDS shards
  *   month tally      TALLY#<scope> / <start month>        listable events of a scope starting that month, by audience,
  *                                                       start day and end day (domain/tallies.ts tallyAttr);
+ *   day sums         TALLY#<scope> / S#<start month>      the same events by audience and start day alone, and the long
+ *                                                       ones by end day too (domain/tallies.ts sumAttr);
  *                    TALLY#VENUE#<id> / TREE#<c>#<month>  pair scope: the venue's events in category c's subtree;
  *                                                       scope TREE#<categoryId>: events of the category or of any
  *                                                       descendant, each once
@@ -121,6 +123,14 @@ export const keys = {
   tally: (scope: string, month: string): Key => {
     const [own, sub] = tallyParts(scope);
     return { pk: `TALLY#${own}`, sk: sub ? `${sub}#${month}` : month };
+  },
+  /**
+   * A scope's day sums of a month (domain/tallies.ts sumAttr): after its month keys (`S#` sorts after
+   * digits) and before a pair's (`TREE#…`) or the stale flag, so one range read returns only sums.
+   */
+  tallySums: (scope: string, month: string): Key => {
+    const [own, sub] = tallyParts(scope);
+    return { pk: `TALLY#${own}`, sk: sub ? `${sub}#S#${month}` : `S#${month}` };
   },
   /** Sorts after every month key of the subtree's tally partition, so tally reads never return it. */
   treeStale: (categoryId: number): Key => ({ pk: `TALLY#TREE#${categoryId}`, sk: 'STALE' }),

@@ -64,6 +64,101 @@ const tilde = (key: string) => (key.endsWith('~') ? '~' : '');
 export const tallyAttr = (mark: TallyMark, startKey: string, endKey: string) =>
   `${mark}${startKey.slice(8, 10)}${tilde(startKey)}|${dayNumber(endKey) - dayNumber(startKey)}${tilde(endKey)}`;
 
+/**
+ * Events lasting more than this many days past their start day are long. A month's day sums item
+ * counts every event per start day, and lists long events by end day as well: a window whose end
+ * bounds are over a month away from a month's days takes that month's count from its sums, and reads
+ * its detail item only near an end bound (needsDetail).
+ */
+export const SHORT_DAYS = 31;
+
+/** Attribute of a month's day sums item: events of this mark that start on `startKey` (`p05`, `u31~`). */
+export const sumAttr = (mark: TallyMark, startKey: string) =>
+  `${mark}${startKey.slice(8, 10)}${tilde(startKey)}`;
+
+/** Whether an event from `startKey` to `endKey` is long: its detail attribute also goes in the sums item. */
+export const isLong = (startKey: string, endKey: string) =>
+  dayNumber(endKey) - dayNumber(startKey) > SHORT_DAYS;
+
+const SUM = /^([pu])(\d\d)(~?)$/;
+
+/** Whether the end-day keys in [lo, hi] all pass the window's end bounds, or all fail them. */
+function uniform(b: DateBounds, lo: string, hi: string): boolean {
+  const below = (key: string) =>
+    (b.endMax === undefined || leEnd(key, b.endMax)) &&
+    (b.endBefore === undefined || ltEnd(key, b.endBefore));
+  const above = (key: string) => b.endAfter === undefined || gtEnd(key, b.endAfter);
+  // The end keys that pass are an interval (below one bound, above the other).
+  return (below(hi) && above(lo)) || !below(lo) || !above(hi);
+}
+
+/** The start-day keys of a month (`YYYY-MM`): each day, and its 23:59:59 second. */
+function monthKeys(month: string): string[] {
+  const days = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate();
+  return Array.from({ length: days }, (_, i) => `${month}-${String(i + 1).padStart(2, '0')}`).flatMap((d) => [
+    d,
+    `${d}~`,
+  ]);
+}
+
+/**
+ * Whether a window needs a month's detail item: some short event starting that month (inside the
+ * start bounds) could end on either side of an end bound. Otherwise the short events of each start
+ * day all pass the end bounds or all fail them, and the day sums item counts them.
+ */
+export function needsDetail(b: DateBounds, month: string): boolean {
+  if (b.endMax === undefined && b.endBefore === undefined && b.endAfter === undefined) return false;
+  return monthKeys(month).some(
+    (start) => startDayOk(b, start) && !uniform(b, start, `${dayOf(dayNumber(start) + SHORT_DAYS)}~`),
+  );
+}
+
+/**
+ * The months whose detail items a window needs (needsDetail), in order: only months with days within
+ * a short event's length before an end bound (or a day after it) can.
+ */
+export function detailMonths(b: DateBounds): string[] {
+  const months = new Set<string>();
+  for (const bound of [b.endMax, b.endBefore, b.endAfter])
+    if (bound !== undefined)
+      for (let n = dayNumber(bound) - SHORT_DAYS - 1; n <= dayNumber(bound) + 1; n++)
+        months.add(dayOf(n).slice(0, 7));
+  return [...months].filter((m) => needsDetail(b, m)).sort();
+}
+
+/** The month after `YYYY-MM`. */
+export const nextMonth = (month: string) => dayOf(dayNumber(`${month}-01`) + 31).slice(0, 7);
+
+/**
+ * Events one month's day sums item counts inside the window for this audience, per start-day key in
+ * key order; only for a month that does not need its detail item (needsDetail).
+ */
+export function sumDaysOf(
+  item: Record<string, unknown>,
+  who: TallyWho,
+  b: DateBounds,
+): Array<[string, number]> {
+  const month = String(item.sk).slice(-7);
+  if (!MONTH.test(month)) return [];
+  const days = new Map<string, number>();
+  const add = (key: string, n: number) => days.set(key, (days.get(key) ?? 0) + n);
+  for (const [attr, n] of Object.entries(item)) {
+    if (!(attr[0] === 'p' || (who === 'a' && attr[0] === 'u')) || typeof n !== 'number' || n === 0) continue;
+    const sum = SUM.exec(attr);
+    if (sum) {
+      // Every event of the day, counted here as short; the long ones are corrected below.
+      const start = `${month}-${sum[2]}${sum[3]}`;
+      if (startDayOk(b, start) && endDayOk(b, start)) add(start, n);
+      continue;
+    }
+    const long = readTallyAttr(month, attr);
+    if (!long || !startDayOk(b, long.start)) continue;
+    if (endDayOk(b, long.start)) add(long.start, -n);
+    if (endDayOk(b, long.end)) add(long.start, n);
+  }
+  return [...days].filter(([, n]) => n !== 0).sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0));
+}
+
 const MONTH = /^\d{4}-\d{2}$/;
 const ATTR = /^([pu])(\d\d)(~?)\|(-?\d+)(~?)$/;
 

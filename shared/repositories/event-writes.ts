@@ -11,6 +11,8 @@ import {
 import {
   ancestorsOrSelf,
   dayKey,
+  isLong,
+  sumAttr,
   tallyAttr,
   tallyMark,
   tallyMonth,
@@ -49,7 +51,7 @@ function tallyScopes(e: EventRecord, skip: Set<string>, parentOf?: ReadonlyMap<n
 
 export type Deltas = Map<string, { key: Key; adds: Map<string, number> }>;
 
-/** Adds (sign 1) or removes (-1) an event from the month tallies of its scopes. */
+/** Adds (sign 1) or removes (-1) an event from the month tallies and day sums of its scopes. */
 export function addTallies(
   deltas: Deltas,
   e: EventRecord | undefined,
@@ -60,13 +62,19 @@ export function addTallies(
   if (!e || !listable({ status: e.status, hidden: e.data.hideFromListings })) return;
   const startDay = dayKey(e.data.start);
   const endDay = dayKey(e.data.end);
-  const attr = tallyAttr(tallyMark(e.status), startDay, endDay);
-  for (const scope of tallyScopes(e, skip, parentOf)) {
-    const key = keys.tally(scope, tallyMonth(startDay));
+  const mark = tallyMark(e.status);
+  const attr = tallyAttr(mark, startDay, endDay);
+  const month = tallyMonth(startDay);
+  const add = (key: Key, attrs: string[]) => {
     const id = `${key.pk}|${key.sk}`;
     const entry = deltas.get(id) ?? { key, adds: new Map<string, number>() };
-    entry.adds.set(attr, (entry.adds.get(attr) ?? 0) + sign);
+    for (const a of attrs) entry.adds.set(a, (entry.adds.get(a) ?? 0) + sign);
     deltas.set(id, entry);
+  };
+  const sums = [sumAttr(mark, startDay), ...(isLong(startDay, endDay) ? [attr] : [])];
+  for (const scope of tallyScopes(e, skip, parentOf)) {
+    add(keys.tally(scope, month), [attr]);
+    add(keys.tallySums(scope, month), sums);
   }
 }
 

@@ -1,22 +1,51 @@
 import type { DateBounds } from '../domain/date-bounds';
-import { tallyDaysOf, tallyMonth, tallyRange, type TallyWho } from '../domain/tallies';
+import {
+  detailMonths,
+  nextMonth,
+  sumDaysOf,
+  tallyDaysOf,
+  tallyMonth,
+  tallyRange,
+  type TallyWho,
+} from '../domain/tallies';
 import { BatchWriteCommand, DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../db/client';
 import { type Key, keys } from '../db/keys';
 import { batchGet, collect, itemKey, queryIndex } from '../db/query';
 import { commit, type Write } from '../db/transact';
 
-/** Month tallies of a scope whose start days may lie in [low, high]: one small item per month with events. */
-function monthTallies(scope: string, low: string, high: string) {
-  return queryIndex({
-    partition: keys.tallyPartition(scope),
-    sort: { between: [keys.tally(scope, tallyMonth(low)).sk, keys.tally(scope, tallyMonth(high)).sk] },
-  });
+/** Month items of a scope (`key`: its detail items or its day sums) for start months [low, high]. */
+function months(scope: string, key: (scope: string, month: string) => Key, low: string, high: string) {
+  return collect(
+    queryIndex({
+      partition: keys.tallyPartition(scope),
+      sort: { between: [key(scope, low).sk, key(scope, high).sk] },
+    }),
+  );
+}
+
+/** Months from `first` to `last` (`YYYY-MM`), both counted; infinite when either is unbounded. */
+function monthsFrom(first: string, last: string): number {
+  const at = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7));
+  return /^\d{4}-\d\d$/.test(first) && /^\d{4}-\d\d$/.test(last) ? at(last) - at(first) + 1 : Infinity;
+}
+
+/** Runs of consecutive months (`YYYY-MM`, in order) as [first, last]. */
+function runs(list: string[]): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const m of list) {
+    const last = out.at(-1);
+    if (last && nextMonth(last[1]) === m) last[1] = m;
+    else out.push([m, m]);
+  }
+  return out;
 }
 
 /**
  * Listable events of a scope inside a day-aligned window, counted from the tallies alone, in total and
- * per start day (key order): enough to find the day where any page begins.
+ * per start day (key order): enough to find the day where any page begins. Each month of the window
+ * is counted from its day sums, small whatever the number of events; the months near an end bound
+ * (needsDetail), from their detail items, read alongside.
  */
 export async function tallyDays(
   scope: string,
@@ -27,8 +56,22 @@ export async function tallyDays(
   const days: Array<[string, number]> = [];
   let total = 0;
   if (low > high) return { total, days };
-  for await (const item of monthTallies(scope, low, high))
-    for (const [key, n] of tallyDaysOf(item, who, b)) {
+  const [first, last] = [tallyMonth(low), tallyMonth(high)];
+  const detailed = new Set(detailMonths(b).filter((m) => m >= first && m <= last));
+  // A window of a month or two is near its end bound all along: its detail items alone count it.
+  const allDetailed = detailed.size === monthsFrom(first, last);
+  const [sums, ...details] = await Promise.all([
+    allDetailed ? [] : months(scope, keys.tallySums, first, last),
+    ...runs([...detailed]).map(([from, to]) => months(scope, keys.tally, from, to)),
+  ]);
+  const byMonth = new Map<string, Array<[string, number]>>();
+  for (const item of sums!) {
+    const month = String(item.sk).slice(-7);
+    if (!detailed.has(month)) byMonth.set(month, sumDaysOf(item, who, b));
+  }
+  for (const item of details.flat()) byMonth.set(String(item.sk).slice(-7), tallyDaysOf(item, who, b));
+  for (const month of [...byMonth.keys()].sort())
+    for (const [key, n] of byMonth.get(month)!) {
       days.push([key, n]);
       total += n;
     }
