@@ -15,9 +15,10 @@ export interface Write {
   item: WriteItem;
   /**
    * What a failed condition on this item means: `{ claim: i }` the slug of claim `i` is taken (try
-   * another), a function the error to throw instead.
+   * another; `counter`: this item is the claim's slug counter, which another writer moved), a function
+   * the error to throw instead.
    */
-  onConflict?: { claim: number } | (() => Error | Promise<Error>);
+  onConflict?: { claim: number; counter?: boolean } | (() => Error | Promise<Error>);
   /**
    * Marks `item` as an unconditional `ADD` of these amounts to its Update's key: such writes to one
    * item in one transaction are summed into one (a transaction may name an item only once).
@@ -70,9 +71,15 @@ function summed(writes: Write[]): Write[] {
   );
 }
 
-/** The slug of one claim of the transaction is held by another record. */
+/**
+ * The slug of one claim of the transaction is held by another record; `counterMoved`: its base's
+ * counter moved since it was read too (a concurrent writer of the name took it, not an older record).
+ */
 export class SlugTaken extends Error {
-  constructor(readonly claim: number) {
+  constructor(
+    readonly claim: number,
+    readonly counterMoved = false,
+  ) {
     super(`slug claim ${claim} is taken`);
   }
 }
@@ -94,10 +101,17 @@ export async function commit(planned: Write[]): Promise<void> {
   } catch (e) {
     if (!(e instanceof TransactionCanceledException)) throw e;
     const reasons = e.CancellationReasons ?? [];
-    for (let i = 0; i < reasons.length; i++) {
-      if (reasons[i]?.Code !== 'ConditionalCheckFailed') continue;
-      const onConflict = writes[i]?.onConflict;
-      if (typeof onConflict === 'object') throw new SlugTaken(onConflict.claim);
+    const failed = writes.filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed');
+    for (const { onConflict } of failed) {
+      if (typeof onConflict === 'object') {
+        const counter = failed.some(
+          (w) =>
+            typeof w.onConflict === 'object' &&
+            w.onConflict.claim === onConflict.claim &&
+            w.onConflict.counter,
+        );
+        throw new SlugTaken(onConflict.claim, counter);
+      }
       if (onConflict) throw await onConflict();
     }
     throw e;

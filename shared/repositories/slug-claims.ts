@@ -137,7 +137,7 @@ function counterWrite(claim: SlugClaim, i: number, read: number | undefined, k: 
         ExpressionAttributeValues: { ':k': k, ...(read === undefined ? {} : { ':read': read }) },
       },
     },
-    onConflict: { claim: i },
+    onConflict: { claim: i, counter: true },
     final: true,
   };
 }
@@ -192,9 +192,12 @@ export async function commitWithSlugs(
             `slug "${claim.base}" is already used by another ${nounOf(claim.scope)}.`,
             'rest_slug_taken',
           );
-        // Lost to a concurrent writer of the name, or to a counter behind the suffixes in use: the
-        // next suffix comes from the counter, moved past every suffix taken (one read of them).
-        const seen = (taken[e.claim] ??= await takenSlugs(claim));
+        // Lost to a concurrent writer of the name (who moved the counter too): the next suffix comes
+        // from the counter. Lost to an older record while the counter stayed: the counter is behind
+        // the suffixes in use, and is moved past every one of them (read once).
+        const seen = e.counterMoved
+          ? (taken[e.claim] ?? new Set<string>())
+          : (taken[e.claim] ??= await takenSlugs(claim));
         seen.add(slugs[e.claim]!);
         drawn[e.claim] = `${claim.base}-${await nextSuffix(claim, seen)}`;
         continue;

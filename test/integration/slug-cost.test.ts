@@ -35,6 +35,20 @@ describe('creating a name many records already have', () => {
     expect(cost[39]!.calls).toBe(cost[2]!.calls);
   });
 
+  it('draws concurrent creates of one name from its counter, without reading the slugs it names', async () => {
+    for (let i = 0; i < 12; i++)
+      expect((await api.post('/venues', { venue: 'Busy Bar' }, { token: editor })).status).toBe(201);
+    const { result, calls } = await measure(() =>
+      Promise.all(
+        Array.from({ length: 6 }, () => api.post('/venues', { venue: 'Busy Bar' }, { token: editor })),
+      ),
+    );
+    expect(result.map((r) => r.status)).toEqual(Array(6).fill(201));
+    expect(new Set(result.map((r) => r.body.slug)).size).toBe(6);
+    for (const r of result) expect(Number(String(r.body.slug).slice('busy-bar-'.length))).toBeGreaterThan(12);
+    expect(calls.filter((c) => c.index === 'bySlug')).toEqual([]);
+  });
+
   it('keeps counting past a suffix deleted for good, and gives the base back once it is free', async () => {
     const made = [];
     for (let i = 0; i < 3; i++)
