@@ -126,7 +126,7 @@ Object.assign(process.env, {
 const { startDynamo, ensureTable } = await import('../local/dynamo');
 const seed = await import('../local/seed');
 const { signLocalToken } = await import('../local/token');
-const { usage, instrument, startTrip, roundTrips } = await import('./usage');
+const { usage, instrument, startTrip, roundTrips, settled } = await import('./usage');
 const { bulkCreate, verifyBulk } = await import('./bulk');
 const report = await import('./report');
 
@@ -220,6 +220,7 @@ async function measureRead(base: string, c: { path?: string }): Promise<Figures>
     shown += res.status === 200 ? (list?.length ?? 1) : 0;
     total ||= res.headers.get('x-cal-total') ?? '-';
   });
+  await settled();
   return report.figures(times, usage, before, REQUESTS, { errors, total, shown: shown / REQUESTS, trips });
 }
 
@@ -237,6 +238,7 @@ async function measureWrites(
     times.push(performance.now() - t0);
     if (res.status !== expect) errors++;
   });
+  await settled();
   return report.figures(times, usage, before, n, { errors, total: '-', shown: 1, trips });
 }
 

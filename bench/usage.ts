@@ -3,7 +3,9 @@
  * process only) that asks every data-plane call for its consumed capacity and counts calls, items
  * read and read / write units, and the round trips of requests sent one at a time.
  */
-import { ddb } from '../shared/db/client';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../shared/db/client';
 
 export interface Usage {
   calls: number;
@@ -24,6 +26,118 @@ type Output = {
 const DATA_PLANE =
   /^(Get|Put|Update|Delete|BatchGet|BatchWrite|TransactGet|TransactWrite)(Item|Items)?Command$|^(Query|Scan)Command$/;
 const WRITES = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
+
+/**
+ * An item's size as DynamoDB bills it: attribute names and values (strings and binaries by their
+ * bytes, numbers by their significant digits, about one byte per two, plus one), lists and maps 3
+ * bytes and one per element beside their contents.
+ */
+export function itemSize(item: Record<string, unknown>): number {
+  const size = (v: unknown): number => {
+    if (typeof v === 'string') return Buffer.byteLength(v);
+    if (typeof v === 'number')
+      return (
+        Math.ceil(
+          String(Math.abs(v))
+            .replace(/\.|e.*$/g, '')
+            .replace(/^0+/, '').length / 2,
+        ) + 1
+      );
+    if (typeof v === 'boolean' || v === null) return 1;
+    if (v instanceof Uint8Array) return v.length;
+    if (v instanceof Set) return [...v].reduce((n: number, x) => n + size(x), 0);
+    if (Array.isArray(v)) return 3 + v.reduce((n: number, x) => n + size(x) + 1, 0);
+    if (typeof v === 'object' && v)
+      return 3 + Object.entries(v).reduce((n, [k, x]) => n + Buffer.byteLength(k) + size(x) + 1, 0);
+    return 0;
+  };
+  return Object.entries(item).reduce((n, [k, v]) => n + Buffer.byteLength(k) + size(v), 0);
+}
+
+/** Write units of writing an item of this size: one per KB begun, twice in a transaction. */
+const writeUnits = (bytes: number, transactional: boolean) =>
+  Math.max(1, Math.ceil(bytes / 1024)) * (transactional ? 2 : 1);
+
+let reader: DynamoDBDocumentClient | undefined;
+/** Items by key, read outside the accounting (the state a write left). */
+async function sizesOf(keys: Array<Record<string, unknown>>): Promise<Map<string, number>> {
+  reader ??= DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: process.env.DYNAMODB_ENDPOINT,
+      region: process.env.AWS_REGION ?? 'local',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
+  const out = new Map<string, number>();
+  for (let i = 0; i < keys.length; i += 100) {
+    const res = await reader.send(
+      new BatchGetCommand({
+        RequestItems: { [tableName()]: { Keys: keys.slice(i, i + 100), ConsistentRead: true } },
+      }),
+    );
+    for (const item of res.Responses?.[tableName()] ?? []) out.set(`${item.pk}|${item.sk}`, itemSize(item));
+  }
+  return out;
+}
+
+type Written = {
+  Put?: { Item: Record<string, unknown> };
+  Update?: { Key: Record<string, unknown> };
+  Delete?: unknown;
+  ConditionCheck?: { Key: Record<string, unknown> };
+};
+
+/**
+ * The write units a write consumed, by DynamoDB's rules (DynamoDB Local reports 2 per transaction,
+ * whatever it holds): per item, one unit per KB of the item (an update's item as the write left it, a
+ * put's item, a delete or a condition check at least one), twice in a transaction. Read after the
+ * write, outside the request's time.
+ */
+async function writeCost(name: string, input: Record<string, unknown>): Promise<number> {
+  const transactional = name.startsWith('TransactWrite');
+  const items: Written[] = transactional
+    ? ((input.TransactItems as Written[]) ?? [])
+    : name.startsWith('BatchWrite')
+      ? Object.values(
+          input.RequestItems as Record<
+            string,
+            Array<{ PutRequest?: { Item: Record<string, unknown> }; DeleteRequest?: unknown }>
+          >,
+        )
+          .flat()
+          .map((r) => (r.PutRequest ? { Put: r.PutRequest } : { Delete: r.DeleteRequest }))
+      : name.startsWith('Put')
+        ? [{ Put: { Item: input.Item as Record<string, unknown> } }]
+        : name.startsWith('Update')
+          ? [{ Update: { Key: input.Key as Record<string, unknown> } }]
+          : [{ Delete: input.Key }];
+  const keyed = items.flatMap((w) =>
+    w.Update ? [w.Update.Key] : w.ConditionCheck ? [w.ConditionCheck.Key] : [],
+  );
+  const sizes = keyed.length > 0 ? await sizesOf(keyed) : new Map<string, number>();
+  const sizeOf = (key: Record<string, unknown>) => sizes.get(`${key.pk}|${key.sk}`) ?? 0;
+  return items.reduce(
+    (n, w) =>
+      n +
+      writeUnits(
+        w.Put
+          ? itemSize(w.Put.Item)
+          : w.Update
+            ? sizeOf(w.Update.Key)
+            : w.ConditionCheck
+              ? sizeOf(w.ConditionCheck.Key)
+              : 0,
+        transactional,
+      ),
+    0,
+  );
+}
+
+const pending = new Set<Promise<void>>();
+/** Waits for the write units still being worked out. */
+export async function settled(): Promise<void> {
+  while (pending.size > 0) await Promise.all([...pending]);
+}
 
 /** Items a read returned or examined: Query / Scan ScannedCount, BatchGet / TransactGet responses, GetItem's item. */
 function itemsRead(o: Output): number {
@@ -61,11 +175,15 @@ export async function instrument(): Promise<void> {
       usage.calls++;
       const o = out.output as Output;
       const consumed = o.ConsumedCapacity;
-      for (const c of consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed]) {
-        const units = c.CapacityUnits ?? (c.ReadCapacityUnits ?? 0) + (c.WriteCapacityUnits ?? 0);
-        if (WRITES.test(name)) usage.wcu += units;
-        else usage.rcu += units;
-      }
+      if (WRITES.test(name)) {
+        const cost = writeCost(name, a.input as Record<string, unknown>).then((units) => {
+          usage.wcu += units;
+        });
+        pending.add(cost);
+        void cost.finally(() => pending.delete(cost));
+      } else
+        for (const c of consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed])
+          usage.rcu += c.CapacityUnits ?? c.ReadCapacityUnits ?? 0;
       if (!WRITES.test(name)) usage.items += itemsRead(o);
       return out;
     },
