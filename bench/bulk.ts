@@ -25,7 +25,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -41,6 +41,7 @@ import { NAMESPACE_PATH } from '../shared/config';
 import { ddb, tableName } from '../shared/db/client';
 import { keys } from '../shared/db/keys';
 import { syncTermsInUse } from '../shared/repositories/term-use';
+import { ownClient } from './own-client';
 
 type Item = Record<string, unknown>;
 type Handler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -50,19 +51,6 @@ const ID_BLOCK = 500;
 const BATCH = 25;
 
 const keyOf = (item: Item) => `${String(item.pk)}\u0000${String(item.sk)}`;
-
-/** A client of its own for the batch writes, so that they pass neither the capture nor the accounting. */
-function writerClient(): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: process.env.DYNAMODB_ENDPOINT,
-      region: process.env.AWS_REGION ?? 'local',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      maxAttempts: 8,
-    }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
-}
 
 interface Captured {
   /** Puts not handed to the writer yet. */
@@ -133,7 +121,7 @@ const cancelled = (reasons: Array<{ Code: string }>) =>
   });
 
 let counterClient: DynamoDBDocumentClient | undefined;
-const client = () => (counterClient ??= writerClient());
+const client = () => (counterClient ??= ownClient());
 
 async function loadCounter(s: Session, key: Item): Promise<void> {
   const out = await client().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
@@ -297,7 +285,7 @@ class Slugs {
 
   static async load(partition: string): Promise<Slugs> {
     const out = new Slugs();
-    const client = writerClient();
+    const client = ownClient();
     let start: Item | undefined;
     do {
       const page = await client.send(
@@ -451,7 +439,7 @@ export function installCapture(): void {
 
 /** Drains captured puts with BatchWriteItem, `concurrency` batches in flight, retrying unprocessed items. */
 class Writer {
-  private readonly client = writerClient();
+  private readonly client = ownClient();
   private queue: Item[] = [];
   private running = 0;
   private idle: Array<() => void> = [];
@@ -731,7 +719,7 @@ export async function bulkCreate(bodies: unknown[], o: BulkOptions): Promise<Bul
 
 /** Every item of the table (the check runs while the table is small). */
 export async function scanTable(): Promise<Map<string, Item>> {
-  const client = writerClient();
+  const client = ownClient();
   const out = new Map<string, Item>();
   let start: Item | undefined;
   do {

@@ -3,9 +3,9 @@
  * process only) that asks every data-plane call for its consumed capacity and counts calls, items
  * read and read / write units, and the round trips of requests sent one at a time.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../shared/db/client';
+import { ownClient } from './own-client';
 
 export interface Usage {
   calls: number;
@@ -61,13 +61,7 @@ const writeUnits = (bytes: number, transactional: boolean) =>
 let reader: DynamoDBDocumentClient | undefined;
 /** Items by key, read outside the accounting (the state a write left). */
 async function sizesOf(keys: Array<Record<string, unknown>>): Promise<Map<string, number>> {
-  reader ??= DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: process.env.DYNAMODB_ENDPOINT,
-      region: process.env.AWS_REGION ?? 'local',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
+  reader ??= ownClient();
   const out = new Map<string, number>();
   for (let i = 0; i < keys.length; i += 100) {
     const res = await reader.send(

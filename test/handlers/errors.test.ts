@@ -19,6 +19,7 @@ import { signLocalToken } from '../../local/token';
 import { logger } from '../../shared/http/logger';
 import { invoke } from '../support/invoke';
 import { cancelWhere, type ItemMatch, sentItems } from '../support/transactions';
+import { storedTerm } from '../support/stored-term';
 
 /**
  * The error envelope for failures a real table will not produce on demand: throttling, unexpected
@@ -59,26 +60,6 @@ const call = (fn: unknown, method: string, path: string, o: CallOptions = {}) =>
     pathParameters: o.id === undefined ? undefined : { id: String(o.id) },
     context: o.context,
   });
-
-const termItem = (id: number, over: Record<string, unknown> = {}) => ({
-  pk: `TERM#${id}`,
-  sk: 'TERM',
-  type: 'term',
-  id,
-  taxonomy: 'tribe_events_cat',
-  name: `Term ${id}`,
-  slug: `term-${id}`,
-  description: '',
-  parent: 0,
-  countPublic: 0,
-  countAll: 0,
-  created: '2026-01-01T00:00:00.000Z',
-  modified: '2026-01-01T00:00:00.000Z',
-  version: 3,
-  gsi1pk: 'TAXONOMY#tribe_events_cat',
-  gsi1sk: `term-${id}`,
-  ...over,
-});
 
 /** Items of the term transactions, by key: the cancellation reasons name them wherever they sit. */
 const NAME_GUARD: ItemMatch = { pk: /^TERMNAME#/, op: 'Put' };
@@ -279,7 +260,7 @@ describe('cancelled transactions on create', () => {
   });
 
   it('answers a parent deleted while the child is created with 400 naming parent', async () => {
-    ddb.on(QueryCommand).resolves({ Items: [termItem(3)] });
+    ddb.on(QueryCommand).resolves({ Items: [storedTerm(3)] });
     ddb.on(TransactWriteCommand).callsFake(cancelWhere({ pk: 'TERM#3', op: 'ConditionCheck' }, FAILED));
 
     const res = await call(createCategory, 'POST', '/categories', { body: { name: 'Jazz', parent: 3 } });
@@ -294,7 +275,7 @@ describe('cancelled transactions on create', () => {
 
 describe('cancelled transactions on update and delete', () => {
   it('answers an update that loses a version race with 409 rest_conflict', async () => {
-    ddb.on(GetCommand).resolves({ Item: termItem(5) });
+    ddb.on(GetCommand).resolves({ Item: storedTerm(5) });
     ddb.on(TransactWriteCommand).callsFake(cancelWhere({ pk: 'TERM#5', op: 'Update' }, FAILED));
 
     const res = await call(updateCategory, 'PATCH', '/categories/5', { id: 5, body: { description: 'new' } });
@@ -308,7 +289,7 @@ describe('cancelled transactions on update and delete', () => {
   });
 
   it('writes the update under the version it read', async () => {
-    ddb.on(GetCommand).resolves({ Item: termItem(5) });
+    ddb.on(GetCommand).resolves({ Item: storedTerm(5) });
 
     const res = await call(updateCategory, 'PATCH', '/categories/5', { id: 5, body: { description: 'new' } });
 
@@ -320,7 +301,7 @@ describe('cancelled transactions on update and delete', () => {
   });
 
   it('answers a rename onto a name taken concurrently with term_exists', async () => {
-    ddb.on(GetCommand, { Key: { pk: 'TERM#5', sk: 'TERM' } }).resolves({ Item: termItem(5) });
+    ddb.on(GetCommand, { Key: { pk: 'TERM#5', sk: 'TERM' } }).resolves({ Item: storedTerm(5) });
     ddb
       .on(GetCommand, { Key: { pk: 'TERMNAME#tribe_events_cat#renamed', sk: 'GUARD' } })
       .resolves({ Item: { id: 8 } });
@@ -335,7 +316,7 @@ describe('cancelled transactions on update and delete', () => {
   });
 
   it('answers a delete that loses a version race with 409 rest_conflict', async () => {
-    ddb.on(GetCommand).resolves({ Item: termItem(5) });
+    ddb.on(GetCommand).resolves({ Item: storedTerm(5) });
     // The delete's first write (the tombstone) is under the version read (decisions §6).
     ddb.on(TransactWriteCommand).callsFake(cancelWhere({ pk: 'TERM#5', op: 'Update' }, FAILED));
 

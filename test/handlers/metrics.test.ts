@@ -8,6 +8,7 @@ import { handler as createEvent } from '../../functions/events/create-event';
 import { signLocalToken } from '../../local/token';
 import { countersFor } from '../../shared/http/metrics';
 import { invoke } from '../support/invoke';
+import { storedTerm } from '../support/stored-term';
 
 /**
  * Business counters (shared/http/metrics.ts): one embedded-metric-format line on stdout per counter
@@ -38,22 +39,7 @@ afterEach(() => {
 afterAll(() => ddb.restore());
 
 /** A category as stored. */
-const TERM = {
-  pk: 'TERM#5',
-  sk: 'TERM',
-  type: 'term',
-  id: 5,
-  taxonomy: 'tribe_events_cat',
-  name: 'Term 5',
-  slug: 'term-5',
-  description: '',
-  parent: 0,
-  countPublic: 0,
-  countAll: 0,
-  created: '2026-01-01T00:00:00.000Z',
-  modified: '2026-01-01T00:00:00.000Z',
-  version: 3,
-};
+const TERM = storedTerm(5);
 
 /** The EMF documents written to stdout. */
 const emf = () =>

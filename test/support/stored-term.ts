@@ -1,0 +1,20 @@
+/** A category as DynamoDB stores it, for handler tests that mock the table (`over` replaces fields). */
+export const storedTerm = (id: number, over: Record<string, unknown> = {}) => ({
+  pk: `TERM#${id}`,
+  sk: 'TERM',
+  type: 'term',
+  id,
+  taxonomy: 'tribe_events_cat',
+  name: `Term ${id}`,
+  slug: `term-${id}`,
+  description: '',
+  parent: 0,
+  countPublic: 0,
+  countAll: 0,
+  created: '2026-01-01T00:00:00.000Z',
+  modified: '2026-01-01T00:00:00.000Z',
+  version: 3,
+  gsi1pk: 'TAXONOMY#tribe_events_cat',
+  gsi1sk: `term-${id}`,
+  ...over,
+});
