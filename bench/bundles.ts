@@ -8,11 +8,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { chunksHolding, FUNCTION_ENTRY, functionBuild, loadedAtStart } from '../infra/bundle/build-options';
+import {
+  chunksHolding,
+  everyRequestLoads,
+  FUNCTION_ENTRY,
+  functionBuild,
+  loadedAtStart,
+} from '../infra/bundle/build-options';
 import { NO_ROUTE_HANDLER } from '../shared/config';
 import { operations } from '../shared/contracts';
 import type { Operation } from '../shared/contracts/types';
-import { countersFor } from '../shared/http/metrics';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -22,16 +27,15 @@ export type Contents = Array<{ what: string; bytes: number }>;
 const built = new Map<string, Contents>();
 
 /**
- * Source modules that every successful request of an operation loads on demand, which its cold start
- * therefore counts: the token verifier where the operation requires a token, and Powertools Metrics
- * where a success is counted (countersFor).
+ * Source modules that every successful request of an operation loads (everyRequestLoads), which its
+ * cold start therefore counts. The build bundles them into the start; should one be a chunk loaded on
+ * demand, the measurement imports it after the entry, as such a request would.
  */
 function loadedByEveryRequest(op: Operation | undefined): string[] {
-  if (!op) return [];
-  const success = { statusCode: op.operationId.startsWith('create') ? 201 : 200 };
+  const every = everyRequestLoads(op);
   return [
-    ...(op.access === 'public' ? [] : ['shared/http/auth.ts']),
-    ...(countersFor(op, success).length > 0 ? ['shared/http/powertools-metrics.ts'] : []),
+    ...(every.auth ? ['shared/http/auth.ts'] : []),
+    ...(every.metrics ? ['shared/http/powertools-metrics.ts'] : []),
   ];
 }
 
@@ -46,7 +50,7 @@ export async function bundleSize(
   outdir: string,
   op?: Operation,
 ): Promise<{ file: string; then: string[]; bytes: number }> {
-  const result = await build({ ...functionBuild(entry, outdir), metafile: true });
+  const result = await build({ ...functionBuild(entry, outdir, op), metafile: true });
   const outputs = result.metafile.outputs;
   const everyRequest = loadedByEveryRequest(op);
   const loaded = loadedAtStart(result.metafile, everyRequest);

@@ -6,6 +6,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
 import { SERVICE_NAME } from '../shared/config';
+import { operations } from '../shared/contracts';
 import { FUNCTION_ENTRY, functionBuild } from './bundle/build-options';
 
 /** Lambda's CPU share grows with memory; 512 MB keeps cold starts (module init, validators) short. */
@@ -82,7 +83,8 @@ function bundledCode(repoRoot: string, handler: string): Code {
       command: ['esbuild', `${handler}.ts`],
       local: {
         tryBundle(outputDir) {
-          buildSync({ ...functionBuild(join(repoRoot, `${handler}.ts`), outputDir), sourcemap: true });
+          const op = operations.find((o) => o.handler === handler);
+          buildSync({ ...functionBuild(join(repoRoot, `${handler}.ts`), outputDir, op), sourcemap: true });
           return true;
         },
       },

@@ -1,6 +1,5 @@
-import type { Zone } from 'luxon';
 import { invalidParam } from './errors';
-import { readDateParam, resolveZone, siteZone, utcWall, wall, zoneAbbr } from './dates';
+import { BEYOND, intlTimes } from './intl-times';
 
 /** An event's times as stored: wall times in its zone, the same instants in UTC, and the zone. */
 export interface EventTimes {
@@ -20,14 +19,29 @@ export interface TimesInput {
   all_day?: boolean;
 }
 
-function zoneFrom(input: TimesInput, current?: EventTimes): { zone: Zone; name: string } {
+/** The date maths event times need: Z a time zone, M an instant shown in one. */
+export interface TimeMaths<Z, M> {
+  /** The zone of a name (`UTC±N` or IANA), undefined when it is none. */
+  zone(name: string): Z | undefined;
+  site(): { zone: Z; name: string };
+  /** A date parameter read in `zone`, or a 400 naming it. */
+  read(param: 'start_date' | 'end_date', value: unknown, zone: Z): M;
+  dayStart(m: M): M;
+  /** The day's last whole second. */
+  dayEnd(m: M): M;
+  ms(m: M): number;
+  wall(m: M): string;
+  utcWall(m: M): string;
+  abbr(m: M): string;
+}
+
+function zoneFrom<Z, M>(maths: TimeMaths<Z, M>, input: TimesInput, current?: EventTimes) {
   if (input.timezone === undefined) {
-    const name = current?.timezone ?? siteZone().name;
-    return { zone: resolveZone(name) ?? siteZone(), name };
+    const name = current?.timezone ?? maths.site().name;
+    return { zone: maths.zone(name) ?? maths.site().zone, name };
   }
-  if (input.timezone === null || input.timezone.trim() === '')
-    return { zone: siteZone(), name: siteZone().name };
-  const zone = resolveZone(input.timezone);
+  if (input.timezone === null || input.timezone.trim() === '') return maths.site();
+  const zone = maths.zone(input.timezone);
   if (!zone)
     throw invalidParam(
       'timezone',
@@ -37,31 +51,42 @@ function zoneFrom(input: TimesInput, current?: EventTimes): { zone: Zone; name: 
   return { zone, name: /^utc$/i.test(input.timezone.trim()) ? 'UTC' : input.timezone.trim() };
 }
 
-const read = (param: 'start_date' | 'end_date', value: unknown, zone: Zone) =>
-  readDateParam(param, value, zone);
-
 /**
  * Works out start and end from a create or a partial update: absent dates keep their wall time (read
  * in the possibly new zone), `all_day` widens to whole days, and an end before the start is a 400.
  */
-export function resolveEventTimes(input: TimesInput, current?: EventTimes): EventTimes {
-  const { zone, name } = zoneFrom(input, current);
-  let start = read('start_date', input.start_date ?? current?.start, zone);
-  let end = read('end_date', input.end_date ?? current?.end, zone);
+export function timesWith<Z, M>(maths: TimeMaths<Z, M>, input: TimesInput, current?: EventTimes): EventTimes {
+  const { zone, name } = zoneFrom(maths, input, current);
+  let start = maths.read('start_date', input.start_date ?? current?.start, zone);
+  let end = maths.read('end_date', input.end_date ?? current?.end, zone);
   const allDay = input.all_day ?? current?.allDay ?? false;
   if (allDay) {
-    start = start.startOf('day');
-    end = end.endOf('day').set({ millisecond: 0 });
+    start = maths.dayStart(start);
+    end = maths.dayEnd(end);
   }
-  if (end < start)
+  if (maths.ms(end) < maths.ms(start))
     throw invalidParam('end_date', 'end_date must not be before start_date.', 'rest_end_before_start');
   return {
-    start: wall(start),
-    end: wall(end),
-    utcStart: utcWall(start),
-    utcEnd: utcWall(end),
+    start: maths.wall(start),
+    end: maths.wall(end),
+    utcStart: maths.utcWall(start),
+    utcEnd: maths.utcWall(end),
     timezone: name,
-    timezoneAbbr: zoneAbbr(start),
+    timezoneAbbr: maths.abbr(start),
     allDay,
   };
+}
+
+/**
+ * An event's times from a create or update. Wall times (`Y-m-d[ H:i[:s]]`) in a zone Intl knows,
+ * what clients send and what updates keep, are read with Intl (intl-times.ts); any other input
+ * (ISO 8601, timestamps, relative phrases, names only luxon resolves) loads luxon on first use.
+ */
+export async function resolveEventTimes(input: TimesInput, current?: EventTimes): Promise<EventTimes> {
+  try {
+    return timesWith(intlTimes(), input, current);
+  } catch (e) {
+    if (e !== BEYOND) throw e;
+  }
+  return timesWith((await import('./luxon-times')).luxonTimes, input, current);
 }

@@ -4,6 +4,7 @@ import type { Infer as InferSchema } from '../schemas/infer';
 import type { Operation } from '../contracts/types';
 import { atLeast, type User } from '../domain/roles';
 import { forbidden } from '../domain/errors';
+import { bundled } from './bundled';
 import type { Precondition } from '../domain/revisions';
 import type { CreationKey } from '../repositories/creations';
 import { coerceObject } from '../schemas/coerce';
@@ -56,10 +57,13 @@ type MiddyRequest = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructu
 /**
  * The caller named by the Authorization header, if any. JWT verification (auth.ts, with jose) is loaded
  * by the first request that carries a token: anonymous reads, most of a public calendar's traffic,
- * never load it.
+ * never load it. A function whose every request carries one (a write) has it bundled into its start
+ * instead (CAL_BUNDLED_AUTH, infra/bundle/build-options.ts): a chunk loaded on demand costs more.
  */
 const caller = async (header: string | undefined): Promise<User | null> =>
-  header ? (await import('./auth')).authenticate(header) : null;
+  header
+    ? (process.env.CAL_BUNDLED_AUTH ? bundled.auth! : await import('./auth')).authenticate(header)
+    : null;
 
 /**
  * Wraps an operation's handler in the one middleware stack: logging context, authentication, query and

@@ -1,7 +1,8 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Operation } from '../contracts/types';
-import type { Counter } from './powertools-metrics';
+import { countersFor } from './counters';
+import { bundled } from './bundled';
 
 /**
  * Business counters as CloudWatch embedded-metric-format lines on stdout (no API call, no latency):
@@ -14,38 +15,15 @@ function enabled(): boolean {
   return process.env.CAL_METRICS === '1' || process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
 }
 
-/** The `code` of an error envelope, or `unknown` when the body is not one. */
-function errorCode(body: string | undefined): string {
-  try {
-    const code = (JSON.parse(body ?? '') as { code?: unknown }).code;
-    return typeof code === 'string' ? code : 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
-/** What one answer counts for, as [metric, dimensions] pairs (exported for the tests). */
-export function countersFor(
-  op: Pick<Operation, 'operationId'>,
-  response: APIGatewayProxyStructuredResultV2 | undefined,
-): Counter[] {
-  const status = response?.statusCode ?? 0;
-  if (status >= 400 && status < 500) return [['ClientErrors', { code: errorCode(response?.body) }]];
-  // A create answered again for its Idempotency-Key (Idempotent-Replayed) created nothing this time.
-  const replayed = response?.headers?.['Idempotent-Replayed'] === 'true';
-  if (op.operationId === 'createEvent' && status === 201 && !replayed) return [['EventsCreated', {}]];
-  if (op.operationId.startsWith('delete') && status === 200)
-    return [['Deletes', { operation: op.operationId }]];
-  return [];
-}
-
 /**
  * Registered first in createHandler, so that its `after` / `onError` run last, once the error
  * middleware has turned a failure into the envelope. Counting never fails a request.
  *
  * Powertools Metrics (powertools-metrics.ts) is imported only when an answer counts something: most
  * answers count nothing (reads, updates), and importing the package costs a few ms of every cold
- * start. The lines are written before the answer is returned (Lambda may freeze the process after).
+ * start. A function whose every success counts (event creates, deletes) has it bundled into its start
+ * instead (CAL_BUNDLED_METRICS, infra/bundle/build-options.ts). The lines are written before the
+ * answer is returned (Lambda may freeze the process after).
  */
 export function businessMetrics(op: Pick<Operation, 'operationId'>): middy.MiddlewareObj {
   const publish = async (request: middy.Request): Promise<void> => {
@@ -53,8 +31,10 @@ export function businessMetrics(op: Pick<Operation, 'operationId'>): middy.Middl
     try {
       const counters = countersFor(op, request.response as APIGatewayProxyStructuredResultV2 | undefined);
       if (counters.length === 0) return;
-      const { publishCounters } = await import('./powertools-metrics');
-      publishCounters(counters);
+      (process.env.CAL_BUNDLED_METRICS
+        ? bundled.metrics!
+        : await import('./powertools-metrics')
+      ).publishCounters(counters);
     } catch {
       // A metric is never worth an answer.
     }

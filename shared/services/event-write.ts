@@ -1,7 +1,5 @@
-import { DateTime } from 'luxon';
 import { parseCostInput } from '../domain/cost';
 import { nowStamps } from '../domain/clock';
-import { siteZone } from '../domain/dates';
 import { invalidParam } from '../domain/errors';
 import {
   type EventData,
@@ -15,7 +13,7 @@ import {
 import { resolveEventTimes } from '../domain/event-times';
 import { assertCanEdit, statusOnWrite } from '../domain/post-rules';
 import { assertMeets } from '../domain/revisions';
-import { publicationDates } from '../domain/publication-dates';
+import { datesReady, publishedAt } from '../domain/published-at';
 import { atLeast, type User } from '../domain/roles';
 import { slugify } from '../domain/slugs';
 import { htmlReady, plainText, safeHtml } from '../domain/text';
@@ -59,7 +57,7 @@ async function nextState(
   goneRead: Promise<Set<string>>,
 ): Promise<{ record: EventRecord; slugBase?: string; created: PlannedRecord[] }> {
   const has = (k: keyof EventBody) => sent.has(k) && body[k] !== undefined;
-  const now = DateTime.now();
+  const now = new Date();
   if (has('author') && !atLeast(user, 'editor'))
     throw invalidParam('author', 'Only editors and administrators may set author.', 'rest_cannot_set_author');
   let title = current?.title ?? '';
@@ -68,7 +66,7 @@ async function nextState(
     if (!title)
       throw invalidParam('title', 'title must contain text once HTML is removed.', 'rest_too_short');
   }
-  const times = resolveEventTimes(
+  const times = await resolveEventTimes(
     {
       start_date: body.start_date,
       end_date: body.end_date,
@@ -78,10 +76,9 @@ async function nextState(
     current?.data,
   );
   // `date` and `modified` are the site's local times, as the reference writes them (decisions §8).
-  const dates =
-    has('date') || has('date_utc') || !current
-      ? publicationDates(body, siteZone(), now)
-      : { date: current.date, date_utc: current.date_utc };
+  const dated = has('date') || has('date_utc') || !current;
+  if (dated) await datesReady(body);
+  const dates = dated ? publishedAt(body, now) : { date: current.date, date_utc: current.date_utc };
   const prev = current?.data;
   const flag = (
     k: 'show_map' | 'show_map_link' | 'hide_from_listings' | 'sticky' | 'featured',
@@ -134,7 +131,7 @@ async function nextState(
     description: has('description') || !current ? safeHtml(body.description ?? '') : current.description,
     excerpt: has('excerpt') || !current ? safeHtml(body.excerpt ?? '') : current.excerpt,
     ...dates,
-    ...nowStamps(now.toJSDate()),
+    ...nowStamps(now),
     sortDate: times.start,
     sortEnd: times.end,
     data,

@@ -1,7 +1,7 @@
-import { nowDates, nowStamps } from '../domain/clock';
+import { nowStamps } from '../domain/clock';
 import { invalidParam } from '../domain/errors';
 import { statusOnWrite } from '../domain/post-rules';
-import type * as PublicationDates from '../domain/publication-dates';
+import { publishedAt } from '../domain/published-at';
 import type { PostRecord } from '../domain/records';
 import { atLeast, type User } from '../domain/roles';
 import { slugify } from '../domain/slugs';
@@ -9,31 +9,6 @@ import { plainText, safeHtml } from '../domain/text';
 import { imageUrl } from '../domain/web-input';
 import type { Body, LinkedData, LinkedPostType } from './linked-post-type';
 import { nextOptional } from './linked-post-type';
-
-/**
- * A write that sends no `date` / `date_utc` is dated now, which clock.ts shows without luxon (the same
- * values as publication-dates.ts: test/unit/publication-now.test.ts). So the luxon-based parser is loaded only by
- * a body that sends one, on its first such request, instead of at every venue or organizer write
- * function's cold start (issue 9), as text.ts's htmlReady loads the sanitizer.
- */
-let parser: typeof PublicationDates | undefined;
-
-const given = (v: unknown) => v !== undefined && v !== null && v !== '';
-/** The test publicationDates makes of a body: does it read a date rather than take now? */
-const sendsDate = (body: unknown): boolean =>
-  typeof body === 'object' && body !== null && (given((body as Body).date) || given((body as Body).date_utc));
-
-/** Loads the date parser when the body (a venue or organizer create or update) sends a date. */
-export async function datesReady(body: unknown): Promise<void> {
-  if (!parser && sendsDate(body)) parser = await import('../domain/publication-dates');
-}
-
-/** Publication dates from the body's `date` or `date_utc`, or `at` when it sends neither. */
-function publishedAt(body: Body, at: Date): { date: string; date_utc: string } {
-  if (!sendsDate(body)) return nowDates(at);
-  if (!parser) throw new Error('a date before datesReady(body) loaded its parser');
-  return parser.sitePublicationDates(body, at);
-}
 
 export interface NextState<D extends LinkedData> {
   record: PostRecord<D>;

@@ -10,7 +10,8 @@ import { coerceObject } from '../schemas/coerce';
 import { checker } from '../schemas/validation-errors';
 import { type Ref, retryStale, staleError, type Writer } from './context';
 import { loadLinked } from './linked-read';
-import { datesReady, nextState } from './linked-post-state';
+import { datesReady } from '../domain/published-at';
+import { nextState } from './linked-post-state';
 import type { Body, LinkedData, LinkedPostType } from './linked-post-type';
 import { linkedView } from './linked-post-view';
 

@@ -6,7 +6,7 @@ import { handler as deleteCategory } from '../../functions/categories/delete-cat
 import { handler as getCategory } from '../../functions/categories/get-category';
 import { handler as createEvent } from '../../functions/events/create-event';
 import { signLocalToken } from '../../local/token';
-import { countersFor } from '../../shared/http/metrics';
+import { countersFor } from '../../shared/http/counters';
 import { invoke } from '../support/invoke';
 import { storedTerm } from '../support/stored-term';
 

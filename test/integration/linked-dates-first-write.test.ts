@@ -5,7 +5,7 @@ import { useStack } from '../support/use-stack';
 
 /**
  * The venue and organizer writes load the luxon-based date parser only for a body that sends `date` or
- * `date_utc` (shared/services/linked-post-state.ts, datesReady; issue 9). Each function here runs in a
+ * `date_utc` (shared/domain/published-at.ts, datesReady; issue 9). Each function here runs in a
  * fresh module graph, as a cold Lambda does, so that no earlier write has loaded the parser for it: its
  * first request with a date must still read it (the site zone is UTC in the tests), and one without a
  * date is dated at the instant of its `modified` stamps.
@@ -97,5 +97,46 @@ describe('the first venue or organizer write with a date after a cold start', ()
       date: '2025-01-02 03:04:05',
       date_utc: '2025-01-02 03:04:05',
     });
+  });
+
+  // Event dates in any form but `Y-m-d H:i:s` load luxon on first use (shared/domain/event-times.ts).
+  it.each([
+    [
+      { start_date: '2031-05-01T10:00:00+02:00', end_date: '2031-05-01T11:00:00+02:00' },
+      '2031-05-01 08:00:00',
+    ],
+    [{ start_date: 1935742800, end_date: 1935746400 }, '2031-05-05 10:20:00'],
+    [{ start_date: '2031-05-01 10:00:00', end_date: '2031-05-01T11:00:00Z' }, '2031-05-01 10:00:00'],
+  ])('creates an event from the dates %j after a cold start', async (dates, utcStart) => {
+    const res = await invoke(await coldHandler('events/create-event'), 'POST', '/events', {
+      token: editor,
+      body: { title: 'Cold dates', ...dates },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.utc_start_date).toBe(utcStart);
+  });
+
+  it('moves an event to a new zone and to ISO dates on updates after a cold start', async () => {
+    const made = await api.post(
+      '/events',
+      { title: 'Moving', start_date: '2031-05-02 10:00:00', end_date: '2031-05-02 12:00:00' },
+      { token: editor },
+    );
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const update = async (body: Rec) =>
+      invoke(await coldHandler('events/update-event'), 'POST', `/events/${made.body.id}`, {
+        token: editor,
+        pathParameters: { id: String(made.body.id) },
+        body,
+      });
+    const moved = await update({ timezone: 'America/New_York' });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body).toMatchObject({
+      start_date: '2031-05-02 10:00:00',
+      utc_start_date: '2031-05-02 14:00:00',
+    });
+    const iso = await update({ end_date: '2031-05-02T20:00:00Z' });
+    expect(iso.status, iso.text).toBe(200);
+    expect(iso.body).toMatchObject({ end_date: '2031-05-02 16:00:00', utc_end_date: '2031-05-02 20:00:00' });
   });
 });

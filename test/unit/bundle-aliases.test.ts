@@ -58,3 +58,49 @@ describe('the bundled sanitizer without postcss', () => {
     expect(bundled.safeHtml(SAMPLES[0]!)).toBe('<p>Hi <b>there</b></p>');
   });
 });
+
+describe('node:stream/web in the function bundles', () => {
+  it('is replaced for @middy/core, its only importer, by a stand-in that answers instanceof as it would', async () => {
+    const entry = join(dir, 'streams.ts');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(
+      entry,
+      "import middy from '@middy/core';\nimport { ReadableStream } from 'node:stream/web';\nexport { middy, ReadableStream };\n",
+    );
+    const out = join(dir, 'streams.mjs');
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: out,
+      logLevel: 'silent',
+      metafile: true,
+      nodePaths: [resolve(import.meta.dirname, '../../node_modules')],
+      alias: BUNDLE_ALIASES,
+    });
+    expect(
+      result.metafile.outputs[Object.keys(result.metafile.outputs)[0]!]!.imports.map((i) => i.path),
+    ).not.toContain('node:stream/web');
+    const { ReadableStream: standIn } = (await import(pathToFileURL(out).href)) as {
+      ReadableStream: unknown;
+    };
+    const { ReadableStream } = await import('node:stream/web');
+    expect(new ReadableStream() instanceof (standIn as typeof ReadableStream)).toBe(true);
+    expect(('body' as unknown as object) instanceof (standIn as typeof ReadableStream)).toBe(false);
+    expect({ _readableState: {} } instanceof (standIn as typeof ReadableStream)).toBe(false);
+  });
+
+  it('has no importer but @middy/core in the functions that bundle the most', async () => {
+    const { functionBuild } = await import('../../infra/bundle/build-options');
+    const importers = new Set<string>();
+    for (const fn of ['events/create-event', 'events/get-events-ical', 'venues/update-venue']) {
+      const options = functionBuild(resolve(import.meta.dirname, `../../functions/${fn}.ts`), join(dir, fn));
+      const { metafile } = await build({ ...options, alias: {}, metafile: true, write: false });
+      for (const [path, input] of Object.entries(metafile.inputs))
+        if (input.imports.some((i) => i.path === 'node:stream/web'))
+          importers.add(path.replace(/^.*node_modules\//, ''));
+    }
+    expect([...importers]).toEqual(['@middy/core/index.js']);
+  });
+});

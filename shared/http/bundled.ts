@@ -1,0 +1,9 @@
+import type * as Auth from './auth';
+import type * as PowertoolsMetrics from './powertools-metrics';
+
+/**
+ * Modules a function's build puts into its start because every request of it loads them
+ * (infra/bundle/build-options.ts): bundled-auth.ts and bundled-metrics.ts set them here. Elsewhere
+ * they are loaded on demand with `await import()`.
+ */
+export const bundled: { auth?: typeof Auth; metrics?: typeof PowertoolsMetrics } = {};
