@@ -1,5 +1,5 @@
 import { invalidParam } from './errors';
-import { BEYOND, intlTimes } from './intl-times';
+import { type TimeMaths, withTimeMaths } from './time-maths';
 
 /** An event's times as stored: wall times in its zone, the same instants in UTC, and the zone. */
 export interface EventTimes {
@@ -17,22 +17,6 @@ export interface TimesInput {
   end_date?: unknown;
   timezone?: string | null;
   all_day?: boolean;
-}
-
-/** The date maths event times need: Z a time zone, M an instant shown in one. */
-export interface TimeMaths<Z, M> {
-  /** The zone of a name (`UTC±N` or IANA), undefined when it is none. */
-  zone(name: string): Z | undefined;
-  site(): { zone: Z; name: string };
-  /** A date parameter read in `zone`, or a 400 naming it. */
-  read(param: 'start_date' | 'end_date', value: unknown, zone: Z): M;
-  dayStart(m: M): M;
-  /** The day's last whole second. */
-  dayEnd(m: M): M;
-  ms(m: M): number;
-  wall(m: M): string;
-  utcWall(m: M): string;
-  abbr(m: M): string;
 }
 
 function zoneFrom<Z, M>(maths: TimeMaths<Z, M>, input: TimesInput, current?: EventTimes) {
@@ -82,11 +66,5 @@ export function timesWith<Z, M>(maths: TimeMaths<Z, M>, input: TimesInput, curre
  * what clients send and what updates keep, are read with Intl (intl-times.ts); any other input
  * (ISO 8601, timestamps, relative phrases, names only luxon resolves) loads luxon on first use.
  */
-export async function resolveEventTimes(input: TimesInput, current?: EventTimes): Promise<EventTimes> {
-  try {
-    return timesWith(intlTimes(), input, current);
-  } catch (e) {
-    if (e !== BEYOND) throw e;
-  }
-  return timesWith((await import('./luxon-times')).luxonTimes, input, current);
-}
+export const resolveEventTimes = (input: TimesInput, current?: EventTimes): Promise<EventTimes> =>
+  withTimeMaths((maths) => timesWith(maths, input, current));

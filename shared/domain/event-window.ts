@@ -1,6 +1,5 @@
-import { DateTime } from 'luxon';
 import type { DateBounds } from './date-bounds';
-import { readDateParam, siteZone, wall } from './dates';
+import { type TimeMaths, withTimeMaths } from './time-maths';
 
 export interface WindowQuery {
   start_date?: string | number;
@@ -15,28 +14,29 @@ export interface WindowQuery {
 const END_OF_DAY = '23:59:59';
 
 /**
- * The date window of an event list: inclusive whole days unless `strict_dates`; the default window
- * (beginning of yesterday to the end of the day 24 months ahead) unless a relative bound is given.
+ * The date window of an event list at `now`, with either date maths (time-maths.ts): inclusive whole
+ * days unless `strict_dates`; the default window (beginning of yesterday to the end of the day 24
+ * months ahead) unless a relative bound is given.
  */
-export function dateBounds(q: WindowQuery, now: DateTime = DateTime.now()): DateBounds {
-  const zone = siteZone();
+export function windowWith<Z, M>(maths: TimeMaths<Z, M>, q: WindowQuery, now: Date): DateBounds {
+  const { zone } = maths.site();
   const strict = q.strict_dates === true;
-  const read = (param: keyof WindowQuery): DateTime | undefined => {
+  const read = (param: keyof WindowQuery): M | undefined => {
     const value = q[param];
-    if (value === undefined) return undefined;
-    return readDateParam(param, value, zone).setZone(zone);
+    return value === undefined ? undefined : maths.read(param, value, zone);
   };
-  const dayStart = (dt: DateTime) => `${dt.toFormat('yyyy-MM-dd')} 00:00:00`;
-  const dayEnd = (dt: DateTime) => `${dt.toFormat('yyyy-MM-dd')} ${END_OF_DAY}`;
-  const at = (dt: DateTime | undefined, inclusive: (d: DateTime) => string) =>
-    dt === undefined ? undefined : strict ? wall(dt) : inclusive(dt);
+  const day = (m: M) => maths.wall(m).slice(0, 10);
+  const dayStart = (m: M) => `${day(m)} 00:00:00`;
+  const dayEnd = (m: M) => `${day(m)} ${END_OF_DAY}`;
+  const at = (m: M | undefined, inclusive: (m: M) => string) =>
+    m === undefined ? undefined : strict ? maths.wall(m) : inclusive(m);
 
   const relative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some(
     (k) => q[k as keyof WindowQuery] !== undefined,
   );
-  const local = now.setZone(zone);
-  const start = read('start_date') ?? (relative ? undefined : local.minus({ days: 1 }).startOf('day'));
-  const end = read('end_date') ?? (relative ? undefined : local.plus({ months: 24 }));
+  const local = maths.at(now, zone);
+  const start = read('start_date') ?? (relative ? undefined : maths.dayStart(maths.plusDays(local, -1)));
+  const end = read('end_date') ?? (relative ? undefined : maths.plusMonths(local, 24));
   return {
     startMin: at(start, dayStart),
     endMax: at(end, dayEnd),
@@ -47,3 +47,7 @@ export function dateBounds(q: WindowQuery, now: DateTime = DateTime.now()): Date
     dayAligned: !strict,
   };
 }
+
+/** The window of a list query at `now`, with Intl's maths, or luxon's for the inputs only luxon reads. */
+export const windowAt = (q: WindowQuery, now: Date): Promise<DateBounds> =>
+  withTimeMaths((maths) => windowWith(maths, q, now));

@@ -1,5 +1,5 @@
 import { config } from '../config';
-import type { TimeMaths } from './event-times';
+import type { TimeMaths } from './time-maths';
 import { fieldsAt, type Fields, fromWall, type IntlZone, intlZone, localMs } from './intl-zones';
 
 /** Thrown for an input these maths leave to luxon (luxon-times.ts): the caller retries with it. */
@@ -18,6 +18,7 @@ interface Moment {
 /** `Y-m-d[ H:i[:s]]` (dates.ts SQL_LIKE, which luxon reads with fromSQL). */
 const WALL_INPUT = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
+/** Days in a month; months past 12 or below 1 count into the next or previous years. */
 const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
 /** The fields of a wall time every calendar has; undefined for anything luxon should judge. */
@@ -39,6 +40,12 @@ const format = (f: Fields) =>
 const at = (m: Moment, f: Fields): Moment => ({ ...fromWall(localMs(f), m.o, m.zone), zone: m.zone });
 const fields = (m: Moment) => fieldsAt(m.ts, m.o);
 const dayStart = (m: Moment) => at(m, { ...fields(m), hour: 0, minute: 0, second: 0, millisecond: 0 });
+/** luxon's `plus({ months, days })` (adjustTime): calendar fields moved, the day kept within the month. */
+function plus(m: Moment, months: number, days: number): Moment {
+  const f = fields(m);
+  const month = f.month + months;
+  return at(m, { ...f, month, day: Math.min(f.day, daysIn(f.year, month)) + days });
+}
 
 /** Locales whose short zone names are the tz abbreviations PHP shows (dates.ts zoneAbbr). */
 const ABBR_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-ZA', 'ja-JP'];
@@ -60,10 +67,13 @@ export function intlTimes(now: () => number = Date.now): TimeMaths<IntlZone, Mom
       const f = wallFields(value) ?? beyond();
       return { ...fromWall(localMs(f), zone.offset(now()), zone), zone };
     },
+    at: (instant, zone) => ({ ts: instant.getTime(), o: zone.offset(instant.getTime()), zone }),
+    plusDays: (m, days) => plus(m, 0, days),
+    plusMonths: (m, months) => plus(m, months, 0),
     dayStart,
     // luxon's endOf('day').set({ millisecond: 0 }): plus a day, start of day, minus 1 ms, whole second.
     dayEnd(m) {
-      const next = dayStart(at(m, { ...fields(m), day: fields(m).day + 1 }));
+      const next = dayStart(plus(m, 0, 1));
       const again = at(next, fields(next));
       const ts = again.ts - 1;
       const last: Moment = { ts, o: m.zone.offset(ts), zone: m.zone };

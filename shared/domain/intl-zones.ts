@@ -151,3 +151,23 @@ export function fromWall(local: number, o: number, zone: IntlZone): ZonedMs {
   if (o2 === o3) return { ts, o: o2 };
   return { ts: local - Math.min(o2, o3) * 60_000, o: Math.max(o2, o3) };
 }
+
+/** The instant of a `Y-m-d H:i:s` UTC wall time, or undefined when it is not one. */
+export function utcInstant(wall: string): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(wall);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as number[];
+  const ts = Date.UTC(year!, month! - 1, day!, hour!, minute!, second!);
+  const f = fieldsAt(ts, 0);
+  const same =
+    f.month === month && f.day === day && f.hour === hour && f.minute === minute && f.second === second;
+  return same && year! >= 100 ? ts : undefined;
+}
+
+/** A Date whose UTC fields are the wall time, in an IANA zone Intl knows, of a `Y-m-d H:i:s` UTC time. */
+export function wallIn(zoneName: string, utcWall: string): Date {
+  const ts = utcInstant(utcWall);
+  const zone = intlZone(zoneName);
+  if (ts === undefined || !zone) return new Date(Number.NaN);
+  return new Date(localMs(fieldsAt(ts, zone.offset(ts))));
+}

@@ -1,4 +1,3 @@
-import type { DateTime } from 'luxon';
 import { siteDate } from './clock';
 import type { DateBounds } from './date-bounds';
 import type { WindowQuery } from './event-window';
@@ -21,7 +20,7 @@ const ymd = (y: number, m: number, d: number) =>
   `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 
 /**
- * The default window of an event list (event-window.ts dateBounds with no bound given): the beginning
+ * The default window of an event list (event-window.ts windowWith with no bound given): the beginning
  * of yesterday to the end of the same day 24 months ahead (the last day of that month when it has
  * fewer days), in the site zone. Calendar arithmetic on the site's date, without luxon: the default
  * listing, most list requests, needs no time-zone library (a test holds the two equal).
@@ -44,10 +43,10 @@ export function defaultWindow(at: Date = new Date()): DateBounds {
 
 /**
  * The date window of an event list at `now` (the current time when not given): the default one from
- * the site's date, any other read by event-window.ts, which parses dates with luxon and is loaded by
- * the first request that needs it.
+ * the site's date, any other read by event-window.ts (loaded by the first request that needs it) with
+ * Intl, or with luxon (loaded on first use) for the inputs only luxon reads (time-maths.ts).
  */
-export async function listWindow(q: WindowQuery, now?: DateTime): Promise<DateBounds> {
+export async function listWindow(q: WindowQuery, now?: Date): Promise<DateBounds> {
   if (!now && isDefaultWindow(q)) return defaultWindow();
-  return (await import('./event-window')).dateBounds(q, now);
+  return (await import('./event-window')).windowAt(q, now ?? new Date());
 }

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import ical, { ICalCalendarMethod, type ICalEventData, ICalEventStatus } from 'ical-generator';
-import { DateTime } from 'luxon';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 import { config } from '../config';
-import { readDateParam, siteZone } from '../domain/dates';
-import { dateBounds, type WindowQuery } from '../domain/event-window';
+import { siteZoneName } from '../domain/clock';
+import { type WindowQuery, windowAt } from '../domain/event-window';
+import { intlZone, utcInstant, wallIn } from '../domain/intl-zones';
+import { withTimeMaths } from '../domain/time-maths';
 import { descriptionText, foldContentLines, paramText } from '../domain/ical-text';
 import { eventIcalQuery } from '../schemas/ical';
 import type { Infer } from '../schemas/infer';
@@ -38,6 +39,7 @@ const PAGE_SIZE = 50;
 const PARALLEL_READS = 4;
 /** Events per slice of the window the feed aims at when a window holds more (see eventsFeed). */
 export const CHUNK_EVENTS = 100;
+const DAY_MS = 86_400_000;
 /** Bump when the rendering changes, so the entity tags of unchanged data change with it. */
 const FORMAT = 1;
 /** SEQUENCE is modified_utc in seconds since this instant (fits 32 bits until 2088). */
@@ -49,19 +51,23 @@ const SEQUENCE_EPOCH = Date.UTC(2020, 0, 1) / 1000;
  */
 export function feedWindow(
   q: Pick<IcalQuery, 'start_date' | 'end_date'>,
-  now: DateTime,
-): { start_date: string | number; end_date: string | number } {
-  const zone = siteZone();
-  const local = now.setZone(zone);
-  const day = (dt: DateTime) => dt.toFormat('yyyy-MM-dd');
-  const given = (param: 'start_date' | 'end_date') =>
-    q[param] === undefined ? undefined : readDateParam(param, q[param], zone).setZone(zone);
-  const start = given('start_date');
-  const end = given('end_date');
-  return {
-    start_date: q.start_date ?? day(DateTime.min(local, end ?? local).minus({ days: FEED_DAYS_BEFORE })),
-    end_date: q.end_date ?? day(DateTime.max(local, start ?? local).plus({ days: FEED_DAYS_AFTER })),
-  };
+  now: Date,
+): Promise<{ start_date: string | number; end_date: string | number }> {
+  return withTimeMaths((maths) => {
+    const { zone } = maths.site();
+    const local = maths.at(now, zone);
+    const day = (m: ReturnType<typeof maths.at>) => maths.wall(m).slice(0, 10);
+    const given = (param: 'start_date' | 'end_date') =>
+      q[param] === undefined ? undefined : maths.read(param, q[param], zone);
+    const start = given('start_date');
+    const end = given('end_date');
+    const earliest = end !== undefined && maths.ms(end) < maths.ms(local) ? end : local;
+    const latest = start !== undefined && maths.ms(start) > maths.ms(local) ? start : local;
+    return {
+      start_date: q.start_date ?? day(maths.plusDays(earliest, -FEED_DAYS_BEFORE)),
+      end_date: q.end_date ?? day(maths.plusDays(latest, FEED_DAYS_AFTER)),
+    };
+  });
 }
 
 /**
@@ -71,21 +77,21 @@ export function feedWindow(
  * consecutive slices of days (see windowSlices), each paged on its own: the reads then grow with the
  * number of events, not with its square.
  */
-export async function eventsFeed(q: IcalQuery, ctx: Caller & { now?: DateTime }): Promise<CalendarDocument> {
-  const now = ctx.now ?? DateTime.now();
+export async function eventsFeed(q: IcalQuery, ctx: Caller & { now?: Date }): Promise<CalendarDocument> {
+  const now = ctx.now ?? new Date();
   const { limit: asked, ...given } = q;
   // Only the filters the feed declares: other parameters (include, page, …) reach it unvalidated.
   const filters = Object.fromEntries(
     Object.entries(given).filter(([name]) => name in eventIcalQuery.properties),
   ) as typeof given;
   const limit = Math.min(asked ?? config.icalMaxEvents, config.icalMaxEvents);
-  const base: EventListQuery = { ...filters, ...feedWindow(q, now), per_page: PAGE_SIZE };
+  const base: EventListQuery = { ...filters, ...(await feedWindow(q, now)), per_page: PAGE_SIZE };
   const read = (query: EventListQuery, page: number) => listEvents({ ...query, page }, { ...ctx, now });
 
   const first = await read(base, 1);
   const slices =
     first.total > CHUNK_EVENTS && limit > first.items.length
-      ? windowSlices(base, Math.ceil(first.total / CHUNK_EVENTS), now)
+      ? await windowSlices(base, Math.ceil(first.total / CHUNK_EVENTS), now)
       : [{}];
   const found: EventView[][] = [];
   let count = 0;
@@ -136,22 +142,22 @@ async function allPages(
  * them. With strict dates both mean D 00:00:00, so the slices meet exactly. The first slice keeps the
  * query's start_date, the last its starts_before; every other bound (ends, starts_after) stays as it is.
  */
-export function windowSlices(
+export async function windowSlices(
   q: WindowQuery,
   count: number,
-  now: DateTime,
-): Array<Pick<EventListQuery, 'start_date' | 'starts_before'>> {
-  const b = dateBounds(q, now);
+  now: Date,
+): Promise<Array<Pick<EventListQuery, 'start_date' | 'starts_before'>>> {
+  const b = await windowAt(q, now);
   const pick = (values: Array<string | undefined>, earliest: boolean) =>
     values.filter((v): v is string => v !== undefined).reduce((a, v) => ((earliest ? v < a : v > a) ? v : a));
-  const low = DateTime.fromISO(pick([b.startMin, b.startAfter], false).slice(0, 10), { zone: 'utc' });
-  const high = DateTime.fromISO(pick([b.startBefore, b.endMax, b.endBefore], true).slice(0, 10), {
-    zone: 'utc',
-  });
-  const days = Math.floor(high.diff(low, 'days').days) + 1;
+  // Whole days in UTC: calendar arithmetic on the bounds' dates, no zone involved.
+  const dayMs = (wall: string) => Date.parse(`${wall.slice(0, 10)}T00:00:00Z`);
+  const low = dayMs(pick([b.startMin, b.startAfter], false));
+  const high = dayMs(pick([b.startBefore, b.endMax, b.endBefore], true));
+  const days = Math.floor((high - low) / DAY_MS) + 1;
   const n = Math.min(count, days);
-  if (!low.isValid || !high.isValid || n <= 1) return [{}];
-  const cut = (i: number) => low.plus({ days: Math.round((i * days) / n) }).toFormat('yyyy-MM-dd');
+  if (Number.isNaN(low) || Number.isNaN(high) || n <= 1) return [{}];
+  const cut = (i: number) => new Date(low + Math.round((i * days) / n) * DAY_MS).toISOString().slice(0, 10);
   const boundary = (day: string) => `${day} ${q.strict_dates === true ? '00:00:00' : '23:59:59'}`;
   return Array.from({ length: n }, (_, i) => {
     const next = i < n - 1 ? cut(i + 1) : undefined;
@@ -164,12 +170,12 @@ export function windowSlices(
 }
 
 /** GET /events/{id}/ical: the event as GET /events/{id} shows it (same 403 / 404), in a VCALENDAR. */
-export async function eventCalendar(id: number, ctx: Caller & { now?: DateTime }): Promise<CalendarDocument> {
+export async function eventCalendar(id: number, ctx: Caller & { now?: Date }): Promise<CalendarDocument> {
   const event = await getEvent({ id }, ctx);
-  return calendarOf([event], ctx.now ?? DateTime.now(), { kind: 'event', id, user: ctx.user });
+  return calendarOf([event], ctx.now ?? new Date(), { kind: 'event', id, user: ctx.user });
 }
 
-function calendarOf(events: EventView[], now: DateTime, request: object): CalendarDocument {
+function calendarOf(events: EventView[], now: Date, request: object): CalendarDocument {
   const hash = createHash('sha256')
     .update(JSON.stringify({ format: FORMAT, site: [config.siteUrl, config.siteTimezone], request }))
     .update(JSON.stringify(events))
@@ -178,11 +184,11 @@ function calendarOf(events: EventView[], now: DateTime, request: object): Calend
   const newest = events
     .flatMap((e) => [e.modified_utc, ...linked(e.venue), ...linked(e.organizer)].map((m) => m ?? ''))
     .reduce((a, b) => (b > a ? b : a), '');
-  const modified = newest ? DateTime.fromSQL(newest, { zone: 'utc' }) : undefined;
+  const modified = newest ? utcInstant(newest) : undefined;
   return {
     body: renderCalendar(events, now),
     etag: `W/"${hash}"`,
-    lastModified: modified?.isValid ? modified.toHTTP() : undefined,
+    lastModified: modified === undefined ? undefined : new Date(modified).toUTCString(),
   };
 
   function linked(v: unknown): Array<string | undefined> {
@@ -200,7 +206,7 @@ const UNIVERSAL = /^(Etc\/|GMT|UTC|UCT|Zulu|Universal|Greenwich)/;
 
 /** TZID for an event's zone, or undefined to write its times in UTC. */
 export function tzidOf(zone: string): string | undefined {
-  return ZONES.has(zone) && !UNIVERSAL.test(zone) ? zone : undefined;
+  return ZONES.has(zone) && !UNIVERSAL.test(zone) && intlZone(zone) ? zone : undefined;
 }
 
 function vtimezone(tzid: string): string | null {
@@ -216,8 +222,8 @@ export const eventUid = (id: number) => `event-${id}@${siteHost()}`;
 
 /** SEQUENCE: grows with every update, as modified_utc does (whole seconds since 2020). */
 export function sequenceOf(modifiedUtc: string | undefined): number {
-  const at = modifiedUtc ? DateTime.fromSQL(modifiedUtc, { zone: 'utc' }) : undefined;
-  return at?.isValid ? Math.max(0, Math.floor(at.toSeconds() - SEQUENCE_EPOCH)) : 0;
+  const at = modifiedUtc ? utcInstant(modifiedUtc) : undefined;
+  return at === undefined ? 0 : Math.max(0, Math.floor(at / 1000 - SEQUENCE_EPOCH));
 }
 
 const STATUS: Record<string, ICalEventStatus> = {
@@ -252,10 +258,13 @@ export function locationText(venue: unknown): string | undefined {
   return parts.filter(Boolean).join(', ') || undefined;
 }
 
-const utc = (wall: string) => DateTime.fromSQL(wall, { zone: 'utc' });
+const utc = (wall: string) => new Date(utcInstant(wall) ?? Number.NaN);
+/** A whole day of the calendar, as the generator writes a DATE: midnight UTC of `Y-m-d`. */
+const dayOf = (wall: string, plusDays = 0) =>
+  new Date(Date.parse(`${wall.slice(0, 10)}T00:00:00Z`) + plusDays * DAY_MS);
 
 /** A VCALENDAR of the events, in the order given. */
-export function renderCalendar(events: EventView[], now: DateTime): string {
+export function renderCalendar(events: EventView[], now: Date): string {
   const host = siteHost();
   const calendar = ical({
     name: `Events · ${host}`,
@@ -266,7 +275,7 @@ export function renderCalendar(events: EventView[], now: DateTime): string {
     // No calendar zone name: the generator would then write DTSTAMP and LAST-MODIFIED in local time.
     timezone: { name: null, generator: vtimezone },
   });
-  calendar.x('X-WR-TIMEZONE', tzidOf(siteZone().name) ?? 'UTC');
+  calendar.x('X-WR-TIMEZONE', tzidOf(siteZoneName()) ?? 'UTC');
   const vevents = events.map((e) => calendar.createEvent(eventData(e, now)));
   const zones = [...new Set(vevents.map((v) => v.timezone()).filter((z): z is string => !!z))];
 
@@ -287,7 +296,7 @@ export function renderCalendar(events: EventView[], now: DateTime): string {
 }
 
 /** What ical-generator needs for one VEVENT. */
-function eventData(e: EventView, now: DateTime): ICalEventData {
+function eventData(e: EventView, now: Date): ICalEventData {
   const venues = (Array.isArray(e.venue) ? e.venue : [e.venue]).filter(Boolean);
   const venue = venues[0];
   const organizer = e.organizer.find((o) => field(o, 'email'));
@@ -299,18 +308,20 @@ function eventData(e: EventView, now: DateTime): ICalEventData {
   const categories = (e.categories ?? []).map((c) => c.name).filter((n) => n.trim() !== '');
   return {
     id: eventUid(e.id),
-    stamp: now.toUTC(),
+    stamp: now,
     sequence: sequenceOf(e.modified_utc),
     ...(e.all_day
       ? {
           allDay: true,
           // Whole days: the start day and the day after the last one (DTEND is exclusive).
-          start: DateTime.fromISO(e.start_date.slice(0, 10), { zone: 'utc' }),
-          end: DateTime.fromISO(e.end_date.slice(0, 10), { zone: 'utc' }).plus({ days: 1 }),
+          start: dayOf(e.start_date),
+          end: dayOf(e.end_date, 1),
         }
       : {
-          start: tzid ? utc(e.utc_start_date!).setZone(tzid) : utc(e.utc_start_date!),
-          end: tzid ? utc(e.utc_end_date!).setZone(tzid) : utc(e.utc_end_date!),
+          // With a TZID the generator writes a Date's UTC fields as the local time: give it the wall
+          // time in the zone (from the UTC instant, as the zone's rules have it) in those fields.
+          start: tzid ? wallIn(tzid, e.utc_start_date!) : utc(e.utc_start_date!),
+          end: tzid ? wallIn(tzid, e.utc_end_date!) : utc(e.utc_end_date!),
           timezone: tzid ?? null,
         }),
     summary: e.title,

@@ -1,4 +1,3 @@
-import type { DateTime } from 'luxon';
 import { invalidParam, invalidParams } from '../domain/errors';
 import type { EventData, EventRecord, EventRow } from '../domain/event-record';
 import {
@@ -276,7 +275,7 @@ function checkQuery(q: EventListQuery): void {
  */
 export async function listEvents(
   q: EventListQuery,
-  ctx: Caller & { now?: DateTime },
+  ctx: Caller & { now?: Date },
 ): Promise<Page<EventView>> {
   checkQuery(q);
   const statusFilter = listStatuses(q.status, ctx.user);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SITE_ZONES, asSite } from '../support/site-zones';
+import { SITE_INSTANTS, SITE_ZONES, asSite } from '../support/site-zones';
 
 /**
  * Event times read with Intl (shared/domain/intl-times.ts) must be luxon's (luxon-times.ts), which
@@ -226,4 +226,96 @@ describe('event times with Intl, as luxon gives them', () => {
         expect(got, JSON.stringify(input)).toEqual(luxon);
       }
   });
+});
+
+describe('list and feed windows with Intl, as luxon gives them', () => {
+  it('moves wall times by days and months as luxon does, across every 2026 change of 20 zones', async () => {
+    const m = await load('UTC');
+    const diffs: unknown[] = [];
+    for (const zone of ZONES) {
+      const days = changeDays(m, zone);
+      for (const now of NOWS) {
+        m.luxon.Settings.now = () => now;
+        const intl = m.intl.intlTimes(() => now);
+        const [iz, lz] = [intl.zone(zone)!, m.luxonTimes.zone(zone)!];
+        for (const day of days)
+          for (const wall of wallsOf(day).filter((_, i) => i % 2 === 1))
+            for (const [unit, n] of [
+              ['days', -30],
+              ['days', -1],
+              ['days', 1],
+              ['days', 365],
+              ['months', 24],
+              ['months', -1],
+            ] as const) {
+              const show = <M>(
+                maths: { wall(m: M): string; utcWall(m: M): string; ms(m: M): number },
+                x: M,
+              ) => `${maths.wall(x)} ${maths.utcWall(x)} ${maths.ms(x)}`;
+              const a = intl.read('start_date', wall, iz);
+              const b = m.luxonTimes.read('start_date', wall, lz);
+              const moved = [
+                unit === 'days' ? intl.plusDays(a, n) : intl.plusMonths(a, n),
+                unit === 'days' ? m.luxonTimes.plusDays(b, n) : m.luxonTimes.plusMonths(b, n),
+              ] as const;
+              const [x, y] = [show(intl, moved[0]), show(m.luxonTimes, moved[1])];
+              if (x !== y) diffs.push({ zone, wall, unit, n, intl: x, luxon: y });
+            }
+      }
+    }
+    m.luxon.Settings.now = () => Date.now();
+    expect(diffs).toEqual([]);
+  }, 120_000);
+
+  it.each(SITE_ZONES)(
+    'reads list windows and feed windows in the site zone %j as luxon does',
+    async (site) => {
+      const m = await load(site);
+      const { windowWith } = await import('../../shared/domain/event-window');
+      const { listWindow } = await import('../../shared/domain/list-window');
+      const { feedWindow } = await import('../../shared/services/event-ical');
+      const queries = [
+        {},
+        { strict_dates: true },
+        { start_date: '2026-03-29 02:30:00' },
+        { start_date: '2026-10-25 02:30:00', strict_dates: true },
+        { start_date: '2026-09-06', end_date: '2026-09-06 00:30' },
+        { end_date: '2026-01-31 23:00:00', strict_dates: true },
+        { starts_before: '2026-11-01 00:00:00', ends_after: '2026-10-01' },
+        { starts_after: '2026-09-05 23:59:59', strict_dates: true },
+        { start_date: '2026-03-29T02:30:00+01:00' },
+        { start_date: 'tomorrow', end_date: '+1 month' },
+        { start_date: 1792000000, strict_dates: true },
+      ];
+      for (const at of SITE_INSTANTS) {
+        m.luxon.Settings.now = () => at.getTime();
+        vi.useFakeTimers({ toFake: ['Date'] });
+        vi.setSystemTime(at);
+        for (const q of queries) {
+          const luxon = windowWith(m.luxonTimes, q, at);
+          expect(await listWindow(q, at), `${site} ${at.toISOString()} ${JSON.stringify(q)}`).toEqual(luxon);
+          const feed = { start_date: q.start_date, end_date: q.end_date };
+          const { DateTime } = m.luxon;
+          const local = DateTime.fromJSDate(at, { zone: m.luxonTimes.site().zone });
+          const given = (v: string | number | undefined) =>
+            v === undefined ? undefined : m.luxonTimes.read('start_date', v, m.luxonTimes.site().zone);
+          const [start, end] = [given(feed.start_date), given(feed.end_date)];
+          expect(await feedWindow(feed, at)).toEqual({
+            start_date:
+              feed.start_date ??
+              DateTime.min(local, end ?? local)
+                .minus({ days: 30 })
+                .toFormat('yyyy-MM-dd'),
+            end_date:
+              feed.end_date ??
+              DateTime.max(local, start ?? local)
+                .plus({ days: 365 })
+                .toFormat('yyyy-MM-dd'),
+          });
+        }
+        vi.useRealTimers();
+      }
+      m.luxon.Settings.now = () => Date.now();
+    },
+  );
 });

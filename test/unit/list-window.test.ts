@@ -11,8 +11,12 @@ import { SITE_INSTANTS, SITE_ZONES, asSite } from '../support/site-zones';
 async function site(zone: string) {
   asSite(zone);
   return {
-    luxon: await import('luxon'),
-    luxonWindow: await import('../../shared/domain/event-window'),
+    luxonWindow: async (q: Record<string, unknown>, at: Date) =>
+      (await import('../../shared/domain/event-window')).windowWith(
+        (await import('../../shared/domain/luxon-times')).luxonTimes,
+        q,
+        at,
+      ),
     window: await import('../../shared/domain/list-window'),
   };
 }
@@ -22,13 +26,13 @@ describe('the default window without luxon', () => {
     const m = await site(zone);
     for (const at of SITE_INSTANTS)
       expect(m.window.defaultWindow(at), `${zone} at ${at.toISOString()}`).toEqual(
-        m.luxonWindow.dateBounds({}, m.luxon.DateTime.fromJSDate(at)),
+        await m.luxonWindow({}, at),
       );
   });
 
   it('is the window of a list with no date bound; any bound, strict_dates or a given now is read with luxon', async () => {
     const m = await site('Europe/Berlin');
-    const now = m.luxon.DateTime.fromISO('2026-11-22T11:49:00Z');
+    const now = new Date('2026-11-22T11:49:00Z');
     expect(m.window.isDefaultWindow({})).toBe(true);
     expect(m.window.isDefaultWindow({ strict_dates: false })).toBe(true);
     for (const q of [
@@ -41,11 +45,11 @@ describe('the default window without luxon', () => {
       { strict_dates: true },
     ]) {
       expect(m.window.isDefaultWindow(q)).toBe(false);
-      expect(await m.window.listWindow(q, now)).toEqual(m.luxonWindow.dateBounds(q, now));
+      expect(await m.window.listWindow(q, now)).toEqual(await m.luxonWindow(q, now));
     }
     expect(await m.window.listWindow({ start_date: 'not a date' }).catch((e: Error) => e.message)).toMatch(
       /Invalid parameter\(s\): start_date/,
     );
-    expect(await m.window.listWindow({}, now)).toEqual(m.luxonWindow.dateBounds({}, now));
+    expect(await m.window.listWindow({}, now)).toEqual(await m.luxonWindow({}, now));
   });
 });
