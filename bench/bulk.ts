@@ -155,8 +155,10 @@ function moveCounter(u: UpdateCommandInput, current: Item | null): Item | undefi
 async function writeCounters(s: Session, key?: Item): Promise<void> {
   const moved = key ? [keyOf(key)].filter((k) => s.movedCounters.has(k)) : [...s.movedCounters];
   const write = async (k: string) => {
-    const { pk, sk, n } = s.counters.get(k)!;
+    const counter = s.counters.get(k);
     s.movedCounters.delete(k);
+    if (!counter) return;
+    const { pk, sk, n } = counter;
     try {
       await client().send(
         new UpdateCommand({
@@ -407,9 +409,11 @@ export function installCapture(): void {
         try {
           return await next(args);
         } finally {
-          // Moved here meanwhile: written (never lowering it), and read again next time.
+          // Moved here meanwhile: written (never lowering it), and read again next time, unless a
+          // transaction of this run moved it again while that write was out (then kept, written later).
           await writeCounters(s, input.Key as Item);
-          s.counters.delete(keyOf(input.Key as Item));
+          const k = keyOf(input.Key as Item);
+          if (!s.movedCounters.has(k)) s.counters.delete(k);
         }
       }
       if (slugQuery(name, input)) return (await answerSlugQuery(s, input)) as never;
