@@ -273,10 +273,7 @@ function checkQuery(q: EventListQuery): void {
  * request is one scope over whole days, the total comes from the month tallies, which also tell where
  * the requested page begins: only that page (and at most the rest of its first day) is read.
  */
-export async function listEvents(
-  q: EventListQuery,
-  ctx: Caller & { now?: Date },
-): Promise<Page<EventView>> {
+export async function listEvents(q: EventListQuery, ctx: Caller & { now?: Date }): Promise<Page<EventView>> {
   checkQuery(q);
   const statusFilter = listStatuses(q.status, ctx.user);
   const paging = pageOf(q);

@@ -1,5 +1,6 @@
 import type { PostRecord } from '../domain/records';
 import type { User } from '../domain/roles';
+import * as inline from '../schemas/compiled/inlineRecords';
 import { type InlineResult, linkedPostWrites } from './linked-write';
 import { organizerType } from './organizer-input';
 import { venueType } from './venue-input';
@@ -17,5 +18,5 @@ export function resolveInline(
   param: string,
   planned: PostRecord<object>[],
 ): Promise<InlineResult> {
-  return writers[type].resolveInline(body, user, param, planned as never);
+  return writers[type].resolveInline(body, user, param, planned as never, inline[type]);
 }

@@ -7,7 +7,7 @@ import { htmlReady } from '../domain/text';
 import { canSee } from '../domain/visibility';
 import { createPost, nextPostId, postsWithSlugPrefix, updatePost } from '../repositories/posts';
 import { coerceObject } from '../schemas/coerce';
-import { checker } from '../schemas/validation-errors';
+import { checker, type RawValidate } from '../schemas/validation-errors';
 import { type Ref, retryStale, staleError, type Writer } from './context';
 import { loadLinked } from './linked-read';
 import { datesReady } from '../domain/published-at';
@@ -83,12 +83,13 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
       user: User,
       param: string,
       planned: PostRecord<D>[],
+      validateCreateBody: RawValidate,
     ): Promise<InlineResult> {
       const body = coerceObject(def.createBody, raw) as B;
       const sent = new Set(Object.keys(raw));
       await datesReady(body);
       // Its markup loaded the sanitizer with the event body's (event-write.ts, htmlReady).
-      validateInline ??= checker(def.validateCreateBody);
+      validateInline ??= checker(validateCreateBody);
       const { record, slugBase } = nested(param, () => {
         validateInline!(body);
         return nextState(def, body, withoutSlug(sent), user);

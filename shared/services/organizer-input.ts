@@ -1,6 +1,5 @@
 import { plainText } from '../domain/text';
 import { emailAddress, httpUrl } from '../domain/web-input';
-import * as inline from '../schemas/compiled/inlineRecords';
 import { organizerCreateBody } from '../schemas/organizer';
 import { compact, type LinkedPostType, nextOptional } from './linked-post-type';
 import { type OrganizerBody, type OrganizerData, organizerView } from './organizer-type';
@@ -9,7 +8,6 @@ import { type OrganizerBody, type OrganizerData, organizerView } from './organiz
 export const organizerType: LinkedPostType<OrganizerData, OrganizerBody> = {
   ...organizerView,
   createBody: organizerCreateBody,
-  validateCreateBody: inline.organizer,
   dataKeys: ['phone', 'website', 'email', 'image'],
 
   data: (body, sent, prev) =>
