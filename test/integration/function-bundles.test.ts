@@ -62,6 +62,26 @@ beforeAll(async () => {
   [create, get] = [await bundle('events/create-event'), await bundle('events/get-event')];
 });
 
+/** A request made with metrics on, and the embedded-metric-format lines it wrote to stdout. */
+async function counted<T>(
+  request: () => Promise<T>,
+): Promise<{ res: T; emf: Array<Record<string, unknown>> }> {
+  vi.stubEnv('CAL_METRICS', '1');
+  const lines: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  try {
+    const res = await request();
+    const emf = lines.flatMap((l) => l.split('\n')).filter((l) => l.includes('"_aws"'));
+    return { res, emf: emf.map((l) => JSON.parse(l) as Record<string, unknown>) };
+  } finally {
+    vi.restoreAllMocks();
+    vi.unstubAllEnvs();
+  }
+}
+
 describe('function bundles split into chunks', () => {
   it('leave the sanitizer and Powertools idempotency out of what a cold start loads', () => {
     expect(has(create.all, 'sanitize-html')).toBe(true);
@@ -99,25 +119,11 @@ describe('function bundles split into chunks', () => {
   });
 
   it('count a 4xx, loading Powertools Metrics on that request', async () => {
-    vi.stubEnv('CAL_METRICS', '1');
-    const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    try {
-      const res = await invoke(get.handler, 'GET', '/events/999999999', {
-        pathParameters: { id: '999999999' },
-      });
-      expect(res.status, res.text).toBe(404);
-      const emf = lines.flatMap((l) => l.split('\n')).filter((l) => l.includes('"_aws"'));
-      expect(emf.map((l) => JSON.parse(l) as Record<string, unknown>)).toMatchObject([
-        { ClientErrors: 1, code: res.body.code, service: 'cal-events' },
-      ]);
-    } finally {
-      vi.restoreAllMocks();
-      vi.unstubAllEnvs();
-    }
+    const { res, emf } = await counted(() =>
+      invoke(get.handler, 'GET', '/events/999999999', { pathParameters: { id: '999999999' } }),
+    );
+    expect(res.status, res.text).toBe(404);
+    expect(emf).toMatchObject([{ ClientErrors: 1, code: res.body.code, service: 'cal-events' }]);
   });
 
   it('create, sanitize, replay a keyed create and read back, loading chunks on demand', async () => {
@@ -164,14 +170,8 @@ describe('function bundles split into chunks', () => {
   });
 
   it('count an event created with the Metrics in its start, reading ISO dates with luxon on demand', async () => {
-    vi.stubEnv('CAL_METRICS', '1');
-    const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    try {
-      const res = await invoke(create.handler, 'POST', '/events', {
+    const { res, emf } = await counted(() =>
+      invoke(create.handler, 'POST', '/events', {
         token: editor,
         body: {
           title: 'Bundled ISO night',
@@ -179,19 +179,13 @@ describe('function bundles split into chunks', () => {
           end_date: '2031-06-03T22:00:00+02:00',
           timezone: 'Europe/Paris',
         },
-      });
-      expect(res.status, res.text).toBe(201);
-      expect(res.body).toMatchObject({
-        start_date: '2031-06-03 20:00:00',
-        utc_start_date: '2031-06-03 18:00:00',
-      });
-      const emf = lines.flatMap((l) => l.split('\n')).filter((l) => l.includes('"_aws"'));
-      expect(emf.map((l) => JSON.parse(l) as Record<string, unknown>)).toMatchObject([
-        { EventsCreated: 1, service: 'cal-events' },
-      ]);
-    } finally {
-      vi.restoreAllMocks();
-      vi.unstubAllEnvs();
-    }
+      }),
+    );
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({
+      start_date: '2031-06-03 20:00:00',
+      utc_start_date: '2031-06-03 18:00:00',
+    });
+    expect(emf).toMatchObject([{ EventsCreated: 1, service: 'cal-events' }]);
   });
 });
