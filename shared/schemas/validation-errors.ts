@@ -38,6 +38,11 @@ function describe(err: ErrorObject, name: string): ParamProblem {
       };
     case 'required':
       return { code: 'rest_missing_property', message: `${name}.${p.missingProperty} is required.` };
+    // ajv's own words for these two: the validators compiled ahead of time carry no messages.
+    case 'additionalProperties':
+      return { code: 'rest_invalid_param', message: `${name} must NOT have additional properties.` };
+    case 'anyOf':
+      return { code: 'rest_invalid_param', message: `${name} must match a schema in anyOf.` };
     default:
       return { code: 'rest_invalid_param', message: `${name} ${err.message ?? 'is invalid'}.` };
   }
