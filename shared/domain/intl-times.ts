@@ -51,7 +51,7 @@ function plus(m: Moment, months: number, days: number): Moment {
 const ABBR_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-ZA', 'ja-JP'];
 
 /**
- * Event times' maths with Intl alone, for wall-time inputs in zones Intl knows: the same results as
+ * The date maths with Intl alone, for wall-time inputs in zones Intl knows: the same results as
  * luxon-times.ts, step for step (a luxon DateTime is an instant and the offset it shows), and BEYOND
  * for every other input. `now` gives the provisional offset luxon starts from, which decides a wall
  * time that occurs twice.
