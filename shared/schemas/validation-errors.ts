@@ -38,11 +38,10 @@ function describe(err: ErrorObject, name: string): ParamProblem {
       };
     case 'required':
       return { code: 'rest_missing_property', message: `${name}.${p.missingProperty} is required.` };
-    // ajv's own words for these two: the validators compiled ahead of time carry no messages.
+    // ajv's own words: the validators compiled ahead of time carry no messages. (An anyOf failure never
+    // comes first: its branches' errors precede it, and the first error of a parameter is the one shown.)
     case 'additionalProperties':
       return { code: 'rest_invalid_param', message: `${name} must NOT have additional properties.` };
-    case 'anyOf':
-      return { code: 'rest_invalid_param', message: `${name} must match a schema in anyOf.` };
     default:
       return { code: 'rest_invalid_param', message: `${name} ${err.message ?? 'is invalid'}.` };
   }
