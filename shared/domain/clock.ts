@@ -1,5 +1,5 @@
 import { config } from '../config';
-import { fieldsAt, intlZone } from './intl-zones';
+import { fieldsAt, intlZone, wallOf } from './intl-zones';
 
 // "Now" as the `modified` stamps (and the publication dates of a venue or organizer written without
 // one) show it, without luxon: the deletes, trash moves and most venue / organizer writes need nothing
@@ -9,16 +9,12 @@ import { fieldsAt, intlZone } from './intl-zones';
 type Wall = (at: Date) => string;
 
 const iso = (at: Date) => at.toISOString().slice(0, 19).replace('T', ' ');
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** The `Y-m-d H:i:s` wall clock of a zone name (UTC when the name is not a zone), as dates.ts reads it. */
 export function wallClock(name: string): Wall {
   const zone = intlZone(name);
   if (!zone) return iso;
-  return (at) => {
-    const f = fieldsAt(at.getTime(), zone.offset(at.getTime()));
-    return `${pad(f.year, 4)}-${pad(f.month)}-${pad(f.day)} ${pad(f.hour)}:${pad(f.minute)}:${pad(f.second)}`;
-  };
+  return (at) => wallOf(fieldsAt(at.getTime(), zone.offset(at.getTime())));
 }
 
 let site: Wall | undefined;

@@ -1,6 +1,7 @@
 import { DateTime, Info, type Zone } from 'luxon';
 import { config } from '../config';
 import { invalidParam } from './errors';
+import { ABBR_LOCALES } from './intl-zones';
 import { parseRelative } from './relative-dates';
 
 /** Wall-time format of every date in responses: `Y-m-d H:i:s`, no zone suffix (reference §2.5). */
@@ -54,9 +55,6 @@ export function zoneAbbr(dt: DateTime): string {
   }
   return dt.toFormat('ZZZZ').replace(/^GMT/, 'UTC');
 }
-
-/** Locales whose short zone names are the tz abbreviations PHP shows: EST, CET/CEST, BST, AEDT, IST, SAST, JST. */
-const ABBR_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-ZA', 'ja-JP'];
 
 /** A date parameter read in `zone`, or a 400 naming it with the formats it accepts. */
 export function readDateParam(param: string, value: unknown, zone: Zone): DateTime {

@@ -1,6 +1,15 @@
 import { config } from '../config';
 import type { TimeMaths } from './time-maths';
-import { fieldsAt, type Fields, fromWall, type IntlZone, intlZone, localMs } from './intl-zones';
+import {
+  ABBR_LOCALES,
+  fieldsAt,
+  type Fields,
+  fromWall,
+  type IntlZone,
+  intlZone,
+  localMs,
+  wallOf,
+} from './intl-zones';
 
 /** Thrown for an input these maths leave to luxon (luxon-times.ts): the caller retries with it. */
 export const BEYOND = Symbol('beyond Intl times');
@@ -32,10 +41,6 @@ function wallFields(value: unknown): Fields | undefined {
   return valid && f.hour <= 23 && f.minute <= 59 && f.second <= 59 ? f : undefined;
 }
 
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-const format = (f: Fields) =>
-  `${pad(f.year, 4)}-${pad(f.month)}-${pad(f.day)} ${pad(f.hour)}:${pad(f.minute)}:${pad(f.second)}`;
-
 /** luxon's `set(fields)` on a moment: the new wall time, from the moment's own offset. */
 const at = (m: Moment, f: Fields): Moment => ({ ...fromWall(localMs(f), m.o, m.zone), zone: m.zone });
 const fields = (m: Moment) => fieldsAt(m.ts, m.o);
@@ -46,9 +51,6 @@ function plus(m: Moment, months: number, days: number): Moment {
   const month = f.month + months;
   return at(m, { ...f, month, day: Math.min(f.day, daysIn(f.year, month)) + days });
 }
-
-/** Locales whose short zone names are the tz abbreviations PHP shows (dates.ts zoneAbbr). */
-const ABBR_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-ZA', 'ja-JP'];
 
 /**
  * The date maths with Intl alone, for wall-time inputs in zones Intl knows: the same results as
@@ -80,8 +82,8 @@ export function intlTimes(now: () => number = Date.now): TimeMaths<IntlZone, Mom
       return at(last, { ...fields(last), millisecond: 0 });
     },
     ms: (m) => m.ts,
-    wall: (m) => format(fields(m)),
-    utcWall: (m) => format(fieldsAt(m.ts, 0)),
+    wall: (m) => wallOf(fields(m)),
+    utcWall: (m) => wallOf(fieldsAt(m.ts, 0)),
     abbr(m) {
       for (const locale of ABBR_LOCALES) {
         const name = m.zone.shortName(m.ts, locale);

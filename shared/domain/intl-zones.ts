@@ -131,6 +131,15 @@ export function fieldsAt(ts: number, offset: number): Required<Fields> {
   };
 }
 
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** Fields as a `Y-m-d H:i:s` wall time (luxon's `yyyy-MM-dd HH:mm:ss`). */
+export const wallOf = (f: Fields) =>
+  `${pad(f.year, 4)}-${pad(f.month)}-${pad(f.day)} ${pad(f.hour)}:${pad(f.minute)}:${pad(f.second)}`;
+
+/** Locales whose short zone names are the tz abbreviations PHP shows: EST, CET/CEST, BST, AEDT, IST, SAST, JST. */
+export const ABBR_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-ZA', 'ja-JP'];
+
 /** An instant and the offset it is shown at in its zone (a luxon DateTime's `ts` and `o`). */
 export interface ZonedMs {
   ts: number;

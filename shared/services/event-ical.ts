@@ -151,9 +151,8 @@ export async function windowSlices(
   const pick = (values: Array<string | undefined>, earliest: boolean) =>
     values.filter((v): v is string => v !== undefined).reduce((a, v) => ((earliest ? v < a : v > a) ? v : a));
   // Whole days in UTC: calendar arithmetic on the bounds' dates, no zone involved.
-  const dayMs = (wall: string) => Date.parse(`${wall.slice(0, 10)}T00:00:00Z`);
-  const low = dayMs(pick([b.startMin, b.startAfter], false));
-  const high = dayMs(pick([b.startBefore, b.endMax, b.endBefore], true));
+  const low = dayOf(pick([b.startMin, b.startAfter], false)).getTime();
+  const high = dayOf(pick([b.startBefore, b.endMax, b.endBefore], true)).getTime();
   const days = Math.floor((high - low) / DAY_MS) + 1;
   const n = Math.min(count, days);
   if (Number.isNaN(low) || Number.isNaN(high) || n <= 1) return [{}];
