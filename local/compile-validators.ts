@@ -10,6 +10,8 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { operations } from '../shared/contracts';
+import type { Operation, RuntimeOperation } from '../shared/contracts/types';
+import { type Shape, shapeOf } from '../shared/schemas/coerce';
 import { AJV_OPTIONS } from '../shared/schemas/validate';
 import { organizerCreateBody } from '../shared/schemas/organizer';
 import { venueCreateBody } from '../shared/schemas/venue';
@@ -38,32 +40,77 @@ function esm(code: string): string {
   return `${HEADER}${[...imports].join('\n')}\n${body}\n`;
 }
 
-/** Module name → its validators (export name → schema). */
-export function validatorModules(): Map<string, Record<string, object>> {
-  const modules = new Map<string, Record<string, object>>();
+export interface CompiledModule {
+  /** Export name → schema, each compiled into a validator of that name. */
+  schemas: Record<string, object>;
+  /** The operation's run-time part, exported as `operation` (an operation's module only). */
+  operation?: RuntimeOperation;
+  /** Exported as `shapes`: what coercion reads of each schema (a module of no operation). */
+  shapes?: Record<string, Shape>;
+}
+
+/** What a function needs of its operation at run time (shared/contracts/types.ts). */
+export function runtimeOperation(op: Operation): RuntimeOperation {
+  const shapes: Record<string, unknown> = {};
+  if (op.pathParams) shapes.params = shapeOf(op.pathParams);
+  if (op.query) shapes.query = shapeOf(op.query);
+  if (op.body) shapes.body = shapeOf(op.body);
+  const { operationId, methods, access, readOnly } = op;
+  return { operationId, methods, access, readOnly, shapes };
+}
+
+/** Module name → what it holds: every operation's module, and the inline records' validators. */
+export function validatorModules(): Map<string, CompiledModule> {
+  const modules = new Map<string, CompiledModule>();
   for (const op of operations) {
     const schemas: Record<string, object> = {};
     if (op.pathParams) schemas.params = op.pathParams;
     if (op.query) schemas.query = op.query;
     if (op.body) schemas.body = op.body;
-    if (Object.keys(schemas).length > 0) modules.set(op.operationId, schemas);
+    modules.set(op.operationId, { schemas, operation: runtimeOperation(op) });
   }
-  modules.set('inlineRecords', { venue: venueCreateBody, organizer: organizerCreateBody });
+  const inline = { venue: venueCreateBody, organizer: organizerCreateBody };
+  modules.set('inlineRecords', {
+    schemas: inline,
+    shapes: { venue: shapeOf(venueCreateBody), organizer: shapeOf(organizerCreateBody) },
+  });
   return modules;
 }
 
-/** The source of one module: its validators as named exports. */
-export function compileModule(schemas: Record<string, object>): string {
+/** A schema without its `description`s: they validate nothing, and the generated code embeds the schema. */
+export function withoutDescriptions(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutDescriptions);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'description') continue;
+    out[key] =
+      key === 'properties'
+        ? Object.fromEntries(Object.entries(value as object).map(([n, s]) => [n, withoutDescriptions(s)]))
+        : ['enum', 'const', 'default', 'required'].includes(key)
+          ? value
+          : withoutDescriptions(value);
+  }
+  return out;
+}
+
+/** The source of one module: its validators as named exports, and the operation's run-time part. */
+export function compileModule({ schemas, operation, shapes }: CompiledModule): string {
   // No message texts in the generated code (about 4 KB of a large validator, parsed at every cold
   // start): validation-errors.ts words every keyword the contract's schemas use itself.
   const ajv = new Ajv2020({ ...AJV_OPTIONS, messages: false, code: { source: true, esm: true } });
   addFormats(ajv);
   const refs: Record<string, string> = {};
   for (const [name, schema] of Object.entries(schemas)) {
-    ajv.addSchema(schema, name);
+    ajv.addSchema(withoutDescriptions(schema) as object, name);
     refs[name] = name;
   }
-  return esm(standaloneCode(ajv, refs));
+  const validators = Object.keys(refs).length > 0 ? esm(standaloneCode(ajv, refs)) : `${HEADER}\n`;
+  const runtime = [
+    ...(operation ? [`export const operation = ${JSON.stringify(operation)} as const;\n`] : []),
+    ...(shapes ? [`export const shapes = ${JSON.stringify(shapes)} as const;\n`] : []),
+  ];
+  return `${validators}${runtime.join('')}`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,11 +1,11 @@
-import { categoryOps } from '../../shared/contracts/terms';
+import type { categoryOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/deleteCategory';
+import * as compiled from '../../shared/schemas/compiled/deleteCategory';
 import { ok } from '../../shared/http/replies';
 import { termDeletes } from '../../shared/services/term-delete';
 
 const categories = termDeletes('tribe_events_cat');
 
-export const handler = createHandler(categoryOps.delete, validators, async (req) =>
+export const handler = createHandler<typeof categoryOps.delete>(compiled, async (req) =>
   ok(await categories.remove(req.params.id, req)),
 );

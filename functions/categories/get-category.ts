@@ -1,11 +1,11 @@
-import { categoryOps } from '../../shared/contracts/terms';
+import type { categoryOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/getCategory';
+import * as compiled from '../../shared/schemas/compiled/getCategory';
 import { ok } from '../../shared/http/replies';
 import { termReads } from '../../shared/services/term-read';
 
 const categories = termReads('tribe_events_cat');
 
-export const handler = createHandler(categoryOps.get, validators, async (req) =>
+export const handler = createHandler<typeof categoryOps.get>(compiled, async (req) =>
   ok(await categories.get(req.params.id, req)),
 );

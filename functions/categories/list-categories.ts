@@ -1,11 +1,11 @@
-import { categoryOps } from '../../shared/contracts/terms';
+import type { categoryOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/listCategories';
+import * as compiled from '../../shared/schemas/compiled/listCategories';
 import { LISTS, listReply } from '../../shared/http/replies';
 import { termReads } from '../../shared/services/term-read';
 
 const categories = termReads('tribe_events_cat');
 
-export const handler = createHandler(categoryOps.list, validators, async (req) =>
+export const handler = createHandler<typeof categoryOps.list>(compiled, async (req) =>
   listReply(await categories.list(req.query, req), LISTS.categories, req.urls),
 );

@@ -1,9 +1,9 @@
-import { eventOps } from '../../shared/contracts/events';
+import type { eventOps } from '../../shared/contracts/events';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/deleteEvent';
+import * as compiled from '../../shared/schemas/compiled/deleteEvent';
 import { ok } from '../../shared/http/replies';
 import { removeEvent } from '../../shared/services/event-delete';
 
-export const handler = createHandler(eventOps.delete, validators, async (req) =>
+export const handler = createHandler<typeof eventOps.delete>(compiled, async (req) =>
   ok(await removeEvent({ id: req.params.id }, req.query.force ?? false, req)),
 );

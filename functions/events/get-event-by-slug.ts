@@ -1,9 +1,9 @@
-import { eventOps } from '../../shared/contracts/events';
+import type { eventOps } from '../../shared/contracts/events';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/getEventBySlug';
+import * as compiled from '../../shared/schemas/compiled/getEventBySlug';
 import { ok } from '../../shared/http/replies';
 import { getEvent } from '../../shared/services/event-read';
 
-export const handler = createHandler(eventOps.getBySlug, validators, async (req) =>
+export const handler = createHandler<typeof eventOps.getBySlug>(compiled, async (req) =>
   ok(await getEvent({ slug: req.params.slug }, req)),
 );

@@ -1,9 +1,9 @@
-import { eventOps } from '../../shared/contracts/events';
+import type { eventOps } from '../../shared/contracts/events';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/getEventsIcal';
+import * as compiled from '../../shared/schemas/compiled/getEventsIcal';
 import { calendarReply } from '../../shared/http/replies';
 import { eventsFeed } from '../../shared/services/event-ical';
 
-export const handler = createHandler(eventOps.ical, validators, async (req) =>
-  calendarReply(await eventsFeed(req.query, req), req.user),
+export const handler = createHandler<typeof eventOps.ical>(compiled, async (req) =>
+  calendarReply(await eventsFeed(req.query, req, compiled.operation.shapes.query.properties), req.user),
 );

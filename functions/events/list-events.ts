@@ -1,9 +1,9 @@
-import { eventOps } from '../../shared/contracts/events';
+import type { eventOps } from '../../shared/contracts/events';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/listEvents';
+import * as compiled from '../../shared/schemas/compiled/listEvents';
 import { LISTS, listReply } from '../../shared/http/replies';
 import { listEvents } from '../../shared/services/event-list';
 
-export const handler = createHandler(eventOps.list, validators, async (req) =>
+export const handler = createHandler<typeof eventOps.list>(compiled, async (req) =>
   listReply(await listEvents(req.query, req), LISTS.events, req.urls),
 );

@@ -1,9 +1,9 @@
-import { eventOps } from '../../shared/contracts/events';
+import type { eventOps } from '../../shared/contracts/events';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/updateEventBySlug';
+import * as compiled from '../../shared/schemas/compiled/updateEventBySlug';
 import { ok } from '../../shared/http/replies';
 import { updateEvent } from '../../shared/services/event-write';
 
-export const handler = createHandler(eventOps.updateBySlug, validators, async (req) =>
+export const handler = createHandler<typeof eventOps.updateBySlug>(compiled, async (req) =>
   ok(await updateEvent({ slug: req.params.slug }, req.body, req.sent, req)),
 );

@@ -1,9 +1,9 @@
-import { eventOps } from '../../shared/contracts/events';
+import type { eventOps } from '../../shared/contracts/events';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/updateEvent';
+import * as compiled from '../../shared/schemas/compiled/updateEvent';
 import { ok } from '../../shared/http/replies';
 import { updateEvent } from '../../shared/services/event-write';
 
-export const handler = createHandler(eventOps.update, validators, async (req) =>
+export const handler = createHandler<typeof eventOps.update>(compiled, async (req) =>
   ok(await updateEvent({ id: req.params.id }, req.body, req.sent, req)),
 );

@@ -1,7 +1,7 @@
-import { organizerOps } from '../../shared/contracts/organizers';
+import type { organizerOps } from '../../shared/contracts/organizers';
 import { createHandler } from '../../shared/http/handler';
 import { idempotent } from '../../shared/http/idempotency';
-import * as validators from '../../shared/schemas/compiled/createOrganizer';
+import * as compiled from '../../shared/schemas/compiled/createOrganizer';
 import { created } from '../../shared/http/replies';
 import { linkedPostWrites } from '../../shared/services/linked-write';
 import { organizerType } from '../../shared/services/organizer-input';
@@ -9,10 +9,9 @@ import { organizerType } from '../../shared/services/organizer-input';
 const organizers = linkedPostWrites(organizerType);
 
 // Sent with an Idempotency-Key, the create is done at most once (shared/http/idempotency.ts).
-export const handler = createHandler(
-  organizerOps.create,
-  validators,
-  idempotent(organizerOps.create, async (req) => {
+export const handler = createHandler<typeof organizerOps.create>(
+  compiled,
+  idempotent(compiled.operation, async (req) => {
     const record = await organizers.create(req.body, req.sent, req);
     return created(record, `${req.root}/organizers/${record.id}`);
   }),

@@ -1,12 +1,12 @@
-import { organizerOps } from '../../shared/contracts/organizers';
+import type { organizerOps } from '../../shared/contracts/organizers';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/deleteOrganizerBySlug';
+import * as compiled from '../../shared/schemas/compiled/deleteOrganizerBySlug';
 import { ok } from '../../shared/http/replies';
 import { linkedPostDeletes } from '../../shared/services/linked-delete';
 import { organizerView } from '../../shared/services/organizer-type';
 
 const organizers = linkedPostDeletes(organizerView);
 
-export const handler = createHandler(organizerOps.deleteBySlug, validators, async (req) =>
+export const handler = createHandler<typeof organizerOps.deleteBySlug>(compiled, async (req) =>
   ok(await organizers.remove({ slug: req.params.slug }, req.query.force ?? false, req)),
 );

@@ -1,12 +1,12 @@
-import { organizerOps } from '../../shared/contracts/organizers';
+import type { organizerOps } from '../../shared/contracts/organizers';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/listOrganizers';
+import * as compiled from '../../shared/schemas/compiled/listOrganizers';
 import { LISTS, listReply } from '../../shared/http/replies';
 import { linkedPostReads } from '../../shared/services/linked-read';
 import { organizerView } from '../../shared/services/organizer-type';
 
 const organizers = linkedPostReads(organizerView);
 
-export const handler = createHandler(organizerOps.list, validators, async (req) =>
+export const handler = createHandler<typeof organizerOps.list>(compiled, async (req) =>
   listReply(await organizers.list(req.query, req), LISTS.organizers, req.urls),
 );

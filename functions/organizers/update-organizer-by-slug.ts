@@ -1,12 +1,12 @@
-import { organizerOps } from '../../shared/contracts/organizers';
+import type { organizerOps } from '../../shared/contracts/organizers';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/updateOrganizerBySlug';
+import * as compiled from '../../shared/schemas/compiled/updateOrganizerBySlug';
 import { ok } from '../../shared/http/replies';
 import { linkedPostWrites } from '../../shared/services/linked-write';
 import { organizerType } from '../../shared/services/organizer-input';
 
 const organizers = linkedPostWrites(organizerType);
 
-export const handler = createHandler(organizerOps.updateBySlug, validators, async (req) =>
+export const handler = createHandler<typeof organizerOps.updateBySlug>(compiled, async (req) =>
   ok(await organizers.update({ slug: req.params.slug }, req.body, req.sent, req)),
 );

@@ -1,12 +1,12 @@
-import { organizerOps } from '../../shared/contracts/organizers';
+import type { organizerOps } from '../../shared/contracts/organizers';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/updateOrganizer';
+import * as compiled from '../../shared/schemas/compiled/updateOrganizer';
 import { ok } from '../../shared/http/replies';
 import { linkedPostWrites } from '../../shared/services/linked-write';
 import { organizerType } from '../../shared/services/organizer-input';
 
 const organizers = linkedPostWrites(organizerType);
 
-export const handler = createHandler(organizerOps.update, validators, async (req) =>
+export const handler = createHandler<typeof organizerOps.update>(compiled, async (req) =>
   ok(await organizers.update({ id: req.params.id }, req.body, req.sent, req)),
 );

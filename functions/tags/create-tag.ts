@@ -1,17 +1,16 @@
-import { tagOps } from '../../shared/contracts/terms';
+import type { tagOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
 import { idempotent } from '../../shared/http/idempotency';
-import * as validators from '../../shared/schemas/compiled/createTag';
+import * as compiled from '../../shared/schemas/compiled/createTag';
 import { created } from '../../shared/http/replies';
 import { termWrites } from '../../shared/services/term-write';
 
 const tags = termWrites('post_tag');
 
 // Sent with an Idempotency-Key, the create is done at most once (shared/http/idempotency.ts).
-export const handler = createHandler(
-  tagOps.create,
-  validators,
-  idempotent(tagOps.create, async (req) => {
+export const handler = createHandler<typeof tagOps.create>(
+  compiled,
+  idempotent(compiled.operation, async (req) => {
     const term = await tags.create(req.body, req);
     return created(term, term.urls.self);
   }),

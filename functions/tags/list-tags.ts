@@ -1,11 +1,11 @@
-import { tagOps } from '../../shared/contracts/terms';
+import type { tagOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/listTags';
+import * as compiled from '../../shared/schemas/compiled/listTags';
 import { LISTS, listReply } from '../../shared/http/replies';
 import { termReads } from '../../shared/services/term-read';
 
 const tags = termReads('post_tag');
 
-export const handler = createHandler(tagOps.list, validators, async (req) =>
+export const handler = createHandler<typeof tagOps.list>(compiled, async (req) =>
   listReply(await tags.list(req.query, req), LISTS.tags, req.urls),
 );

@@ -1,11 +1,11 @@
-import { tagOps } from '../../shared/contracts/terms';
+import type { tagOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/updateTag';
+import * as compiled from '../../shared/schemas/compiled/updateTag';
 import { ok } from '../../shared/http/replies';
 import { termWrites } from '../../shared/services/term-write';
 
 const tags = termWrites('post_tag');
 
-export const handler = createHandler(tagOps.update, validators, async (req) =>
+export const handler = createHandler<typeof tagOps.update>(compiled, async (req) =>
   ok(await tags.update(req.params.id, req.body, req.sent, req)),
 );

@@ -1,12 +1,12 @@
-import { venueOps } from '../../shared/contracts/venues';
+import type { venueOps } from '../../shared/contracts/venues';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/getVenue';
+import * as compiled from '../../shared/schemas/compiled/getVenue';
 import { ok } from '../../shared/http/replies';
 import { linkedPostReads } from '../../shared/services/linked-read';
 import { venueView } from '../../shared/services/venue-type';
 
 const venues = linkedPostReads(venueView);
 
-export const handler = createHandler(venueOps.get, validators, async (req) =>
+export const handler = createHandler<typeof venueOps.get>(compiled, async (req) =>
   ok(await venues.get({ id: req.params.id }, req)),
 );

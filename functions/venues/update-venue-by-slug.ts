@@ -1,12 +1,12 @@
-import { venueOps } from '../../shared/contracts/venues';
+import type { venueOps } from '../../shared/contracts/venues';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/updateVenueBySlug';
+import * as compiled from '../../shared/schemas/compiled/updateVenueBySlug';
 import { ok } from '../../shared/http/replies';
 import { linkedPostWrites } from '../../shared/services/linked-write';
 import { venueType } from '../../shared/services/venue-input';
 
 const venues = linkedPostWrites(venueType);
 
-export const handler = createHandler(venueOps.updateBySlug, validators, async (req) =>
+export const handler = createHandler<typeof venueOps.updateBySlug>(compiled, async (req) =>
   ok(await venues.update({ slug: req.params.slug }, req.body, req.sent, req)),
 );

@@ -1,12 +1,12 @@
-import { venueOps } from '../../shared/contracts/venues';
+import type { venueOps } from '../../shared/contracts/venues';
 import { createHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/schemas/compiled/updateVenue';
+import * as compiled from '../../shared/schemas/compiled/updateVenue';
 import { ok } from '../../shared/http/replies';
 import { linkedPostWrites } from '../../shared/services/linked-write';
 import { venueType } from '../../shared/services/venue-input';
 
 const venues = linkedPostWrites(venueType);
 
-export const handler = createHandler(venueOps.update, validators, async (req) =>
+export const handler = createHandler<typeof venueOps.update>(compiled, async (req) =>
   ok(await venues.update({ id: req.params.id }, req.body, req.sent, req)),
 );

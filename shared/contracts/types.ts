@@ -1,4 +1,5 @@
 import type { Role } from '../domain/roles';
+import type { Shape } from '../schemas/coerce';
 
 export type { Role };
 
@@ -41,4 +42,18 @@ export interface Operation {
   query?: ObjectSchema;
   body?: ObjectSchema;
   responses: Record<number, ResponseSpec>;
+}
+
+/**
+ * What a function needs of its operation at run time, generated with its validators into
+ * shared/schemas/compiled/<operationId>.ts (`npm run validators`): no descriptions, no response
+ * schemas, none of the other operations. Importing the contract itself would parse and build all of
+ * them at every cold start.
+ */
+export interface RuntimeOperation {
+  readonly operationId: string;
+  readonly methods: readonly HttpMethod[];
+  readonly access: Operation['access'];
+  readonly readOnly: boolean;
+  readonly shapes: { readonly params?: Shape; readonly query?: Shape; readonly body?: Shape };
 }

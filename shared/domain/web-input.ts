@@ -1,24 +1,45 @@
-import { fullFormats } from 'ajv-formats/dist/formats';
+import type * as Formats from 'ajv-formats/dist/formats';
 import { invalidParam } from './errors';
 
 /**
  * Checks of web-shaped inputs that a JSON Schema `format` cannot express because `""` must also pass
- * (it clears the field, decisions §6); they use ajv-formats' own definitions so that the contract and
- * these checks cannot disagree.
+ * (it clears the field, decisions §6); they use ajv-formats' own definitions of a URI and an e-mail
+ * address. Those are loaded only by a write whose body holds a web field, on its first such request,
+ * instead of at every write function's cold start (issue 9), as text.ts's htmlReady loads the sanitizer.
  */
-const isUri = fullFormats.uri as (s: string) => boolean;
-const EMAIL = fullFormats.email as RegExp;
+let formats: (typeof Formats)['fullFormats'] | undefined;
+
+/** The body fields these checks read, at any depth (an event's inline venues and organizers too). */
+const WEB_FIELDS = new Set(['website', 'image', 'email']);
+
+const hasWebField = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  Object.entries(value).some(
+    ([key, v]) => (WEB_FIELDS.has(key) && v !== undefined && v !== null) || hasWebField(v),
+  );
+
+/** Loads the URI and e-mail definitions when `body` holds a web field. */
+export async function webReady(body: unknown): Promise<void> {
+  // A CommonJS module: its exports are the default export, in Node and in the bundles alike.
+  if (!formats && hasWebField(body)) formats = (await import('ajv-formats/dist/formats')).default.fullFormats;
+}
+
+function loaded(): NonNullable<typeof formats> {
+  if (!formats) throw new Error('a URL or e-mail address before webReady(body) loaded its checks');
+  return formats;
+}
 
 /** An http or https URL, else a 400 naming `param`. */
 export function httpUrl(param: string, value: string): string {
   const v = value.trim();
-  if (/^https?:\/\//i.test(v) && isUri(v)) return v;
+  if (/^https?:\/\//i.test(v) && (loaded().uri as (s: string) => boolean)(v)) return v;
   throw invalidParam(param, `${param} must be an http or https URL.`, 'rest_invalid_url');
 }
 
 export function emailAddress(param: string, value: string): string {
   const v = value.trim();
-  if (EMAIL.test(v)) return v;
+  if ((loaded().email as RegExp).test(v)) return v;
   throw invalidParam(param, `${param} must be an e-mail address.`, 'rest_invalid_email');
 }
 

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Infer as InferSchema } from '../schemas/infer';
-import type { Operation } from '../contracts/types';
+import type { Operation, RuntimeOperation } from '../contracts/types';
 import { atLeast, type User } from '../domain/roles';
 import { forbidden } from '../domain/errors';
 import { bundled } from './bundled';
@@ -87,24 +87,27 @@ type SuccessKey<R> = keyof {
   [K in keyof R as number extends K ? never : K extends 200 | 201 ? K : never]: R[K];
 };
 
-/** An operation's validators compiled ahead of time: `shared/schemas/compiled/<operationId>.ts`. */
-export interface CompiledValidators {
+/**
+ * An operation's module generated ahead of time, `shared/schemas/compiled/<operationId>.ts`: its
+ * validators and its run-time part. A function names its operation `O` as a type only
+ * (`createHandler<typeof eventOps.create>(compiled, …)`), so the contract's schemas type its requests
+ * without being loaded.
+ */
+export interface CompiledOperation {
+  operation: RuntimeOperation;
   params?: RawValidate;
   query?: RawValidate;
   body?: RawValidate;
 }
 
 export function createHandler<O extends Operation>(
-  op: O,
-  compiled: CompiledValidators,
+  compiled: CompiledOperation,
   fn: (req: Request<O>) => Promise<Reply<SuccessBody<O>>>,
 ) {
-  for (const [part, schema] of [
-    ['params', op.pathParams],
-    ['query', op.query],
-    ['body', op.body],
-  ] as const)
-    if (schema && !compiled[part])
+  const op = compiled.operation;
+  const { shapes } = op;
+  for (const part of ['params', 'query', 'body'] as const)
+    if (shapes[part] && !compiled[part])
       throw new Error(`${op.operationId}: no compiled ${part} validator; run npm run validators`);
   const validators = {
     params: compiled.params && checker(compiled.params),
@@ -128,10 +131,10 @@ export function createHandler<O extends Operation>(
       const r = req as MiddyRequest;
       const event = r.event;
       const state = states.get(event)!;
-      const params = coerceObject(op.pathParams ?? {}, decodePathParams(event.pathParameters));
-      const query = coerceObject(op.query ?? {}, parseQueryString(event.rawQueryString));
-      const rawBody = op.body ? parseBody(event) : {};
-      const body = coerceObject(op.body ?? {}, rawBody);
+      const params = coerceObject(shapes.params ?? {}, decodePathParams(event.pathParameters));
+      const query = coerceObject(shapes.query ?? {}, parseQueryString(event.rawQueryString));
+      const rawBody = shapes.body ? parseBody(event) : {};
+      const body = coerceObject(shapes.body ?? {}, rawBody);
       validateAll([
         [validators.params, params],
         [validators.query, query],

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Operation } from '../contracts/types';
+import type { Operation, RuntimeOperation } from '../contracts/types';
 import type { CreationKey } from '../repositories/creations';
 import { invalidIdempotencyKey } from './errors';
 import type { Request } from './handler';
@@ -38,7 +38,7 @@ function canonical(value: unknown): string {
 const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
 
 export function idempotent<O extends Operation, B>(
-  op: O,
+  op: RuntimeOperation,
   fn: (req: Request<O>) => Promise<Reply<B>>,
 ): (req: Request<O>) => Promise<Reply<B>> {
   let keyed: KeyedRun<O, B> | undefined;

@@ -1,5 +1,5 @@
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
-import type { Operation } from '../contracts/types';
+import type { Operation, RuntimeOperation } from '../contracts/types';
 import { idempotencyKeyReused } from '../domain/errors';
 import { idempotencyStore } from '../db/idempotency';
 import { type CreationKey, IDEMPOTENCY_TTL_SECONDS } from '../repositories/creations';
@@ -36,7 +36,7 @@ const restore = <B>(stored: Stored): Reply<B> => ({
 });
 
 export function keyedRun<O extends Operation, B>(
-  op: O,
+  op: Pick<RuntimeOperation, 'operationId'>,
   fn: (req: Request<O>) => Promise<Reply<B>>,
 ): KeyedRun<O, B> {
   const config = new IdempotencyConfig({

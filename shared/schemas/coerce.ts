@@ -3,13 +3,28 @@
  * WordPress clients send arrays as CSV and booleans as "1"/"0"/"true"/"false"; this is the one place
  * that understands those spellings. It never rejects: validation does that afterwards.
  */
-interface SchemaLike {
-  type?: string | readonly string[];
-  items?: SchemaLike;
-  properties?: Record<string, SchemaLike>;
+
+/** A parameter or body schema reduced to what coercion reads: type, items, properties. */
+export interface Shape {
+  readonly type?: string | readonly string[];
+  readonly items?: Shape;
+  readonly properties?: Readonly<Record<string, Shape>>;
 }
 
-const typesOf = (schema: SchemaLike): readonly string[] =>
+/** The part of a JSON Schema that coercion reads (type, items, properties), for the compiled modules. */
+export function shapeOf(anySchema: unknown): Shape {
+  const schema = anySchema as Shape;
+  const shape: { -readonly [K in keyof Shape]: Shape[K] } = {};
+  if (schema.type !== undefined) shape.type = schema.type;
+  if (schema.items !== undefined) shape.items = shapeOf(schema.items);
+  if (schema.properties !== undefined)
+    shape.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([name, property]) => [name, shapeOf(property)]),
+    );
+  return shape;
+}
+
+const typesOf = (schema: Shape): readonly string[] =>
   schema.type === undefined ? [] : typeof schema.type === 'string' ? [schema.type] : schema.type;
 
 function coerceScalar(value: unknown, types: readonly string[]): unknown {
@@ -36,7 +51,7 @@ function coerceScalar(value: unknown, types: readonly string[]): unknown {
 
 /** Coerces `value` towards `schema` without ever rejecting: ajv does the rejecting afterwards. */
 export function coerce(anySchema: unknown, value: unknown): unknown {
-  const schema = anySchema as SchemaLike | undefined;
+  const schema = anySchema as Shape | undefined;
   if (!schema || value === undefined || value === null) return value;
   const types = typesOf(schema);
   if (
@@ -61,7 +76,7 @@ export function coerce(anySchema: unknown, value: unknown): unknown {
 }
 
 export function coerceObject(anySchema: unknown, obj: Record<string, unknown>): Record<string, unknown> {
-  const schema = anySchema as SchemaLike;
+  const schema = anySchema as Shape;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(obj)) out[key] = coerce(schema.properties?.[key], value);
   return out;

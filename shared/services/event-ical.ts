@@ -7,7 +7,7 @@ import { type WindowQuery, windowAt } from '../domain/event-window';
 import { intlZone, utcInstant, wallIn } from '../domain/intl-zones';
 import { withTimeMaths } from '../domain/time-maths';
 import { descriptionText, foldContentLines, paramText } from '../domain/ical-text';
-import { eventIcalQuery } from '../schemas/ical';
+import type { eventIcalQuery } from '../schemas/ical';
 import type { Infer } from '../schemas/infer';
 import type { Caller } from './context';
 import { type EventListQuery, listEvents } from './event-list';
@@ -77,12 +77,17 @@ export function feedWindow(
  * consecutive slices of days (see windowSlices), each paged on its own: the reads then grow with the
  * number of events, not with its square.
  */
-export async function eventsFeed(q: IcalQuery, ctx: Caller & { now?: Date }): Promise<CalendarDocument> {
+export async function eventsFeed(
+  q: IcalQuery,
+  ctx: Caller & { now?: Date },
+  declared: Readonly<Record<string, unknown>>,
+): Promise<CalendarDocument> {
   const now = ctx.now ?? new Date();
   const { limit: asked, ...given } = q;
-  // Only the filters the feed declares: other parameters (include, page, …) reach it unvalidated.
+  // Only the filters the feed declares (`declared`, its query's properties): other parameters
+  // (include, page, …) reach it unvalidated.
   const filters = Object.fromEntries(
-    Object.entries(given).filter(([name]) => name in eventIcalQuery.properties),
+    Object.entries(given).filter(([name]) => name in declared),
   ) as typeof given;
   const limit = Math.min(asked ?? config.icalMaxEvents, config.icalMaxEvents);
   const base: EventListQuery = { ...filters, ...(await feedWindow(q, now)), per_page: PAGE_SIZE };

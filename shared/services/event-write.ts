@@ -17,7 +17,7 @@ import { datesReady, publishedAt } from '../domain/published-at';
 import { atLeast, type User } from '../domain/roles';
 import { slugify } from '../domain/slugs';
 import { htmlReady, plainText, safeHtml } from '../domain/text';
-import { httpUrl, imageUrl } from '../domain/web-input';
+import { httpUrl, imageUrl, webReady } from '../domain/web-input';
 import type { LinkKind, PostRecord, PostType } from '../domain/records';
 import type { PlannedWrite } from '../db/transact';
 import { goneLinkTargets } from '../repositories/events';
@@ -180,7 +180,7 @@ function createdWrites(created: PlannedRecord[], event: EventRecord, slugs: stri
  * found by resolving the body again.
  */
 async function save(body: EventBody, sent: Set<string>, ctx: Writer, current?: EventRecord): Promise<Saved> {
-  await htmlReady(body);
+  await Promise.all([htmlReady(body), webReady(body)]);
   for (let attempt = 0; ; attempt++) {
     try {
       // The category taxonomy (for subtree tallies) and the link targets of an update are read

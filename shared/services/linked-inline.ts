@@ -18,5 +18,5 @@ export function resolveInline(
   param: string,
   planned: PostRecord<object>[],
 ): Promise<InlineResult> {
-  return writers[type].resolveInline(body, user, param, planned as never, inline[type]);
+  return writers[type].resolveInline(body, user, param, planned as never, inline[type], inline.shapes[type]);
 }

@@ -34,12 +34,6 @@ export interface LinkedPostView<D extends LinkedData> {
  * the name, updates by slug the slug).
  */
 export interface LinkedPostType<D extends LinkedData, B extends object = object> extends LinkedPostView<D> {
-  /**
-   * Schema of create bodies: inline records in event bodies are coerced by it (and checked by its
-   * validator compiled ahead of time, which linked-inline.ts holds: the venue and organizer functions
-   * validate with their operation's own).
-   */
-  createBody: object;
   /** Body keys stored under the same name in `data`; an inline record reuses one equal on these. */
   dataKeys: readonly string[];
   /** The type's `data` after a create (`prev` undefined) or a partial update; throws the 400s. */

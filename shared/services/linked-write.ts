@@ -4,9 +4,10 @@ import type { PostRecord } from '../domain/records';
 import { assertMeets } from '../domain/revisions';
 import type { User } from '../domain/roles';
 import { htmlReady } from '../domain/text';
+import { webReady } from '../domain/web-input';
 import { canSee } from '../domain/visibility';
 import { createPost, nextPostId, postsWithSlugPrefix, updatePost } from '../repositories/posts';
-import { coerceObject } from '../schemas/coerce';
+import { coerceObject, type Shape } from '../schemas/coerce';
 import { checker, type RawValidate } from '../schemas/validation-errors';
 import { type Ref, retryStale, staleError, type Writer } from './context';
 import { loadLinked } from './linked-read';
@@ -39,8 +40,7 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
   }
 
   async function updateOnce(ref: Ref, body: B, sent: Set<string>, ctx: Writer) {
-    await htmlReady(body);
-    await datesReady(body);
+    await Promise.all([htmlReady(body), datesReady(body), webReady(body)]);
     const current = await loadLinked(def, ref);
     const { record, slugBase } = nextState(
       def,
@@ -57,8 +57,7 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
 
   return {
     async create(body: B, sent: Set<string>, ctx: Writer) {
-      await htmlReady(body);
-      await datesReady(body);
+      await Promise.all([htmlReady(body), datesReady(body), webReady(body)]);
       const { record, slugBase } = nextState(def, body, withoutSlug(sent), ctx.user);
       const { id: _id, slug: _slug, version: _v, countPublic: _p, countAll: _a, ...fresh } = record;
       return linkedView(def, await createPost<D>(fresh, slugBase ?? '', undefined, ctx.creation), false);
@@ -76,7 +75,8 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
      * An inline record of an event body (`param` names it, e.g. `venue[1]`): an existing record (or one
      * `planned` earlier in the same body) with the same name and the same values for every field given
      * is reused, else a new record is returned for the event's write to create (decisions §6). Its
-     * 400s name the event's parameter. Nothing is written here.
+     * 400s name the event's parameter. Nothing is written here. It is coerced and checked as a create
+     * body of its type, by the shape and validator compiled ahead of time that linked-inline.ts holds.
      */
     async resolveInline(
       raw: Body,
@@ -84,11 +84,13 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
       param: string,
       planned: PostRecord<D>[],
       validateCreateBody: RawValidate,
+      createShape: Shape,
     ): Promise<InlineResult> {
-      const body = coerceObject(def.createBody, raw) as B;
+      const body = coerceObject(createShape, raw) as B;
       const sent = new Set(Object.keys(raw));
       await datesReady(body);
-      // Its markup loaded the sanitizer with the event body's (event-write.ts, htmlReady).
+      // Its markup and web fields loaded the sanitizer and the URL checks with the event body's
+      // (event-write.ts, htmlReady and webReady).
       validateInline ??= checker(validateCreateBody);
       const { record, slugBase } = nested(param, () => {
         validateInline!(body);

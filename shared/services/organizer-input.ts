@@ -1,13 +1,11 @@
 import { plainText } from '../domain/text';
 import { emailAddress, httpUrl } from '../domain/web-input';
-import { organizerCreateBody } from '../schemas/organizer';
 import { compact, type LinkedPostType, nextOptional } from './linked-post-type';
 import { type OrganizerBody, type OrganizerData, organizerView } from './organizer-type';
 
 /** How organizer bodies become a organizer's `data` (the write path; reads use organizerView alone). */
 export const organizerType: LinkedPostType<OrganizerData, OrganizerBody> = {
   ...organizerView,
-  createBody: organizerCreateBody,
   dataKeys: ['phone', 'website', 'email', 'image'],
 
   data: (body, sent, prev) =>

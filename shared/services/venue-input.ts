@@ -1,7 +1,6 @@
 import { invalidParam } from '../domain/errors';
 import { plainText } from '../domain/text';
 import { httpUrl } from '../domain/web-input';
-import { venueCreateBody } from '../schemas/venue';
 import { compact, type LinkedPostType, nextOptional } from './linked-post-type';
 import { TEXT, type VenueBody, type VenueData, venueView } from './venue-type';
 
@@ -10,7 +9,6 @@ const text = (v: unknown) => plainText(String(v)) || undefined;
 /** How venue bodies become a venue's `data` (the write path; reads use venueView alone). */
 export const venueType: LinkedPostType<VenueData, VenueBody> = {
   ...venueView,
-  createBody: venueCreateBody,
   dataKeys: [...TEXT, 'website', 'image', 'show_map', 'show_map_link', 'geo_lat', 'geo_lng'],
 
   data(body, sent, prev) {

@@ -109,6 +109,36 @@ describe('function bundles split into chunks', () => {
     expect(inline(create.atStart)).toBe(false);
   });
 
+  it('leave the contract and the URL and e-mail checks out of what a cold start loads', () => {
+    const ending = (files: string[], end: string) => files.some((f) => f.endsWith(end));
+    for (const fn of [create, get])
+      for (const contract of ['shared/contracts/events.ts', 'shared/schemas/event.ts'])
+        expect(ending(fn.atStart, contract), contract).toBe(false);
+    expect(has(create.all, 'ajv-formats')).toBe(true);
+    expect(has(create.atStart, 'ajv-formats')).toBe(false);
+  });
+
+  it('check the web fields of a create, loading the URL and e-mail checks on demand', async () => {
+    const event = { title: 'Web night', start_date: '2031-06-03 20:00:00', end_date: '2031-06-03 22:00:00' };
+    const made = await invoke(create.handler, 'POST', '/events', {
+      token: editor,
+      body: {
+        ...event,
+        website: 'https://example.org/night',
+        venue: { venue: 'Web Hall', website: 'https://example.org/hall' },
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.website).toBe('https://example.org/night');
+    expect(made.body.venue).toMatchObject({ venue: 'Web Hall', website: 'https://example.org/hall' });
+    const bad = await invoke(create.handler, 'POST', '/events', {
+      token: editor,
+      body: { ...event, organizer: { organizer: 'Web Org', email: 'not an address' } },
+    });
+    expect(bad.status, bad.text).toBe(400);
+    expect(bad.body.data.params).toEqual({ organizer: 'organizer.email must be an e-mail address.' });
+  });
+
   it('leave JWT verification (jose) out of a read cold start, and bundle it into the start of a write', () => {
     expect(has(get.all, 'jose')).toBe(true);
     expect(has(get.atStart, 'jose')).toBe(false);

@@ -1,8 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMPILED_DIR, compileModule, validatorModules } from '../../local/compile-validators';
+import {
+  COMPILED_DIR,
+  compileModule,
+  runtimeOperation,
+  validatorModules,
+} from '../../local/compile-validators';
 import { operations } from '../../shared/contracts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Functions validate with code generated from the contract's schemas: it must match the schemas. */
 describe('validators compiled ahead of time', () => {
@@ -12,13 +19,37 @@ describe('validators compiled ahead of time', () => {
     expect(committed).toBe(compileModule(schemas));
   });
 
-  it('exist for every operation that declares a parameter or body schema', () => {
+  it('exist for every operation, with its run-time part', () => {
     const modules = validatorModules();
 
-    for (const op of operations)
-      if (op.pathParams || op.query || op.body)
-        expect(modules.has(op.operationId), op.operationId).toBe(true);
+    for (const op of operations) {
+      const module = modules.get(op.operationId);
+      expect(module?.operation, op.operationId).toEqual(runtimeOperation(op));
+      expect(Object.keys(module!.schemas).sort(), op.operationId).toEqual(
+        [op.pathParams && 'params', op.query && 'query', op.body && 'body'].filter(Boolean).sort(),
+      );
+    }
   });
+
+  it.each(operations.map((op) => [op.handler, op] as const))(
+    "%s runs with its own operation's module and loads no contract",
+    async (handler, op) => {
+      const source = readFileSync(join(ROOT, `${handler}.ts`), 'utf8');
+      const imported = [...source.matchAll(/^import (type )?[^;]*from '([^']+)';$/gm)];
+
+      expect(imported.map(([, type, from]) => [from, Boolean(type)])).toContainEqual([
+        `../../shared/schemas/compiled/${op.operationId}`,
+        false,
+      ]);
+      // The contract is for types: its schemas and descriptions stay out of the function's start.
+      for (const [, type, from] of imported)
+        if (/shared\/contracts\/\w+$/.test(from!)) expect(type, from).toBe('type ');
+      const { operation } = (await import(`../../shared/schemas/compiled/${op.operationId}.ts`)) as {
+        operation: unknown;
+      };
+      expect(operation).toEqual(runtimeOperation(op));
+    },
+  );
 });
 
 describe('validators compiled without ajv messages', () => {
@@ -48,7 +79,7 @@ describe('validators compiled without ajv messages', () => {
     const { compileValidator } = await import('../../shared/schemas/validate');
     const compiled = (await import(`../../shared/schemas/compiled/${name}.ts`)) as Record<string, unknown>;
     const { checker } = await import('../../shared/schemas/validation-errors');
-    const schema = validatorModules().get(name)![part]!;
+    const schema = validatorModules().get(name)!.schemas[part]!;
     const ahead = answer(checker(compiled[part] as never), data);
     expect(ahead).toBeDefined();
     expect(ahead).toEqual(answer(compileValidator(schema), data));
