@@ -37,8 +37,15 @@ function esm(code: string): string {
     imports.add(`import { ${replacement.name} } from '${replacement.from}';`);
     return replacement.name;
   });
-  return `${HEADER}${[...imports].join('\n')}\n${body}\n`;
+  return `${HEADER}${[...imports].join('\n')}\n${withoutSchemaPaths(body)}\n`;
 }
+
+/**
+ * The generated code without the `schemaPath` of its errors: the 400s are worded from keyword,
+ * instance path and params (validation-errors.ts), and the paths are about 4 KB of a large validator
+ * that every cold start parses.
+ */
+export const withoutSchemaPaths = (code: string) => code.replace(/schemaPath:"(?:[^"\\]|\\.)*",/g, '');
 
 export interface CompiledModule {
   /** Export name → schema, each compiled into a validator of that name. */

@@ -21,8 +21,11 @@ import type { PlannedWrite } from '../db/transact';
  * the log has every committed change and nothing else), in one partition ordered by position.
  */
 
-/** This process's writer tag: positions of concurrent writers in one millisecond never collide. */
-const WRITER = randomBytes(4).toString('hex');
+/**
+ * This process's writer tag: positions of concurrent writers in one millisecond never collide. Drawn on
+ * the first write: a read function never seeds the random generator.
+ */
+let writer: string | undefined;
 let lastMs = 0;
 let sequence = 0;
 
@@ -31,7 +34,8 @@ export function nextPosition(now = Date.now()): string {
   const ms = Math.max(now, lastMs);
   sequence = ms === lastMs ? sequence + 1 : 0;
   lastMs = ms;
-  return `${new Date(ms).toISOString()}#${WRITER}#${String(sequence).padStart(6, '0')}`;
+  writer ??= randomBytes(4).toString('hex');
+  return `${new Date(ms).toISOString()}#${writer}#${String(sequence).padStart(6, '0')}`;
 }
 
 const wallUtc = (at: number) => new Date(at).toISOString().slice(0, 19).replace('T', ' ');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import ical, { ICalCalendarMethod, type ICalEventData, ICalEventStatus } from 'ical-generator';
-import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
+import { tzlib_get_ical_block } from 'timezones-ical-library';
 import { config } from '../config';
 import { siteZoneName } from '../domain/clock';
 import { type WindowQuery, windowAt } from '../domain/event-window';
@@ -203,20 +203,27 @@ function calendarOf(events: EventView[], now: Date, request: object): CalendarDo
 // ---------------------------------------------------------------------------------------------------
 // Rendering
 
-/** IANA zones the VTIMEZONE library knows (tzdata compiled in: nothing is read at run time). */
-const ZONES = new Set(tzlib_get_timezones() as string[]);
 /** UTC and fixed offsets (`Etc/GMT+5`, like `UTC+5` events) are written in UTC instead. */
 const UNIVERSAL = /^(Etc\/|GMT|UTC|UCT|Zulu|Universal|Greenwich)/;
 
 /** TZID for an event's zone, or undefined to write its times in UTC. */
 export function tzidOf(zone: string): string | undefined {
-  return ZONES.has(zone) && !UNIVERSAL.test(zone) && intlZone(zone) ? zone : undefined;
+  return !UNIVERSAL.test(zone) && intlZone(zone) && vtimezone(zone) !== null ? zone : undefined;
 }
 
+/**
+ * The VTIMEZONE of each zone asked, from the library's compiled-in tzdata (null: it has none), looked
+ * up once. Not the library's list of every zone: building it costs about 3 ms of a cold start.
+ */
+const blocks = new Map<string, string | null>();
 function vtimezone(tzid: string): string | null {
-  if (!ZONES.has(tzid)) return null;
-  const block = tzlib_get_ical_block(tzid);
-  return Array.isArray(block) ? (block[0] ?? null) : null;
+  let block = blocks.get(tzid);
+  if (block === undefined) {
+    const found = tzlib_get_ical_block(tzid);
+    block = Array.isArray(found) ? (found[0] ?? null) : null;
+    blocks.set(tzid, block);
+  }
+  return block;
 }
 
 const siteHost = () => new URL(config.siteUrl).hostname;
