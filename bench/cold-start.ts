@@ -49,6 +49,19 @@ function importTime(runner: string, b: Bundle): Promise<number> {
   });
 }
 
+/**
+ * A uniform random order (Fisher–Yates). Sorting with a random comparator keeps most items near
+ * their place, so a bundle ran at about the same moment of every round, and anything on the machine
+ * that recurs at that period weighed on the same neighbours every time.
+ */
+function shuffled<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -68,7 +81,7 @@ export async function measureColdStart(
     const t0 = performance.now();
     for (let r = 0; r < rounds; r++) {
       // The bare client three times a round: every ratio divides by its median, so it gets more samples.
-      const order = [...all, baseline, baseline].sort(() => Math.random() - 0.5);
+      const order = shuffled([...all, baseline, baseline]);
       for (const b of order) times.get(b.file)!.push(await importTime(runner, b));
       const done = r + 1;
       const per = (performance.now() - t0) / done / 1000;
