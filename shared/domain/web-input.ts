@@ -21,8 +21,10 @@ const hasWebField = (value: unknown): boolean =>
 
 /** Loads the URI and e-mail definitions when `body` holds a web field. */
 export async function webReady(body: unknown): Promise<void> {
-  // A CommonJS module: its exports are the default export, in Node and in the bundles alike.
-  if (!formats && hasWebField(body)) formats = (await import('ajv-formats/dist/formats')).default.fullFormats;
+  if (formats || !hasWebField(body)) return;
+  const mod = (await import('ajv-formats/dist/formats')) as typeof Formats & { default?: typeof Formats };
+  // A CommonJS module: Node and tsx give its exports by name, the bundles as the default export.
+  formats = mod.fullFormats ?? mod.default!.fullFormats;
 }
 
 function loaded(): NonNullable<typeof formats> {
