@@ -56,31 +56,28 @@ export interface CompiledModule {
   shapes?: Record<string, Shape>;
 }
 
+/** An operation's parameter and body schemas, by the name its validators are exported under. */
+const schemasOf = (op: Operation): Record<string, object> =>
+  Object.fromEntries(
+    Object.entries({ params: op.pathParams, query: op.query, body: op.body }).filter(([, s]) => s),
+  ) as Record<string, object>;
+
+const shapesOf = (schemas: Record<string, object>): Record<string, Shape> =>
+  Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, shapeOf(schema)]));
+
 /** What a function needs of its operation at run time (shared/contracts/types.ts). */
 export function runtimeOperation(op: Operation): RuntimeOperation {
-  const shapes: Record<string, unknown> = {};
-  if (op.pathParams) shapes.params = shapeOf(op.pathParams);
-  if (op.query) shapes.query = shapeOf(op.query);
-  if (op.body) shapes.body = shapeOf(op.body);
   const { operationId, methods, access, readOnly } = op;
-  return { operationId, methods, access, readOnly, shapes };
+  return { operationId, methods, access, readOnly, shapes: shapesOf(schemasOf(op)) };
 }
 
 /** Module name → what it holds: every operation's module, and the inline records' validators. */
 export function validatorModules(): Map<string, CompiledModule> {
   const modules = new Map<string, CompiledModule>();
-  for (const op of operations) {
-    const schemas: Record<string, object> = {};
-    if (op.pathParams) schemas.params = op.pathParams;
-    if (op.query) schemas.query = op.query;
-    if (op.body) schemas.body = op.body;
-    modules.set(op.operationId, { schemas, operation: runtimeOperation(op) });
-  }
+  for (const op of operations)
+    modules.set(op.operationId, { schemas: schemasOf(op), operation: runtimeOperation(op) });
   const inline = { venue: venueCreateBody, organizer: organizerCreateBody };
-  modules.set('inlineRecords', {
-    schemas: inline,
-    shapes: { venue: shapeOf(venueCreateBody), organizer: shapeOf(organizerCreateBody) },
-  });
+  modules.set('inlineRecords', { schemas: inline, shapes: shapesOf(inline) });
   return modules;
 }
 

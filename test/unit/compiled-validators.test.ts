@@ -84,4 +84,20 @@ describe('validators compiled without ajv messages', () => {
     expect(ahead).toBeDefined();
     expect(ahead).toEqual(answer(compileValidator(schema), data));
   });
+
+  it('keeps the properties named description: only the keyword is left out of the generated code', async () => {
+    const { compileValidator } = await import('../../shared/schemas/validate');
+    const { checker } = await import('../../shared/schemas/validation-errors');
+    const tooLong = 'x'.repeat(100_001);
+    const cases: Array<[string, string, unknown]> = [
+      ['createEvent', 'body', { title: 'T', start_date: 'a', end_date: 'b', description: tooLong }],
+      ['inlineRecords', 'venue', { venue: 'V', description: tooLong }],
+    ];
+    for (const [name, part, data] of cases) {
+      const compiled = (await import(`../../shared/schemas/compiled/${name}.ts`)) as Record<string, unknown>;
+      const ahead = answer(checker(compiled[part] as never), data);
+      expect(ahead, `${name} ${part}`).toMatchObject({ params: { description: expect.any(String) } });
+      expect(ahead).toEqual(answer(compileValidator(validatorModules().get(name)!.schemas[part]!), data));
+    }
+  });
 });
