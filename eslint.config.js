@@ -30,6 +30,7 @@ export default defineConfig([
     'web/dist/',
     'web/dist.tmp-*/',
     'shared/schemas/compiled/',
+    'client/dist/',
   ]),
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },

@@ -53,7 +53,24 @@ export const errorEnvelope = {
     message: { type: 'string' },
     data: {
       type: 'object',
-      properties: { status: { type: 'integer' } },
+      properties: {
+        status: { type: 'integer' },
+        // rest_missing_callback_param names the missing parameters; rest_invalid_param gives each a reason.
+        params: {
+          anyOf: [
+            { type: 'array', items: { type: 'string' } },
+            { type: 'object', additionalProperties: { type: 'string' } },
+          ],
+        },
+        details: {
+          type: 'object',
+          additionalProperties: {
+            type: 'object',
+            properties: { code: { type: 'string' }, message: { type: 'string' } },
+            required: ['code', 'message'],
+          },
+        },
+      },
       required: ['status'],
     },
   },
