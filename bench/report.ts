@@ -1,4 +1,6 @@
 /** The bench's figures, tables and JSON. */
+import type { ColdStart } from './cold-start';
+import type { BenchResults } from './report-markdown';
 import type { Usage } from './usage';
 
 export interface Figures {
@@ -49,14 +51,15 @@ export function table(headers: string[], rows: string[][], left: number[] = [0])
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-const short = (n: number) =>
+export const short = (n: number) =>
   n >= 1000 ? `${n % 1000 === 0 ? n / 1000 : (n / 1000).toFixed(1)}k` : String(n);
-const f1 = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
-const ratio = (a: number, b: number) => (b > 0 ? a / b : a > 0 ? Infinity : 1);
+export const f1 = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+export const ratio = (a: number, b: number) => (b > 0 ? a / b : a > 0 ? Infinity : 1);
 
 interface CaseLike {
   name: string;
   kind: 'read' | 'write';
+  note?: string;
 }
 
 /** Whether calls and the units of the case's kind stay within `limit` from the smallest size to the largest. */
@@ -122,18 +125,32 @@ export function caseTable(
   return `${table(headers, rows)}\n(ratios: ${short(large)} / ${short(small)} events; units are RCU for reads, WCU for writes; trips: round trips of a request sent alone, against the issue's limit)`;
 }
 
+/** The results file (`--out`); bench/report-markdown.ts renders it, `BenchResults` there is its type. */
 export function json(
   sizes: number[],
   cases: CaseLike[],
   bySize: Map<number, Map<string, Figures>>,
-  coldStart: Array<{ function: string; bytes: number; ratio: number }>,
-) {
+  coldStart: ColdStart[],
+  more: {
+    coldBaseline?: { function: string; bytes: number; median_ms: number };
+    handlerTime?: {
+      query: string;
+      size: number;
+      items: number;
+      dbMs: number;
+      stages: Array<{ stage: string; p50_ms: number; p95_ms: number; share: number }>;
+    };
+    run?: BenchResults['run'];
+  } = {},
+): BenchResults {
   const r3 = (n: number) => Number(n.toFixed(3));
+  const h = more.handlerTime;
   return {
     sizes,
     cases: cases.map((c) => ({
       name: c.name,
       kind: c.kind,
+      note: c.note,
       bySize: Object.fromEntries(
         sizes.map((s) => {
           const f = bySize.get(s)!.get(c.name)!;
@@ -153,7 +170,22 @@ export function json(
         }),
       ),
     })),
-    coldStart,
+    coldStart: coldStart.map((f) => ({
+      function: f.function,
+      bytes: f.bytes,
+      ratio: r3(f.ratio),
+      median_ms: r3(f.median_ms),
+      extras: f.extras,
+    })),
+    coldBaseline: more.coldBaseline && { ...more.coldBaseline, median_ms: r3(more.coldBaseline.median_ms) },
+    handlerTime: h && {
+      query: h.query,
+      size: h.size,
+      items: h.items,
+      db_ms: r3(h.dbMs),
+      stages: h.stages.map((s) => ({ ...s, p50_ms: r3(s.p50_ms), p95_ms: r3(s.p95_ms), share: r3(s.share) })),
+    },
+    run: more.run,
   };
 }
 

@@ -3,6 +3,8 @@
  *
  *   npm run bench -- --sizes 1000,50000 [--out bench.json] [--requests 100] [--concurrency 4]
  *   npm run bench -- --load [--clients 10] [--seconds 20]
+ *   npm run bench -- --report docs/benchmarks.md [--out bench/results/1000-50000.json]
+ *   npm run bench -- --from bench/results/1000-50000.json [--report docs/benchmarks.md]
  *
  * Self-contained: it starts DynamoDB Local (in memory) and the local gateway in this process on free
  * ports with a fresh table, and stops them at the end. Never part of `npm test`; it asserts nothing
@@ -17,14 +19,18 @@
  * events to draft through the API, so its last page is full; and category + venue uses the venue with
  * the most jazz events at the first size, kept at the later ones. Each run prints what it chose.
  * One table at the end, JSON to --out, then the handler time per stage for a 50-event page and the
- * cold start of every function bundle against a bare client (A/B, interleaved).
+ * cold start of every function bundle against a bare client (A/B, interleaved). With --report the
+ * results also go into a Markdown document (bench/report-markdown.ts), rendered from the JSON, which
+ * is then always written (to --out, else bench/results/<sizes>.json) so the two agree; --from renders
+ * a saved results file without running anything.
  *
  * DynamoDB calls, items read and consumed capacity per request come from a middleware on the shared
  * document client (in this process only; shared/ is unchanged).
  */
 
+import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -35,7 +41,8 @@ const USAGE =
   'Usage: npm run bench -- [--sizes 1000,50000] [--out file.json] [--requests 100] [--concurrency 4] ' +
   '[--write-requests 40] [--sample 20] [--tags 100,10000] [--cold-rounds 31] [--handler-iterations 40]\n' +
   '       npm run bench -- --load [--clients 10] [--seconds 20] [--events 300]\n' +
-  '       npm run bench -- --cold-only [--cold-rounds 31]';
+  '       npm run bench -- --cold-only [--cold-rounds 31]\n' +
+  '       npm run bench -- ... --report docs/benchmarks.md | --from results.json [--report file.md]';
 
 let parsed;
 try {
@@ -43,6 +50,8 @@ try {
     options: {
       sizes: { type: 'string', default: '1000,50000' },
       out: { type: 'string' },
+      report: { type: 'string' },
+      from: { type: 'string' },
       requests: { type: 'string', default: '100' },
       concurrency: { type: 'string', default: '4' },
       warmup: { type: 'string', default: '10' },
@@ -65,6 +74,22 @@ try {
   process.exit(2);
 }
 const args = parsed.values;
+
+/** Writes the Markdown report of `results` (saved as `source`) into `args.report`, or prints it. */
+async function writeReport(results: unknown, source: string): Promise<void> {
+  const { renderReport, withReport } = await import('./report-markdown');
+  const block = renderReport(results as Parameters<typeof renderReport>[0], source);
+  if (!args.report) return void console.log(block);
+  const existing = existsSync(args.report) ? readFileSync(args.report, 'utf8') : undefined;
+  writeFileSync(args.report, withReport(existing, block));
+  console.log(`Wrote the report of ${source} into ${args.report}.`);
+}
+
+// A saved run rendered again: nothing is started.
+if (args.from) {
+  await writeReport(JSON.parse(readFileSync(args.from, 'utf8')), args.from);
+  process.exit(0);
+}
 const num = (k: keyof typeof args) => Number(args[k]);
 const SIZES = String(args.sizes).split(',').map(Number);
 // One count is both: the taxonomy's size at the first size and at the last.
@@ -377,7 +402,13 @@ async function bench(): Promise<void> {
       'the bulk path no longer writes what the API writes (bench/bulk.ts): fix it before measuring',
     );
   }
-  console.log(
+  /** What the run chose and checked while setting up: printed, and kept in the results. */
+  const setup: string[] = [];
+  const note = (line: string) => {
+    console.log(line);
+    setup.push(line);
+  };
+  note(
     `Bulk path checked: ${SAMPLE} events through the API and the same bodies in bulk wrote the same ${check.items} items (IDs, slug suffixes and write times aside).`,
   );
 
@@ -455,7 +486,7 @@ async function bench(): Promise<void> {
     const keep = new Set<number>([someId, ...rare.map((e: { id: number }) => Number(e.id))]);
     const filled = await fillLastPage(base, api, keep);
     const totalPages = filled.pages;
-    console.log(
+    note(
       `Last page: ${filled.drafted} of the default listing's last events set to draft through the API (listing ${filled.before} -> ${filled.total} events, ${totalPages} full pages of ${PER_PAGE}; table still ${size} events).`,
     );
 
@@ -465,7 +496,7 @@ async function bench(): Promise<void> {
         const { total } = await listTotals(base, `?categories=jazz&venue=${v.id}&per_page=1`);
         if (total > pair.total || !pair.venue) Object.assign(pair, { venue: v.id, total, size });
       }
-      console.log(
+      note(
         `Category + venue: venue ${pair.venue}, the most jazz events in the default listing of the ${refs.venues.length} venues at ${size} (${pair.total})` +
           (pair.total < PER_PAGE
             ? `, fewer than a page of ${PER_PAGE}: its page 1 is not full at ${size}`
@@ -474,7 +505,7 @@ async function bench(): Promise<void> {
       );
     } else {
       const { total } = await listTotals(base, `?categories=jazz&venue=${pair.venue}&per_page=1`);
-      console.log(
+      note(
         `Category + venue: venue ${pair.venue} (chosen at ${pair.size}) has ${total} jazz events at ${size}.`,
       );
     }
@@ -606,16 +637,50 @@ async function bench(): Promise<void> {
   console.log(report.stageTable(ht.stages));
 
   await stopAll();
-  const coldStart = num('cold-rounds') > 0 ? await cold() : [];
+  const cs = num('cold-rounds') > 0 ? await cold() : { baseline: undefined, functions: [] };
 
-  if (args.out) {
-    writeFileSync(args.out, `${JSON.stringify(report.json(SIZES, cases, bySize, coldStart), null, 2)}\n`);
-    console.log(`\nWrote ${args.out}.`);
+  const results = report.json(SIZES, cases, bySize, cs.functions, {
+    coldBaseline: cs.baseline,
+    handlerTime: {
+      query: 'per_page=50',
+      size: lastRound.size,
+      items: ht.items,
+      dbMs: ht.dbMs,
+      stages: ht.stages,
+    },
+    run: {
+      commit: gitCommit(),
+      date: new Date().toISOString().slice(0, 10),
+      node: process.versions.node,
+      requests: REQUESTS,
+      write_requests: WRITE_REQUESTS,
+      concurrency: CONCURRENCY,
+      cold_rounds: num('cold-rounds'),
+      setup,
+    },
+  });
+  // A report is rendered from the results file it names, so that file is written too.
+  const out = args.out ?? (args.report ? `bench/results/${SIZES.join('-')}.json` : undefined);
+  if (out) {
+    writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+    console.log(`\nWrote ${out}.`);
   }
+  if (args.report) await writeReport(results, out!);
   console.log(`\nTotal ${secs(performance.now() - t0)}.`);
 }
 
-async function cold(): Promise<Array<{ function: string; bytes: number; ratio: number }>> {
+/** The commit measured, marked `-dirty` when the tree has uncommitted changes. */
+function gitCommit(): string {
+  try {
+    const head = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
+    const dirty = execSync('git status --porcelain --untracked-files=no', { encoding: 'utf8' }).trim();
+    return dirty ? `${head}-dirty` : head;
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function cold() {
   const { measureColdStart } = await import('./cold-start');
   const rounds = num('cold-rounds');
   const cs = await measureColdStart(rounds, console.log);
@@ -623,11 +688,7 @@ async function cold(): Promise<Array<{ function: string; bytes: number; ratio: n
     `\nCold start (module init, median of ${rounds} fresh processes each; ✓ = within 1.3x of the bare client):\n`,
   );
   console.log(report.coldTable(cs.baseline, cs.functions));
-  return cs.functions.map((f) => ({
-    function: f.function,
-    bytes: f.bytes,
-    ratio: Number(f.ratio.toFixed(3)),
-  }));
+  return cs;
 }
 
 async function load(): Promise<void> {

@@ -1,0 +1,237 @@
+/**
+ * The bench's results as Markdown, for `npm run bench -- --report docs/benchmarks.md`.
+ *
+ * The report is rendered from the results JSON alone (what `--out` writes), so a saved run can be
+ * rendered again (`--from bench/results/1000-50000.json`) and a test can check that the document's
+ * tables are what its results file says: nobody pastes figures by hand. The generated part sits
+ * between two markers; the hand-written text around it is kept.
+ */
+import { f1, ratio, short, tripLimit, within, type Figures } from './report';
+
+/** One case's figures at one size, as the results JSON holds them. */
+export interface SizeFigures {
+  shown: number;
+  p50_ms: number;
+  p95_ms: number;
+  calls: number;
+  round_trips: number;
+  items_read: number;
+  rcu: number;
+  wcu: number;
+}
+
+/** What `--out` writes. Fields after `coldStart` are absent from results saved before they were kept. */
+export interface BenchResults {
+  sizes: number[];
+  cases: Array<{
+    name: string;
+    kind: 'read' | 'write';
+    /** What the request is, with the run's choices (page number, venue). */
+    note?: string;
+    bySize: Record<string, SizeFigures>;
+  }>;
+  coldStart: Array<{ function: string; bytes: number; ratio: number; median_ms?: number; extras?: string }>;
+  coldBaseline?: { function: string; bytes: number; median_ms: number };
+  handlerTime?: {
+    query: string;
+    size: number;
+    items: number;
+    db_ms: number;
+    stages: Array<{ stage: string; p50_ms: number; p95_ms: number; share: number }>;
+  };
+  run?: {
+    commit: string;
+    date: string;
+    node: string;
+    requests: number;
+    write_requests: number;
+    concurrency: number;
+    cold_rounds: number;
+    /** What the run chose and checked while setting up (bulk path check, drafted events, the venue). */
+    setup: string[];
+  };
+}
+
+export const BEGIN = '<!-- bench-report:begin';
+export const END = '<!-- bench-report:end -->';
+
+const number = (n: number) => n.toLocaleString('en-US');
+const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
+const cell = (s: string) => s.replace(/\|/g, '\\|');
+
+/** A GitHub Markdown table; columns listed in `right` are right-aligned. */
+function mdTable(headers: string[], rows: string[][], right: number[] = []): string {
+  const line = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
+  const rule = headers.map((_, i) => (right.includes(i) ? '---:' : '---'));
+  return [line(headers), `|${rule.join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+/** The report's own Figures from the JSON's, so the verdicts are the bench's own (`within`, `tripLimit`). */
+const asFigures = (f: SizeFigures): Figures => ({
+  p50: f.p50_ms,
+  p95: f.p95_ms,
+  calls: f.calls,
+  items: f.items_read,
+  rcu: f.rcu,
+  wcu: f.wcu,
+  errors: 0,
+  total: '-',
+  shown: f.shown,
+  trips: f.round_trips,
+});
+
+function runLine(r: BenchResults, source: string): string {
+  const sizes = r.sizes.map(number).join(' and ');
+  if (!r.run)
+    return `From ${code(source)}: ${sizes} events. This results file predates the run details (commit, requests per case); its commit history says which run it holds.`;
+  const { run } = r;
+  return (
+    `From ${code(source)}: ${sizes} events; commit ${code(run.commit)}, ${run.date}, Node ${run.node}; ` +
+    `${run.requests} requests per read case and ${run.write_requests} per write case, ${run.concurrency} at a time; ` +
+    `${run.cold_rounds} cold-start rounds.`
+  );
+}
+
+function costTable(r: BenchResults): string {
+  const across = (values: string[]) => values.join(' → ');
+  const rows = r.cases.map((c) => {
+    const f = r.sizes.map((s) => c.bySize[String(s)]!);
+    const [a, b] = [asFigures(f[0]!), asFigures(f[f.length - 1]!)];
+    const unitsX = c.kind === 'read' ? ratio(b.rcu, a.rcu) : ratio(b.wcu, a.wcu);
+    return [
+      code(c.name),
+      across(f.map((x) => f1(x.shown))),
+      across(f.map((x) => f1(x.calls))),
+      across(f.map((x) => f1(x.round_trips))),
+      across(f.map((x) => f1(x.items_read))),
+      across(f.map((x) => f1(c.kind === 'read' ? x.rcu : x.wcu))),
+      ratio(b.calls, a.calls).toFixed(2),
+      unitsX.toFixed(2),
+      r.sizes.length < 2 ? '-' : within(c.kind, a, b) ? '✓' : '✗',
+      `${f.every((x) => x.round_trips <= tripLimit(c)) ? '✓' : '✗'} ≤${tripLimit(c)}`,
+    ];
+  });
+  return mdTable(
+    ['case', 'shown', 'calls', 'round trips', 'items read', 'units', 'calls ×', 'units ×', '≤1.5x', 'trips'],
+    rows,
+    [1, 2, 3, 4, 5, 6, 7],
+  );
+}
+
+function latencyTable(r: BenchResults): string {
+  const rows = r.cases.map((c) => {
+    const f = r.sizes.map((s) => c.bySize[String(s)]!);
+    return [code(c.name), ...f.map((x) => x.p50_ms.toFixed(1)), ...f.map((x) => x.p95_ms.toFixed(1))];
+  });
+  const per = (label: string) => r.sizes.map((s) => `${label} @${short(s)}`);
+  return mdTable(
+    ['case', ...per('p50 ms'), ...per('p95 ms')],
+    rows,
+    rows[0]?.map((_, i) => i).slice(1) ?? [],
+  );
+}
+
+function coldTable(r: BenchResults): string {
+  const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+  const timed = r.coldStart.some((f) => f.median_ms !== undefined);
+  const rows = r.coldStart.map((f) => [
+    f.function,
+    kb(f.bytes),
+    ...(timed ? [f.median_ms?.toFixed(1) ?? '-'] : []),
+    f.ratio.toFixed(2),
+    f.ratio <= 1.3 ? '✓' : '✗',
+    ...(timed ? [f.extras ?? ''] : []),
+  ]);
+  if (r.coldBaseline && timed)
+    rows.unshift([
+      r.coldBaseline.function,
+      kb(r.coldBaseline.bytes),
+      r.coldBaseline.median_ms.toFixed(1),
+      '1.00',
+      '',
+      '',
+    ]);
+  const headers = timed
+    ? ['function', 'bundle', 'init ms (median)', '× bare client', '≤1.3x', 'largest parts beyond the AWS SDK']
+    : ['function', 'bundle', '× bare client', '≤1.3x'];
+  return mdTable(headers, rows, timed ? [1, 2, 3] : [1, 2]);
+}
+
+function handlerTable(h: NonNullable<BenchResults['handlerTime']>): string {
+  return mdTable(
+    ['stage', 'p50 ms', 'p95 ms', 'share'],
+    h.stages.map((s) => [
+      s.stage,
+      s.p50_ms.toFixed(3),
+      s.p95_ms.toFixed(3),
+      `${(s.share * 100).toFixed(0)}%`,
+    ]),
+    [1, 2, 3],
+  );
+}
+
+/** The generated part of the document: everything between (and including) the two markers. */
+export function renderReport(r: BenchResults, source: string): string {
+  const sizes = r.sizes.map(short).join(' → ');
+  const out = [
+    `${BEGIN} source=${source}: written by \`npm run bench -- --report\`; edits between these markers are overwritten -->`,
+    '',
+    '## Results',
+    '',
+    runLine(r, source),
+    '',
+    ...(r.run?.setup.length ? [...r.run.setup.map((s) => `- ${s}`), ''] : []),
+    `### Cost per request (${sizes} events)`,
+    '',
+    `Per request, means: records in the answer (\`shown\`), DynamoDB calls, round trips of a request sent alone, items read, and units (RCU for reads, WCU for writes). \`×\`: largest size over smallest; ✓ when calls and units stay within 1.5x, and when round trips stay within the case's limit.`,
+    '',
+    costTable(r),
+    '',
+    '### Latency',
+    '',
+    'Latencies swing with the machine\u2019s load: compare them within one run only.',
+    '',
+    latencyTable(r),
+    '',
+  ];
+  const notes = r.cases.filter((c) => c.note);
+  if (notes.length) out.push('### The cases', '', ...notes.map((c) => `- ${code(c.name)}: ${c.note}`), '');
+  if (r.handlerTime) {
+    const h = r.handlerTime;
+    out.push(
+      `### Handler time of \`GET /events?${h.query}\` at ${number(h.size)} events`,
+      '',
+      `${h.items} events on the page, in process, DynamoDB time taken out (its median: ${h.db_ms.toFixed(1)} ms).`,
+      '',
+      handlerTable(h),
+      '',
+    );
+  }
+  if (r.coldStart.length)
+    out.push(
+      '### Cold start',
+      '',
+      'Median module init of a fresh `node` importing the bundle (and any chunk every request of the function loads), over the same for a bundle that only creates a DynamoDB client.',
+      '',
+      coldTable(r),
+      '',
+    );
+  out.push(END);
+  return out.join('\n');
+}
+
+/** `existing` with its generated part replaced by `block`; a document without one gets it appended. */
+export function withReport(existing: string | undefined, block: string): string {
+  if (existing === undefined) return `# Benchmarks\n\n${block}\n`;
+  const start = existing.indexOf(BEGIN);
+  const end = existing.indexOf(END, start);
+  if (start < 0 || end < 0) return `${existing.trimEnd()}\n\n${block}\n`;
+  return existing.slice(0, start) + block + existing.slice(end + END.length);
+}
+
+/** The results file a document's generated part was rendered from, if it has one. */
+export function reportSource(document: string): string | undefined {
+  const start = document.indexOf(BEGIN);
+  if (start < 0) return undefined;
+  return /source=(\S+?):/.exec(document.slice(start, document.indexOf('\n', start)))?.[1];
+}

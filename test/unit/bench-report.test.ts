@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  BEGIN,
+  type BenchResults,
+  END,
+  renderReport,
+  reportSource,
+  withReport,
+} from '../../bench/report-markdown';
+
+/**
+ * docs/benchmarks.md carries the bench's results as the bench wrote them (`npm run bench -- --report`),
+ * never pasted by hand: its generated part must be what its results file renders.
+ */
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+
+const figures = (calls: number, rcu: number) => ({
+  shown: 10,
+  p50_ms: 12.34,
+  p95_ms: 20,
+  calls,
+  round_trips: 2,
+  items_read: 40,
+  rcu,
+  wcu: 0,
+});
+
+const results: BenchResults = {
+  sizes: [1000, 50000],
+  cases: [
+    {
+      name: 'GET /events?page=<last>',
+      kind: 'read',
+      note: 'last page',
+      bySize: { '1000': figures(4, 10), '50000': figures(4, 20) },
+    },
+  ],
+  coldStart: [{ function: 'events/get-event', bytes: 2048, ratio: 1.1 }],
+  run: {
+    commit: 'abc1234',
+    date: '2026-11-27',
+    node: '22.1.0',
+    requests: 100,
+    write_requests: 40,
+    concurrency: 4,
+    cold_rounds: 31,
+    setup: ['Category + venue: venue 7'],
+  },
+};
+
+describe('docs/benchmarks.md', () => {
+  it('holds exactly what its results file renders', () => {
+    const doc = read('docs/benchmarks.md');
+    const source = reportSource(doc);
+
+    expect(source, 'docs/benchmarks.md has no generated part naming its results file').toBeDefined();
+    const block = renderReport(JSON.parse(read(source!)) as BenchResults, source!);
+    expect(
+      withReport(doc, block),
+      `docs/benchmarks.md differs from ${source}: run npm run bench -- --from ${source} --report docs/benchmarks.md`,
+    ).toBe(doc);
+  });
+});
+
+describe('the Markdown report', () => {
+  it('renders the run, the figures with their verdicts, the cases and the cold start', () => {
+    const block = renderReport(results, 'bench/results/x.json');
+
+    expect(block.startsWith(`${BEGIN} source=bench/results/x.json:`)).toBe(true);
+    expect(block.endsWith(END)).toBe(true);
+    expect(block).toContain('commit `abc1234`, 2026-11-27');
+    expect(block).toContain('- Category + venue: venue 7');
+    // Case names are code, so `<last>` is not taken for an HTML tag; the RCU doubled: not flat.
+    expect(block).toContain(
+      '| `GET /events?page=<last>` | 10.0 → 10.0 | 4.0 → 4.0 | 2.0 → 2.0 | 40.0 → 40.0 | 10.0 → 20.0 | 1.00 | 2.00 | ✗ | ✓ ≤3 |',
+    );
+    expect(block).toContain('- `GET /events?page=<last>`: last page');
+    expect(block).toContain('| events/get-event | 2 KB | 1.10 | ✓ |');
+  });
+
+  it('says when a results file predates the run details', () => {
+    const { run: _omitted, ...older } = results;
+
+    expect(renderReport(older, 'old.json')).toContain('This results file predates the run details');
+  });
+
+  it('replaces only the generated part of a document and keeps the text around it', () => {
+    const doc = `# Benchmarks\n\nBefore.\n\n${renderReport(results, 'a.json')}\n\nAfter.\n`;
+    const next = renderReport({ ...results, sizes: [1000] }, 'b.json');
+
+    const out = withReport(doc, next);
+
+    expect(out).toBe(`# Benchmarks\n\nBefore.\n\n${next}\n\nAfter.\n`);
+    expect(reportSource(out)).toBe('b.json');
+  });
+
+  it('appends the generated part to a document without one, or starts a new document', () => {
+    const block = renderReport(results, 'a.json');
+
+    expect(withReport('# Notes\n', block)).toBe(`# Notes\n\n${block}\n`);
+    expect(withReport(undefined, block)).toBe(`# Benchmarks\n\n${block}\n`);
+  });
+});
