@@ -204,7 +204,7 @@ interface Case {
   kind: 'read' | 'write';
   /** Read cases: the URL below the namespace. */
   path?: string;
-  /** What the request reads, for the README. */
+  /** What the request is, with the run's choices: the report lists it beside the case. */
   note: string;
 }
 

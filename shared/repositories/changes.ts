@@ -51,7 +51,7 @@ export interface Change {
 /**
  * The log entry of one change, as an item of the write's transaction. It belongs with the record's
  * own items (`final`), so a multi-step write logs only once its last step commits. Its position is
- * taken when the write is built, right before it is sent (see README: the feed's settle delay).
+ * taken when the write is built, right before it is sent (see docs/api-guide.md: the feed's settle delay).
  */
 export function changeWrite(c: Change): PlannedWrite {
   const position = nextPosition();

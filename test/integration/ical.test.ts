@@ -91,7 +91,7 @@ const text = (ve: ICAL.Component, name: string) => {
   return v === null ? undefined : String(v);
 };
 
-/** The plain text rule the README states, for descriptions without markup: entities decoded, trimmed. */
+/** The plain text rule docs/api-guide.md states, for descriptions without markup: entities decoded, trimmed. */
 const plainOfUntagged = (html: string) =>
   html
     .replace(/&lt;/g, '<')

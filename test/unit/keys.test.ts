@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../shared/db/keys';
 
-/** Every key format of the single table (shared/db/keys.ts; the README's data-model table). */
+/** Every key format of the single table (shared/db/keys.ts; docs/data-model.md). */
 
 describe('item keys', () => {
   it('keys the ID sequences under COUNTER, one sort key per sequence', () => {
