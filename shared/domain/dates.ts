@@ -1,5 +1,6 @@
 import { DateTime, Info, type Zone } from 'luxon';
 import { config } from '../config';
+import { inCalendar, outsideCalendar } from './calendar';
 import { invalidParam } from './errors';
 import { ABBR_LOCALES } from './intl-zones';
 import { parseRelative } from './relative-dates';
@@ -56,7 +57,10 @@ export function zoneAbbr(dt: DateTime): string {
   return dt.toFormat('ZZZZ').replace(/^GMT/, 'UTC');
 }
 
-/** A date parameter read in `zone`, or a 400 naming it with the formats it accepts. */
+/**
+ * A date parameter read in `zone`, or a 400 naming it: with the formats it accepts when it is no date,
+ * with the calendar's range (calendar.ts) when it is one outside it (`+99999 years`, `0000-01-01`).
+ */
 export function readDateParam(param: string, value: unknown, zone: Zone): DateTime {
   const dt = parseDate(value, zone);
   if (!dt)
@@ -65,5 +69,6 @@ export function readDateParam(param: string, value: unknown, zone: Zone): DateTi
       `${param} is not a date: use Y-m-d H:i:s, ISO 8601 or a Unix timestamp.`,
       'rest_invalid_date',
     );
+  if (!inCalendar(wall(dt))) throw outsideCalendar(param);
   return dt;
 }

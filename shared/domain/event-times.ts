@@ -1,3 +1,4 @@
+import { inCalendar, outsideCalendar } from './calendar';
 import { invalidParam } from './errors';
 import { type TimeMaths, withTimeMaths } from './time-maths';
 
@@ -50,11 +51,16 @@ export function timesWith<Z, M>(maths: TimeMaths<Z, M>, input: TimesInput, curre
   }
   if (maths.ms(end) < maths.ms(start))
     throw invalidParam('end_date', 'end_date must not be before start_date.', 'rest_end_before_start');
+  // The wall times were read inside the calendar; the same instants in UTC are shown too.
+  const utcStart = maths.utcWall(start);
+  const utcEnd = maths.utcWall(end);
+  if (!inCalendar(utcStart)) throw outsideCalendar('start_date');
+  if (!inCalendar(utcEnd)) throw outsideCalendar('end_date');
   return {
     start: maths.wall(start),
     end: maths.wall(end),
-    utcStart: maths.utcWall(start),
-    utcEnd: maths.utcWall(end),
+    utcStart,
+    utcEnd,
     timezone: name,
     timezoneAbbr: maths.abbr(start),
     allDay,

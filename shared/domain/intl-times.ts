@@ -1,4 +1,5 @@
 import { config } from '../config';
+import { inCalendar, outsideCalendar } from './calendar';
 import type { TimeMaths } from './time-maths';
 import {
   ABBR_LOCALES,
@@ -65,9 +66,12 @@ export function intlTimes(now: () => number = Date.now): TimeMaths<IntlZone, Mom
       const zone = intlZone(config.siteTimezone) ?? beyond();
       return { zone, name: zone.name };
     },
-    read(_param, value, zone) {
+    read(param, value, zone) {
       const f = wallFields(value) ?? beyond();
-      return { ...fromWall(localMs(f), zone.offset(now()), zone), zone };
+      const m: Moment = { ...fromWall(localMs(f), zone.offset(now()), zone), zone };
+      // A wall time in a daylight-saving gap moves forward: past the calendar's last second, in theory.
+      if (!inCalendar(wallOf(fields(m)))) throw outsideCalendar(param);
+      return m;
     },
     at: (instant, zone) => ({ ts: instant.getTime(), o: zone.offset(instant.getTime()), zone }),
     plusDays: (m, days) => plus(m, 0, days),

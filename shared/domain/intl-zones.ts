@@ -113,9 +113,15 @@ export interface Fields {
   millisecond?: number;
 }
 
-/** The fields read as if they were UTC (luxon's objToLocalTS, for years from 100 on). */
-export const localMs = (f: Fields) =>
-  Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second, f.millisecond ?? 0);
+/** The fields read as if they were UTC (luxon's objToLocalTS). */
+export function localMs(f: Fields): number {
+  const ms = Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second, f.millisecond ?? 0);
+  if (f.year < 0 || f.year >= 100) return ms;
+  // Date.UTC reads years 0-99 as 1900-1999: set the year again, as luxon does.
+  const d = new Date(ms);
+  d.setUTCFullYear(f.year, f.month - 1, f.day);
+  return d.getTime();
+}
 
 /** The wall fields of `ts` at `offset` minutes (luxon's tsToObj). */
 export function fieldsAt(ts: number, offset: number): Required<Fields> {
@@ -166,11 +172,23 @@ export function utcInstant(wall: string): number | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(wall);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as number[];
-  const ts = Date.UTC(year!, month! - 1, day!, hour!, minute!, second!);
+  const ts = localMs({
+    year: year!,
+    month: month!,
+    day: day!,
+    hour: hour!,
+    minute: minute!,
+    second: second!,
+  });
   const f = fieldsAt(ts, 0);
   const same =
-    f.month === month && f.day === day && f.hour === hour && f.minute === minute && f.second === second;
-  return same && year! >= 100 ? ts : undefined;
+    f.year === year &&
+    f.month === month &&
+    f.day === day &&
+    f.hour === hour &&
+    f.minute === minute &&
+    f.second === second;
+  return same ? ts : undefined;
 }
 
 /** A Date whose UTC fields are the wall time, in an IANA zone Intl knows, of a `Y-m-d H:i:s` UTC time. */

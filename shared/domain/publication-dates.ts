@@ -1,25 +1,34 @@
 import { DateTime, type Zone } from 'luxon';
+import { inCalendar, outsideCalendar } from './calendar';
 import { parseDate, siteZone, utcWall, wall } from './dates';
 import { invalidParam } from './errors';
 
-/** Publication dates from `date` (wall time in `zone`) or `date_utc`; now when neither is sent. */
+const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/**
+ * Publication dates from `date` (wall time in `zone`) or `date_utc`; now when neither is sent. Both
+ * are shown, so both must lie in the calendar (calendar.ts): otherwise a 400 naming the one sent.
+ */
 export function publicationDates(
   body: { date?: unknown; date_utc?: unknown },
   zone: Zone,
   now: DateTime,
 ): { date: string; date_utc: string } {
   let dt = now;
-  if (body.date_utc !== undefined && body.date_utc !== null && body.date_utc !== '') {
-    const parsed = parseDate(body.date_utc, now.toUTC().zone);
-    if (!parsed) throw invalidParam('date_utc', 'date_utc is not a date.', 'rest_invalid_date');
+  let param: string | undefined;
+  for (const [name, value, from] of [
+    ['date_utc', body.date_utc, now.toUTC().zone],
+    ['date', body.date, zone],
+  ] as const) {
+    if (!given(value)) continue;
+    const parsed = parseDate(value, from);
+    if (!parsed) throw invalidParam(name, `${name} is not a date.`, 'rest_invalid_date');
     dt = parsed;
+    param = name;
   }
-  if (body.date !== undefined && body.date !== null && body.date !== '') {
-    const parsed = parseDate(body.date, zone);
-    if (!parsed) throw invalidParam('date', 'date is not a date.', 'rest_invalid_date');
-    dt = parsed;
-  }
-  return { date: wall(dt.setZone(zone)), date_utc: utcWall(dt) };
+  const dates = { date: wall(dt.setZone(zone)), date_utc: utcWall(dt) };
+  if (param && !(inCalendar(dates.date) && inCalendar(dates.date_utc))) throw outsideCalendar(param);
+  return dates;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { dayNumber, dayOf, daysInMonth } from './calendar';
 import type { DateBounds } from './date-bounds';
 
 /**
@@ -51,9 +52,8 @@ export const tallyMark = (status: string): TallyMark => (status === 'publish' ? 
  */
 export const tallyMonth = (startKey: string) => startKey.slice(0, 7);
 
-const DAY_MS = 86_400_000;
-const dayNumber = (key: string) => Date.parse(`${key.slice(0, 10)}T00:00:00Z`) / DAY_MS;
-const dayOf = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
+// Day arithmetic held to the calendar (calendar.ts): a bound on its first or last day looks at most
+// at that day, never at a year 0 or 10000 that no key can hold.
 const tilde = (key: string) => (key.endsWith('~') ? '~' : '');
 
 /**
@@ -94,7 +94,7 @@ function uniform(b: DateBounds, lo: string, hi: string): boolean {
 
 /** The start-day keys of a month (`YYYY-MM`): each day, and its 23:59:59 second. */
 function monthKeys(month: string): string[] {
-  const days = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate();
+  const days = daysInMonth(Number(month.slice(0, 4)), Number(month.slice(5, 7)));
   return Array.from({ length: days }, (_, i) => `${month}-${String(i + 1).padStart(2, '0')}`).flatMap((d) => [
     d,
     `${d}~`,
@@ -126,8 +126,11 @@ export function detailMonths(b: DateBounds): string[] {
   return [...months].filter((m) => needsDetail(b, m)).sort();
 }
 
-/** The month after `YYYY-MM`. */
-export const nextMonth = (month: string) => dayOf(dayNumber(`${month}-01`) + 31).slice(0, 7);
+/** The month after `YYYY-MM` (`10000-01` after the calendar's last month). */
+export function nextMonth(month: string): string {
+  const n = Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7));
+  return `${String(Math.floor(n / 12)).padStart(4, '0')}-${String((n % 12) + 1).padStart(2, '0')}`;
+}
 
 /**
  * Events one month's day sums item counts inside the window for this audience, per start-day key in

@@ -362,12 +362,19 @@ export async function deletePost(
   ]);
 }
 
-/** Posts of a type, newest publication first (byStart index, descending), read lazily. */
-export async function* postsNewestFirst<D extends object>(type: PostType): AsyncGenerator<PostRecord<D>> {
+/**
+ * Posts of a type, newest publication first (byStart index, descending), read lazily: `pageSize` items
+ * a Query when given (a list page's worth), else as many as 1 MB holds.
+ */
+export async function* postsNewestFirst<D extends object>(
+  type: PostType,
+  pageSize?: number,
+): AsyncGenerator<PostRecord<D>> {
   for await (const item of queryIndex({
     index: 'byStart',
     partition: keys.typePartition(type),
     descending: true,
+    pageSize,
   }))
     if (!isDeleting(item)) yield fromPostItem<D>(item);
 }

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import ical, { ICalCalendarMethod, type ICalEventData, ICalEventStatus } from 'ical-generator';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
 import { config } from '../config';
+import { plusDays } from '../domain/calendar';
 import { siteZoneName } from '../domain/clock';
 import { type WindowQuery, windowAt } from '../domain/event-window';
 import { intlZone, utcInstant, wallIn } from '../domain/intl-zones';
 import { withTimeMaths } from '../domain/time-maths';
-import { descriptionText, foldContentLines, paramText } from '../domain/ical-text';
+import { descriptionText, foldContentLines, paramText, withoutIcalControls } from '../domain/ical-text';
 import type { eventIcalQuery } from '../schemas/ical';
 import type { Infer } from '../schemas/infer';
 import type { Caller } from './context';
@@ -63,9 +64,10 @@ export function feedWindow(
     const end = given('end_date');
     const earliest = end !== undefined && maths.ms(end) < maths.ms(local) ? end : local;
     const latest = start !== undefined && maths.ms(start) > maths.ms(local) ? start : local;
+    // Calendar days held to the calendar: a feed from 9999-12-01 ends on its last day, not in 10000.
     return {
-      start_date: q.start_date ?? day(maths.plusDays(earliest, -FEED_DAYS_BEFORE)),
-      end_date: q.end_date ?? day(maths.plusDays(latest, FEED_DAYS_AFTER)),
+      start_date: q.start_date ?? plusDays(day(earliest), -FEED_DAYS_BEFORE),
+      end_date: q.end_date ?? plusDays(day(latest), FEED_DAYS_AFTER),
     };
   });
 }
@@ -303,7 +305,7 @@ export function renderCalendar(events: EventView[], now: Date): string {
     ...zones.map((tzid) => `${vtimezone(tzid)!.replace(/\r?\n/g, '\r\n').trim()}\r\n`),
     ...vevents.map((v) => v.toString()),
   ];
-  return `${head.slice(0, end)}${foldContentLines(components.join(''))}END:VCALENDAR\r\n`;
+  return `${head.slice(0, end)}${foldContentLines(withoutIcalControls(components.join('')))}END:VCALENDAR\r\n`;
 }
 
 /** What ical-generator needs for one VEVENT. */
@@ -314,7 +316,8 @@ function eventData(e: EventView, now: Date): ICalEventData {
   const location = locationText(venue);
   const lat = coordinate(venue, 'geo_lat');
   const lng = coordinate(venue, 'geo_lng');
-  const tzid = e.all_day ? undefined : tzidOf(e.timezone ?? '');
+  // ical-generator pads a TZID'd local year to two digits only: before year 1000, times go in UTC.
+  const tzid = e.all_day || e.start_date < '1000' ? undefined : tzidOf(e.timezone ?? '');
   const description = descriptionText(e.description ?? '');
   const categories = (e.categories ?? []).map((c) => c.name).filter((n) => n.trim() !== '');
   return {

@@ -79,7 +79,8 @@ async function plainPage<D extends LinkedData>(
   const out: PostRecord<D>[] = [];
   if (skip >= total) return out;
   let seen = 0;
-  for await (const p of postsNewestFirst<D>(def.type)) {
+  // Queries of the rows up to the page's last (skip < total, so within the type's records), not 1 MB each.
+  for await (const p of postsNewestFirst<D>(def.type, skip + perPage)) {
     if (!keep(p) || seen++ < skip) continue;
     out.push(p);
     if (out.length === perPage) break;

@@ -7,7 +7,7 @@ import { canSee, seesAll } from '../domain/visibility';
 import { linkedIds } from '../repositories/links';
 import { getPostHead } from '../repositories/posts';
 import { findTerms } from '../repositories/term-lookup';
-import { getTerm, listTerms, termsByName, termTotals } from '../repositories/terms';
+import { getTerm, listTerms, termsByName, type TermTotals, termTotals } from '../repositories/terms';
 import { termsInUseByName } from '../repositories/term-use';
 import type { Infer } from '../schemas/infer';
 import type { categoryListQuery } from '../schemas/term';
@@ -99,9 +99,12 @@ export function termReads(taxonomy: Taxonomy) {
 /**
  * A name-ordered list without filters costs its page, not the taxonomy: the page's keys from the name
  * index (every term, `hide_empty=false`) or from the in-use index of the caller's count (the default,
- * `hide_empty=true`; repositories/term-use.ts) together with the totals, in one round trip, then the
- * page's ancestors (categories' archive URLs). Undefined when the list needs the full read: filters,
- * another order, or a taxonomy holding a name the indexes cannot order.
+ * `hide_empty=true`; repositories/term-use.ts), then the page's ancestors (categories' archive URLs).
+ * Page 1 reads its keys together with the totals, in one round trip; a later page reads the totals
+ * first, so a page past the end (200 and empty, decisions §5) reads no keys at all, and one inside the
+ * list reads at most the list up to its last row: no read, and no `Limit`, grows with `page` beyond
+ * the list. Undefined when the list needs the full read: filters, another order, or a taxonomy holding
+ * a name the indexes cannot order.
  */
 async function byNameIndex(taxonomy: Taxonomy, q: TermListQuery, editor: boolean) {
   const filtered =
@@ -114,17 +117,23 @@ async function byNameIndex(taxonomy: Taxonomy, q: TermListQuery, editor: boolean
     q.search !== undefined;
   if (filtered || (q.orderby ?? 'name') !== 'name') return undefined;
   const paging = pageOf(q);
-  const limit = paging.page * paging.perPage;
   const descending = q.order === 'desc';
   const scope = editor ? 'all' : 'public';
   const inUse = q.hide_empty !== false;
-  const [totals, upTo] = await Promise.all([
-    termTotals(taxonomy),
-    inUse ? termsInUseByName(taxonomy, scope, limit, descending) : termsByName(taxonomy, limit, descending),
-  ]);
+  const upTo = (limit: number) =>
+    inUse ? termsInUseByName(taxonomy, scope, limit, descending) : termsByName(taxonomy, limit, descending);
+  const totalOf = (t: TermTotals) => (!inUse ? t.terms : editor ? t.inUseAll : t.inUsePublic);
+  let totals: TermTotals;
+  let read: TermRecord[];
+  if (paging.page === 1) [totals, read] = await Promise.all([termTotals(taxonomy), upTo(paging.perPage)]);
+  else {
+    totals = await termTotals(taxonomy);
+    const offset = (paging.page - 1) * paging.perPage;
+    read = offset < totalOf(totals) && totals.unordered === 0 ? await upTo(offset + paging.perPage) : [];
+  }
   if (totals.unordered > 0) return undefined;
-  const total = !inUse ? totals.terms : editor ? totals.inUseAll : totals.inUsePublic;
-  const terms = sliceOf(upTo, paging);
+  const total = totalOf(totals);
+  const terms = sliceOf(read, paging);
   const byId = byIdMap(terms);
   for (
     let missing = parentsMissing(terms, byId);
