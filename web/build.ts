@@ -24,6 +24,8 @@ import { WEB_DIST, WEB_ROOT, WEB_SRC as SRC } from './paths';
 export { WEB_DIST };
 const REPO = resolve(WEB_ROOT, '..');
 const SWAGGER = join(REPO, 'node_modules', 'swagger-ui-dist');
+/** The typed client, bundled into the page. */
+const CLIENT_SRC = join(REPO, 'client', 'src');
 const STAMP = '.built';
 
 /** The newest modification time of the files below `dir` (0 when it does not exist). */
@@ -37,12 +39,15 @@ function newest(dir: string): number {
   return t;
 }
 
-/** Whether web/dist is missing or older than a source of the page (or this script). */
+/** Whether web/dist is missing or older than a source of the page, the client it bundles or this script. */
 export function webBuildNeeded(): boolean {
   const stamp = join(WEB_DIST, STAMP);
   if (!existsSync(stamp)) return true;
   const built = statSync(stamp).mtimeMs;
-  return newest(SRC) > built || statSync(fileURLToPath(import.meta.url)).mtimeMs > built;
+  return (
+    Math.max(newest(SRC), newest(CLIENT_SRC)) > built ||
+    statSync(fileURLToPath(import.meta.url)).mtimeMs > built
+  );
 }
 
 /**

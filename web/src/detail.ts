@@ -1,4 +1,4 @@
-import { API_ROOT, type CalEvent, type Venue, venuesOf } from './api';
+import { API_ROOT, type CalEvent, organizersOf, type Venue, venuesOf } from './api';
 import { describeDates } from './format';
 
 /** An element with text content (never HTML) and attributes. */
@@ -55,7 +55,7 @@ export function renderDetail(e: CalEvent): HTMLElement {
   if (e.cost) list.append(...row('Cost', el('span', { 'data-role': 'cost' }, e.cost)));
 
   for (const v of venuesOf(e).filter((x) => x && x.id)) {
-    const where = el('span', { 'data-role': 'venue' }, v.venue);
+    const where = el('span', { 'data-role': 'venue' }, v.venue ?? '');
     const addr = address(v);
     const parts: Array<Node | string> = [where];
     if (addr) {
@@ -69,28 +69,29 @@ export function renderDetail(e: CalEvent): HTMLElement {
     }
     list.append(...row('Venue', ...parts));
   }
-  if (e.organizer.length)
+  const organizers = organizersOf(e);
+  if (organizers.length)
     list.append(
       ...row(
-        e.organizer.length > 1 ? 'Organizers' : 'Organizer',
-        el('span', { 'data-role': 'organizers' }, e.organizer.map((o) => o.organizer).join(', ')),
+        organizers.length > 1 ? 'Organizers' : 'Organizer',
+        el('span', { 'data-role': 'organizers' }, organizers.map((o) => o.organizer).join(', ')),
       ),
     );
-  if (e.categories.length)
+  if (e.categories?.length)
     list.append(
       ...row(
         'Categories',
         el('span', { 'data-role': 'categories' }, e.categories.map((c) => c.name).join(', ')),
       ),
     );
-  if (e.tags.length)
+  if (e.tags?.length)
     list.append(...row('Tags', el('span', { 'data-role': 'tags' }, e.tags.map((t) => t.name).join(', '))));
   if (isHttp(e.website)) list.append(...row('Website', link(e.website, e.website)));
   body.append(list);
 
   // The API sanitizes descriptions on write (an allow-list of safe HTML), so it is shown as HTML.
   const description = el('div', { class: 'description', 'data-role': 'description' });
-  description.innerHTML = e.description;
+  description.innerHTML = e.description ?? '';
   body.append(description);
 
   body.append(

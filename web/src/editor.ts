@@ -1,4 +1,5 @@
-import { api, ApiError, type CalEvent, ifMatch, venuesOf } from './api';
+import type { Schemas } from '../../client/src';
+import { ApiError, type CalEvent, cal, fieldMessages, pageError, venuesOf } from './api';
 import { fromInput, toInput, viewerZone } from './format';
 
 /**
@@ -43,7 +44,7 @@ export function clearErrors(): void {
 /** Puts each message under its field (linked for screen readers) and focuses the first one. */
 export function showErrors(error: ApiError): void {
   clearErrors();
-  const messages = error.fieldMessages();
+  const messages = fieldMessages(error);
   const elsewhere: string[] = [];
   let first: HTMLElement | null = null;
   for (const [name, message] of Object.entries(messages)) {
@@ -75,7 +76,7 @@ export function showErrors(error: ApiError): void {
 }
 
 /** The body to send: every field of the form (a new event), or the fields that can change (an edit). */
-function body(): Record<string, unknown> {
+function body(): Schemas['CreateEventBody'] {
   const text = (name: string) => (input(name) as HTMLInputElement).value.trim();
   const checked = (name: string) => (input(name) as HTMLInputElement).checked;
   const venue = Number(text('venue')) || null;
@@ -85,7 +86,7 @@ function body(): Record<string, unknown> {
     end_date: fromInput(text('end_date')),
     timezone: text('timezone') || viewerZone(),
     all_day: checked('all_day'),
-    status: text('status'),
+    status: text('status') as Schemas['CreateEventBody']['status'],
     featured: checked('featured'),
     description: (input('description') as HTMLTextAreaElement).value,
     cost: text('cost'),
@@ -115,12 +116,12 @@ export function openEditor(
     set('title', e.title);
     set('start_date', toInput(e.start_date));
     set('end_date', toInput(e.end_date));
-    set('timezone', e.timezone);
-    check('all_day', e.all_day);
+    set('timezone', e.timezone ?? '');
+    check('all_day', !!e.all_day);
     set('status', e.status === 'trash' ? 'draft' : e.status);
-    check('featured', e.featured);
-    set('description', e.description);
-    set('cost', e.cost);
+    check('featured', !!e.featured);
+    set('description', e.description ?? '');
+    set('cost', e.cost ?? '');
     set('website', e.website ?? '');
     set('image', e.image ? e.image.url : '');
     set('venue', String(venuesOf(e).find((v) => v && v.id)?.id ?? ''));
@@ -130,11 +131,11 @@ export function openEditor(
     );
     select(
       'categories',
-      e.categories.map((c) => c.id),
+      (e.categories ?? []).map((c) => c.id),
     );
     select(
       'tags',
-      e.tags.map((t) => t.id),
+      (e.tags ?? []).map((t) => t.id),
     );
   } else {
     set('timezone', viewerZone());
@@ -151,15 +152,15 @@ export async function saveEditor(): Promise<CalEvent | null> {
   const save = $<HTMLButtonElement>('e-save');
   save.disabled = true;
   try {
-    const saved = editing
-      ? await api<CalEvent>('POST', `/events/${editing.id}`, body(), undefined, ifMatch(editingEtag))
-      : await api<CalEvent>('POST', '/events', body());
+    const { data: saved } = editing
+      ? await cal.updateEvent({ path: { id: editing.id }, body: body(), ifMatch: editingEtag })
+      : await cal.createEvent({ body: body() });
     clearErrors();
     $<HTMLDialogElement>('editor').close();
     return saved;
   } catch (err) {
     if (err instanceof ApiError) showErrors(err);
-    else showErrors(new ApiError(0, { code: 'network', message: (err as Error).message }));
+    else showErrors(pageError((err as Error).message));
     return null;
   } finally {
     save.disabled = false;

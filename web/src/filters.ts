@@ -1,3 +1,5 @@
+import type { EventQuery } from './api';
+
 /**
  * The page's state lives in its URL, so any view can be bookmarked and shared:
  *   /?view=listMonth&date=2026-12-01&category=jazz&tag=accessible&venue=12&organizer=13&featured=1&search=piano
@@ -55,15 +57,19 @@ export function stateQuery(s: PageState): string {
 }
 
 /** The API's filter parameters for GET /events and GET /events/ical. */
-export function apiFilters(f: Filters, signedIn: boolean): URLSearchParams {
-  const q = new URLSearchParams();
-  if (f.search.trim()) q.set('search', f.search.trim());
+export function apiFilters(f: Filters, signedIn: boolean): EventQuery {
+  const q: EventQuery = {};
+  if (f.search.trim()) q.search = f.search.trim();
   // A category also matches its child categories (the API's rule), so "Music" shows Jazz too.
-  if (f.category) q.set('categories', f.category);
-  if (f.tag) q.set('tags', f.tag);
-  if (f.venue) q.set('venue', f.venue);
-  if (f.organizer) q.set('organizer', f.organizer);
-  if (f.featured) q.set('featured', 'true');
-  if (f.trash && signedIn) q.set('status', 'trash');
+  if (f.category) q.categories = [f.category];
+  if (f.tag) q.tags = [f.tag];
+  if (f.venue) q.venue = [Number(f.venue)];
+  if (f.organizer) q.organizer = [Number(f.organizer)];
+  if (f.featured) q.featured = true;
+  if (f.trash && signedIn) q.status = ['trash'];
   return q;
 }
+
+/** The query string of API parameters (lists comma-separated, as the client sends them). */
+export const searchOf = (q: EventQuery): URLSearchParams =>
+  new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]));

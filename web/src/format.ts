@@ -48,8 +48,8 @@ function range(start: Date, end: Date, zone: string | undefined, withTime: boole
  */
 export function describeDates(e: CalEvent, zone = viewerZone()): { main: string; own?: string } {
   if (e.all_day) return { main: `${range(wall(e.start_date), wall(e.end_date), 'UTC', false)} (all day)` };
-  const start = utcInstant(e.utc_start_date);
-  const end = utcInstant(e.utc_end_date);
+  const start = utcInstant(e.utc_start_date ?? '');
+  const end = utcInstant(e.utc_end_date ?? '');
   const main = `${range(start, end, zone, true)} (${zoneName(start, zone)})`;
   const ownStart = wall(e.start_date);
   const ownEnd = wall(e.end_date);

@@ -2,22 +2,10 @@ import { Calendar, type EventInput, type EventSourceFuncArg } from '@fullcalenda
 import dayGridPlugin from '@fullcalendar/daygrid';
 import listPlugin from '@fullcalendar/list';
 import timeGridPlugin from '@fullcalendar/timegrid';
-import {
-  api,
-  API_ROOT,
-  ApiError,
-  apiReply,
-  type CalEvent,
-  ifMatch,
-  listAll,
-  type Organizer,
-  type Term,
-  token,
-  type Venue,
-} from './api';
+import { API_ROOT, ApiError, type CalEvent, cal, listAll, type Term, token } from './api';
 import { el, renderDetail, statusLabel } from './detail';
 import { openEditor, saveEditor } from './editor';
-import { apiFilters, type PageState, readState, stateQuery } from './filters';
+import { apiFilters, type PageState, readState, searchOf, stateQuery } from './filters';
 import { nextDay, toInput, utcInstant } from './format';
 import {
   beginSignIn,
@@ -92,7 +80,7 @@ function categoryTree(terms: Term[]): Array<{ term: Term; depth: number }> {
   const out: Array<{ term: Term; depth: number }> = [];
   const known = new Set(terms.map((t) => t.id));
   const walk = (parent: number, depth: number) => {
-    for (const t of terms.filter((x) => (known.has(x.parent) ? x.parent : 0) === parent)) {
+    for (const t of terms.filter((x) => (known.has(x.parent ?? 0) ? x.parent : 0) === parent)) {
       out.push({ term: t, depth });
       if (depth < 8) walk(t.id, depth + 1);
     }
@@ -103,10 +91,10 @@ function categoryTree(terms: Term[]): Array<{ term: Term; depth: number }> {
 
 async function loadOptions(): Promise<void> {
   const [cats, tags, venues, organizers] = await Promise.all([
-    listAll<Term>('/categories?per_page=50&hide_empty=false', 'categories'),
-    listAll<Term>('/tags?per_page=50&hide_empty=false', 'tags'),
-    listAll<Venue>('/venues?per_page=50', 'venues').catch(() => []),
-    listAll<Organizer>('/organizers?per_page=50', 'organizers').catch(() => []),
+    listAll('listCategories', { query: { per_page: 50, hide_empty: false } }),
+    listAll('listTags', { query: { per_page: 50, hide_empty: false } }),
+    listAll('listVenues', { query: { per_page: 50 } }).catch(() => []),
+    listAll('listOrganizers', { query: { per_page: 50 } }).catch(() => []),
   ]);
   const tree = categoryTree(cats);
   const indent = (d: number) => '\u2003'.repeat(d) + (d ? '↳ ' : '');
@@ -173,7 +161,7 @@ function readFilters(): void {
 }
 
 function updateSubscribe(): void {
-  const q = apiFilters({ ...state, trash: false }, false).toString();
+  const q = searchOf(apiFilters({ ...state, trash: false }, false)).toString();
   $<HTMLAnchorElement>('subscribe').href = `${API_ROOT}/events/ical${q ? `?${q}` : ''}`;
 }
 
@@ -199,8 +187,8 @@ function toInputEvent(e: CalEvent): EventInput {
     return { ...base, allDay: true, start: e.start_date.slice(0, 10), end: nextDay(e.end_date.slice(0, 10)) };
   return {
     ...base,
-    start: `${e.utc_start_date.replace(' ', 'T')}Z`,
-    end: `${e.utc_end_date.replace(' ', 'T')}Z`,
+    start: `${e.utc_start_date?.replace(' ', 'T')}Z`,
+    end: `${e.utc_end_date?.replace(' ', 'T')}Z`,
   };
 }
 
@@ -223,21 +211,23 @@ const localDate = (d: Date) =>
 function overlaps(e: CalEvent, start: Date, end: Date): boolean {
   if (e.all_day)
     return e.start_date.slice(0, 10) < localDate(end) && e.end_date.slice(0, 10) >= localDate(start);
-  return utcInstant(e.utc_end_date) > start && utcInstant(e.utc_start_date) < end;
+  return utcInstant(e.utc_end_date ?? '') > start && utcInstant(e.utc_start_date ?? '') < end;
 }
 
 async function fetchEvents(info: EventSourceFuncArg): Promise<EventInput[]> {
   inFlight?.abort();
   const controller = new AbortController();
   inFlight = controller;
-  const q = apiFilters(state, signedIn());
-  q.set('ends_after', wallString(new Date(info.start.getTime() - ZONE_MARGIN_MS)));
-  q.set('starts_before', wallString(new Date(info.end.getTime() + ZONE_MARGIN_MS)));
-  q.set('strict_dates', 'true');
-  q.set('per_page', '50');
+  const query = {
+    ...apiFilters(state, signedIn()),
+    ends_after: wallString(new Date(info.start.getTime() - ZONE_MARGIN_MS)),
+    starts_before: wallString(new Date(info.end.getTime() + ZONE_MARGIN_MS)),
+    strict_dates: true,
+    per_page: 50,
+  };
   statusLine('Loading events…');
   try {
-    const events = (await listAll<CalEvent>(`/events?${q}`, 'events', controller.signal)).filter((e) =>
+    const events = (await listAll('listEvents', { query, signal: controller.signal })).filter((e) =>
       overlaps(e, info.start, info.end),
     );
     statusLine(`${events.length} event${events.length === 1 ? '' : 's'} shown.`);
@@ -257,7 +247,7 @@ async function showDetail(id: string): Promise<void> {
   let e: CalEvent;
   let etag: string | null;
   try {
-    ({ body: e, etag } = await apiReply<CalEvent>('GET', `/events/${id}`));
+    ({ data: e, etag } = await cal.getEvent({ path: { id: Number(id) } }));
   } catch (err) {
     notice(`Could not open the event: ${(err as Error).message}`);
     return;
@@ -291,8 +281,8 @@ async function showDetail(id: string): Promise<void> {
 /** Trash is DELETE (without force); restoring is an update of the status (decisions §6). */
 async function changeStatus(e: CalEvent, to: 'trash' | 'restore', etag: string | null): Promise<void> {
   try {
-    if (to === 'trash') await api('DELETE', `/events/${e.id}`, undefined, undefined, ifMatch(etag));
-    else await api('POST', `/events/${e.id}`, { status: 'draft' }, undefined, ifMatch(etag));
+    if (to === 'trash') await cal.deleteEvent({ path: { id: e.id }, ifMatch: etag });
+    else await cal.updateEvent({ path: { id: e.id }, body: { status: 'draft' }, ifMatch: etag });
     $<HTMLDialogElement>('detail').close();
     notice(to === 'trash' ? `“${e.title}” moved to the trash.` : `“${e.title}” restored as a draft.`);
     calendar.refetchEvents();
