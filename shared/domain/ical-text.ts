@@ -35,6 +35,14 @@ export const paramText = (value: string) =>
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')
     .trim();
 
+/**
+ * Content lines without the control characters RFC 5545 allows in no value (CONTROL, §3.1): only tab
+ * stays, and the CR LF of line ends, which the generator writes itself (it escapes those in values).
+ * Text stored before bodies lost their controls (http/body.ts) cannot reach a calendar raw either.
+ */
+export const withoutIcalControls = (text: string) =>
+  text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '');
+
 /** Octets of one code point in UTF-8. */
 const octets = (cp: number) => (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
 

@@ -3,6 +3,26 @@ import type sanitizeHtml from 'sanitize-html';
 type Sanitize = typeof sanitizeHtml;
 
 /**
+ * C0 control characters other than tab, line feed and carriage return: what WordPress's kses removes
+ * from every text it filters (wp_kses_no_null). They are not text a person can read or type, and
+ * iCalendar and XML cannot carry them.
+ */
+const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
+
+/** `text` without C0 control characters other than tab, line feed and carriage return. */
+export const withoutControls = (text: string): string => text.replace(CONTROLS, '');
+
+/**
+ * Whether a string is text: every UTF-16 surrogate is paired, so it has a UTF-8 form. A lone one
+ * (`"\uD800"` in JSON) names no character and cannot be stored or shown.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+export const isWellFormed = (text: string): boolean => text.search(LONE_SURROGATE) < 0;
+
+/** `text` with each lone surrogate replaced by U+FFFD (to name a field that holds one). */
+export const toWellFormed = (text: string): string => text.replace(LONE_SURROGATE, '\uFFFD');
+
+/**
  * The sanitizer changes text only where it holds `<`, `>` or `&` (a tag, an entity or a bare angle
  * bracket): any other text comes out trimmed and otherwise as it went in (test/unit/text.test.ts checks
  * every UTF-16 code unit). So sanitize-html is loaded only by a write whose body holds markup, on its

@@ -68,6 +68,13 @@ export const unsupportedMediaType = (type: string) =>
     `Content type "${type}" is not supported: send application/json or application/x-www-form-urlencoded.`,
   );
 
+export const unsupportedCharset = (charset: string) =>
+  new ApiError(
+    415,
+    'rest_unsupported_charset',
+    `Charset "${charset}" is not supported: send UTF-8 (the default), ISO-8859-1, windows-1252 or another charset of the WHATWG Encoding Standard.`,
+  );
+
 export const serviceUnavailable = () =>
   new ApiError(
     503,
