@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type CalClient, CalApiError, createClient, type Reply, type Schemas } from '../client/src';
 import { freePort } from './dynamo';
 import { signLocalToken } from './token';
 
@@ -61,6 +62,8 @@ const SEED_EVENTS = positive('seed-events', args['seed-events']!);
 const REQUEST_TIMEOUT_MS = 30_000;
 const ROOT = resolve(import.meta.dirname, '..');
 
+type EventBody = Schemas['CreateEventBody'];
+
 // ---------------------------------------------------------------------------------------------------
 // The stack: a running one (--url), or one started here as `npm start` would (in memory).
 
@@ -69,6 +72,9 @@ interface Target {
   token: string;
   stop: () => Promise<void>;
 }
+
+/** The typed client of a target, with its editor's token. */
+const clientOf = (t: Target): CalClient => createClient({ baseUrl: t.base, token: t.token });
 
 async function startStack(): Promise<Target> {
   const port = await freePort();
@@ -141,45 +147,39 @@ async function remoteTarget(url: string): Promise<Target> {
 // Requests and their figures
 
 type Kind = 'read' | 'write';
-interface Answer {
+interface Answer<T> {
   status: number;
-  body: any;
+  data?: T;
 }
 const latencies: Record<Kind, number[]> = { read: [], write: [] };
 /** Non-2xx answers by "status code" (and dropped requests as "no answer: reason"). */
 const failures = new Map<string, number>();
 let requests = 0;
 
-async function send(t: Target, kind: Kind, method: string, path: string, body?: unknown): Promise<Answer> {
+/**
+ * Times one call of the client. An error answer is counted by status and code, a dropped request as
+ * "no answer"; a list's 404 is a page past its end (`list`), not a failure.
+ */
+async function send<T>(
+  kind: Kind,
+  call: (signal: AbortSignal) => Promise<Reply<T>>,
+  list = false,
+): Promise<Answer<T>> {
   const started = performance.now();
   requests++;
+  const fail = (key: string) => failures.set(key, (failures.get(key) ?? 0) + 1);
   try {
-    const res = await fetch(`${t.base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${t.token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
-    const text = await res.text();
+    const res = await call(AbortSignal.timeout(REQUEST_TIMEOUT_MS));
     latencies[kind].push(performance.now() - started);
-    let parsed: any;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = text;
-    }
-    if (res.status >= 300 && !(res.status === 404 && method === 'GET' && path.includes('?'))) {
-      const key = `${res.status} ${parsed?.code ?? ''}`.trim();
-      failures.set(key, (failures.get(key) ?? 0) + 1);
-    }
-    return { status: res.status, body: parsed };
+    return res;
   } catch (e) {
-    const key = `no answer: ${(e as Error).name}`;
-    failures.set(key, (failures.get(key) ?? 0) + 1);
-    return { status: 0, body: undefined };
+    if (!(e instanceof CalApiError)) {
+      fail(`no answer: ${(e as Error).name}`);
+      return { status: 0 };
+    }
+    latencies[kind].push(performance.now() - started);
+    if (!(list && e.status === 404)) fail(`${e.status} ${e.code}`);
+    return { status: e.status };
   }
 }
 
@@ -207,17 +207,23 @@ function rng(seed: number) {
 
 const shared = { events: [] as number[], venues: [] as number[], categories: [] as number[] };
 
-async function seed(t: Target): Promise<void> {
+async function seed(api: CalClient): Promise<void> {
   process.stdout.write(`Seeding ${SEED_EVENTS} events… `);
   for (let i = 0; i < 5; i++) {
-    const c = await send(t, 'write', 'POST', '/categories', { name: `Load Category ${i} ${Date.now()}` });
-    if (c.status === 201) shared.categories.push(c.body.id);
-    const v = await send(t, 'write', 'POST', '/venues', { venue: `Load Hall ${i}`, city: 'Paris' });
-    if (v.status === 201) shared.venues.push(v.body.id);
+    const c = await send('write', (signal) =>
+      api.createCategory({ body: { name: `Load Category ${i} ${Date.now()}` }, signal }),
+    );
+    if (c.data) shared.categories.push(c.data.id);
+    const v = await send('write', (signal) =>
+      api.createVenue({ body: { venue: `Load Hall ${i}`, city: 'Paris' }, signal }),
+    );
+    if (v.data) shared.venues.push(v.data.id);
   }
   for (let i = 0; i < SEED_EVENTS; i++) {
-    const e = await send(t, 'write', 'POST', '/events', eventBody(`Load Seed ${i}`, i));
-    if (e.status === 201) shared.events.push(e.body.id);
+    const e = await send('write', (signal) =>
+      api.createEvent({ body: eventBody(`Load Seed ${i}`, i), signal }),
+    );
+    if (e.data) shared.events.push(e.data.id);
   }
   if (shared.events.length === 0) {
     console.error(`\nSeeding failed: ${JSON.stringify([...failures])}. Is the token an editor's?`);
@@ -230,19 +236,19 @@ async function seed(t: Target): Promise<void> {
   console.log('done.');
 }
 
-function eventBody(title: string, n: number, extra: Record<string, unknown> = {}) {
+function eventBody(title: string, n: number, extra: Partial<EventBody> = {}): EventBody {
   const day = String((n % 28) + 1).padStart(2, '0');
   return {
     title,
     start_date: `2035-05-${day} 19:00`,
     end_date: `2035-05-${day} 22:00`,
-    categories: shared.categories.length ? [shared.categories[n % shared.categories.length]] : [],
+    categories: shared.categories.length ? [shared.categories[n % shared.categories.length]!] : [],
     venue: shared.venues.length ? shared.venues[n % shared.venues.length] : undefined,
     ...extra,
   };
 }
 
-async function worker(t: Target, w: number, until: number): Promise<void> {
+async function worker(api: CalClient, w: number, until: number): Promise<void> {
   const random = rng(1000 + w);
   const mine: Written[] = [];
   const pick = <T>(a: readonly T[]) => a[Math.floor(random() * a.length)]!;
@@ -253,26 +259,26 @@ async function worker(t: Target, w: number, until: number): Promise<void> {
     if (r < 0.7) {
       // Reads: lists and single records.
       const q = random();
-      if (q < 0.25)
-        await send(
-          t,
-          'read',
-          'GET',
-          `/events?start_date=2035-05-01&end_date=2035-05-31&page=${1 + Math.floor(random() * 3)}`,
-        );
-      else if (q < 0.35)
-        await send(
-          t,
-          'read',
-          'GET',
-          `/events?start_date=2035-05-01&end_date=2035-05-31&categories=${pick(shared.categories)}`,
-        );
-      else if (q < 0.42)
-        await send(t, 'read', 'GET', `/events?start_date=2035-05-01&end_date=2035-05-31&search=load`);
-      else if (q < 0.5) await send(t, 'read', 'GET', '/venues?per_page=20');
-      else if (q < 0.57) await send(t, 'read', 'GET', '/categories?hide_empty=false');
-      else if (q < 0.9) await send(t, 'read', 'GET', `/events/${pick(shared.events)}`);
-      else await send(t, 'read', 'GET', `/venues/${pick(shared.venues)}`);
+      const may = { start_date: '2035-05-01', end_date: '2035-05-31' };
+      if (q < 0.25) {
+        const page = 1 + Math.floor(random() * 3);
+        await send('read', (signal) => api.listEvents({ query: { ...may, page }, signal }), true);
+      } else if (q < 0.35) {
+        const categories = [pick(shared.categories)];
+        await send('read', (signal) => api.listEvents({ query: { ...may, categories }, signal }), true);
+      } else if (q < 0.42)
+        await send('read', (signal) => api.listEvents({ query: { ...may, search: 'load' }, signal }), true);
+      else if (q < 0.5)
+        await send('read', (signal) => api.listVenues({ query: { per_page: 20 }, signal }), true);
+      else if (q < 0.57)
+        await send('read', (signal) => api.listCategories({ query: { hide_empty: false }, signal }), true);
+      else if (q < 0.9) {
+        const id = pick(shared.events);
+        await send('read', (signal) => api.getEvent({ path: { id }, signal }));
+      } else {
+        const id = pick(shared.venues);
+        await send('read', (signal) => api.getVenue({ path: { id }, signal }));
+      }
       continue;
     }
     // Writes: creates, updates, trashes and deletes of this worker's own records.
@@ -281,59 +287,59 @@ async function worker(t: Target, w: number, until: number): Promise<void> {
     if (q < 0.4 || live.length < 3) {
       const title = `Load ${w}.${n}`;
       const tag = `load-tag-${w}-${n}`;
-      const res = await send(
-        t,
-        'write',
-        'POST',
-        '/events',
-        eventBody(title, n, { tags: [tag], excerpt: 'v0' }),
-      );
-      if (res.status === 201) {
-        const rec: Written = { id: res.body.id, title, excerpt: 'v0', tag, state: 'live' };
+      const body = eventBody(title, n, { tags: [tag], excerpt: 'v0' });
+      const res = await send('write', (signal) => api.createEvent({ body, signal }));
+      if (res.data) {
+        const rec: Written = { id: res.data.id, title, excerpt: 'v0', tag, state: 'live' };
         mine.push(rec);
         written.push(rec);
       }
     } else if (q < 0.8) {
       const rec = pick(live);
       const excerpt = `v${n}`;
-      const res = await send(t, 'write', 'PATCH', `/events/${rec.id}`, { excerpt });
+      const res = await send('write', (signal) =>
+        api.updateEvent({ path: { id: rec.id }, body: { excerpt }, signal }),
+      );
       if (res.status === 200) rec.excerpt = excerpt;
     } else if (q < 0.9) {
       const rec = pick(live);
-      const res = await send(t, 'write', 'DELETE', `/events/${rec.id}`);
+      const res = await send('write', (signal) => api.deleteEvent({ path: { id: rec.id }, signal }));
       if (res.status === 200) rec.state = 'trash';
     } else if (q < 0.95) {
       const rec = pick(live);
-      const res = await send(t, 'write', 'DELETE', `/events/${rec.id}?force=true`);
+      const res = await send('write', (signal) =>
+        api.deleteEvent({ path: { id: rec.id }, query: { force: true }, signal }),
+      );
       if (res.status === 200) rec.state = 'deleted';
     } else {
-      await send(t, 'write', 'POST', '/venues', { venue: `Load Venue ${w}.${n}`, city: 'Lyon' });
+      const body = { venue: `Load Venue ${w}.${n}`, city: 'Lyon' };
+      await send('write', (signal) => api.createVenue({ body, signal }));
     }
   }
 }
 
 /** Every acknowledged write, read back: the problems found. */
-async function verify(t: Target): Promise<string[]> {
+async function verify(api: CalClient): Promise<string[]> {
   const problems: string[] = [];
   let next = 0;
   const check = async () => {
     while (next < written.length) {
       const rec = written[next++]!;
-      const res = await send(t, 'read', 'GET', `/events/${rec.id}`);
+      const res = await send('read', (signal) => api.getEvent({ path: { id: rec.id }, signal }));
       if (rec.state === 'deleted') {
         if (res.status !== 404) problems.push(`event ${rec.id} deleted, but GET answers ${res.status}`);
         continue;
       }
-      if (res.status !== 200) {
+      const e = res.data;
+      if (!e) {
         problems.push(`event ${rec.id} (${rec.title}) lost: GET answers ${res.status}`);
         continue;
       }
-      const e = res.body;
       const excerpt = String(e.excerpt ?? '')
         .replace(/<[^>]+>/g, '')
         .trim();
       const status = rec.state === 'trash' ? 'trash' : 'publish';
-      const tags = (e.tags as Array<{ slug: string }>).map((x) => x.slug);
+      const tags = (e.tags ?? []).map((x) => x.slug);
       if (e.title !== rec.title)
         problems.push(`event ${rec.id}: title "${e.title}", acknowledged "${rec.title}"`);
       if (excerpt !== rec.excerpt)
@@ -353,8 +359,9 @@ const ms = (v: number) => `${v.toFixed(1)} ms`;
 
 async function main(): Promise<number> {
   const t = args.url ? await remoteTarget(args.url) : await startStack();
+  const api = clientOf(t);
   try {
-    await seed(t);
+    await seed(api);
     console.log(`Running ${CONCURRENCY} workers for ${DURATION_S} s (70% reads, 30% writes)…`);
     const started = Date.now();
     const until = started + DURATION_S * 1000;
@@ -364,7 +371,7 @@ async function main(): Promise<number> {
         `  ${s} s: ${requests} requests, ${[...failures.values()].reduce((a, b) => a + b, 0)} not 2xx`,
       );
     }, 10_000);
-    await Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(t, w, until)));
+    await Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(api, w, until)));
     clearInterval(progress);
     const elapsed = (Date.now() - started) / 1000;
     const total = requests;
@@ -375,7 +382,7 @@ async function main(): Promise<number> {
     const writes = [...latencies.write].sort((x, y) => x - y);
 
     console.log(`Re-reading ${written.length} events written and acknowledged…`);
-    const problems = await verify(t);
+    const problems = await verify(api);
 
     const line = (name: string, l: number[]) =>
       `  ${name.padEnd(7)} ${String(l.length).padStart(7)}   p50 ${ms(percentile(l, 50)).padStart(9)}   p99 ${ms(percentile(l, 99)).padStart(9)}`;

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DateTime } from 'luxon';
+import { type CalClient, CalApiError, createClient, type Schemas } from '../client/src';
 import { localSecret } from './secret';
 import { signLocalToken } from './token';
 
@@ -34,70 +35,46 @@ import { signLocalToken } from './token';
 // ---------------------------------------------------------------------------------------------------
 // HTTP client
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are JSON read loosely by a dev script.
-type Json = any;
-
-export interface ApiReply<T = Json> {
-  status: number;
-  body: T;
-  headers: Headers;
-}
-
-export interface ApiClient {
-  base: string;
-  request<T = Json>(method: string, path: string, body?: unknown): Promise<ApiReply<T>>;
-  /** Requests retried after a 409 / 429 / 503 or a dropped connection. */
-  retries: number;
-}
+/** The typed client (client/), counting the requests it retried. */
+export type ApiClient = CalClient & { base: string; retries: number };
 
 const RETRYABLE = new Set([409, 429, 503]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A client whose requests are retried after a 409 / 429 / 503 or a dropped connection. */
 export function apiClient(base: string, token?: string): ApiClient {
   const root = base.replace(/\/+$/, '');
-  const client: ApiClient = {
-    base: root,
-    retries: 0,
-    async request(method, path, body) {
-      const headers: Record<string, string> = {};
-      if (token) headers.authorization = `Bearer ${token}`;
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const res = await fetch(`${root}${path}`, {
-            method,
-            headers,
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          const text = await res.text();
-          if (RETRYABLE.has(res.status) && attempt < 6) {
-            client.retries++;
-            await sleep(25 * 2 ** attempt + Math.random() * 25);
-            continue;
-          }
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {}
-          return { status: res.status, body: parsed as Json, headers: res.headers };
-        } catch (e) {
-          if (attempt >= 3) throw new Error(`${method} ${root}${path}: ${(e as Error).message}`);
-          client.retries++;
-          await sleep(100 * 2 ** attempt);
-        }
+  let retries = 0;
+  const retrying = async (url: string, init: RequestInit): Promise<Response> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const res = await fetch(url, init);
+        if (!RETRYABLE.has(res.status) || attempt >= 6) return res;
+        await res.arrayBuffer();
+        retries++;
+        await sleep(25 * 2 ** attempt + Math.random() * 25);
+      } catch (e) {
+        if (attempt >= 3) throw new Error(`${init.method} ${url}: ${(e as Error).message}`);
+        retries++;
+        await sleep(100 * 2 ** attempt);
       }
-    },
+    }
   };
-  return client;
+  const client = createClient({ baseUrl: root, token, fetch: retrying });
+  return Object.defineProperties(client as ApiClient, {
+    base: { value: root },
+    retries: { get: () => retries },
+  });
 }
 
 /** Signs an administrator token with the local secret (the one `npm start` verifies). */
 export const adminToken = (secret = localSecret()) =>
   signLocalToken(secret, 'administrator', 'local-seed', '2h');
 
-function fail(what: string, reply: ApiReply): never {
-  const detail = typeof reply.body === 'object' ? JSON.stringify(reply.body) : String(reply.body);
-  throw new Error(`${what}: HTTP ${reply.status} ${detail.slice(0, 400)}`);
+/** An error of the API, said with the request that got it. */
+function failed(what: string, e: unknown): Error {
+  if (!(e instanceof CalApiError)) return e as Error;
+  return new Error(`${what}: HTTP ${e.status} ${JSON.stringify(e.body).slice(0, 400)}`);
 }
 
 /** Runs `fn` over `items` with at most `concurrency` calls in flight; results keep the input order. */
@@ -436,15 +413,19 @@ export interface SeedRefs {
 // Terms and linked posts
 
 async function createTerm(
-  api: ApiClient,
   collection: 'categories' | 'tags',
-  body: Record<string, unknown>,
+  create: () => Promise<{ data: { id: number } }>,
+  name: string,
 ): Promise<{ id: number; reused: boolean }> {
-  const res = await api.request('POST', `/${collection}`, body);
-  if (res.status === 201) return { id: res.body.id, reused: false };
-  if (res.status === 400 && res.body?.code === 'term_exists' && typeof res.body.data?.term_id === 'number')
-    return { id: res.body.data.term_id, reused: true };
-  fail(`POST /${collection} ${JSON.stringify(body.name)}`, res);
+  try {
+    return { id: (await create()).data.id, reused: false };
+  } catch (e) {
+    // term_exists names the term that has the name already.
+    const existing = e instanceof CalApiError && (e.body.data as { term_id?: unknown }).term_id;
+    if (e instanceof CalApiError && e.code === 'term_exists' && typeof existing === 'number')
+      return { id: existing, reused: true };
+    throw failed(`POST /${collection} ${JSON.stringify(name)}`, e);
+  }
 }
 
 /** Creates the categories (parents first) and tags, reusing the ones that exist already. */
@@ -456,73 +437,72 @@ export async function seedTerms(
   let reused = 0;
   for (const level of [CATEGORIES.filter((c) => !c.parent), CATEGORIES.filter((c) => c.parent)]) {
     await pool(level, concurrency, async (c) => {
-      const r = await createTerm(api, 'categories', {
+      const body = {
         name: c.name,
         slug: c.slug,
         description: c.description,
         parent: c.parent ? categories.get(c.parent)! : 0,
-      });
+      };
+      const r = await createTerm('categories', () => api.createCategory({ body }), c.name);
       if (r.reused) reused++;
       categories.set(c.slug, r.id);
     });
   }
   const tags = new Map<string, number>();
   await pool(TAGS, concurrency, async (name) => {
-    const r = await createTerm(api, 'tags', { name });
+    const r = await createTerm('tags', () => api.createTag({ body: { name } }), name);
     if (r.reused) reused++;
     tags.set(name, r.id);
   });
   return { categories, tags, reused };
 }
 
-const routeMissing = (res: ApiReply) =>
-  (res.status === 404 || res.status === 405) && res.body?.code === 'rest_no_route';
+const routeMissing = (e: unknown) =>
+  e instanceof CalApiError && (e.status === 404 || e.status === 405) && e.code === 'rest_no_route';
+
+/** A linked-post collection as the seed uses it: its records by name, and a create. */
+interface Linked<B> {
+  collection: 'venues' | 'organizers';
+  names: () => AsyncGenerator<{ id: number; name: string }>;
+  create: (body: B) => Promise<{ data: { id: number } }>;
+}
 
 /** Ids of the published records of a linked-post collection by name, or undefined when the route is missing. */
-async function existingByName(
-  api: ApiClient,
-  collection: 'venues' | 'organizers',
-  nameKey: string,
-): Promise<Map<string, number> | undefined> {
+async function existingByName<B>(linked: Linked<B>): Promise<Map<string, number> | undefined> {
   const found = new Map<string, number>();
-  for (let page = 1; ; page++) {
-    const res = await api.request('GET', `/${collection}?per_page=50&page=${page}`);
-    if (routeMissing(res)) return undefined;
-    if (res.status === 404 && page > 1) break;
-    if (res.status !== 200) fail(`GET /${collection}`, res);
-    for (const item of res.body[collection] ?? [])
-      if (!found.has(item[nameKey])) found.set(item[nameKey], item.id);
-    if (page >= (res.body.total_pages ?? 1)) break;
+  try {
+    for await (const { id, name } of linked.names()) if (!found.has(name)) found.set(name, id);
+  } catch (e) {
+    if (routeMissing(e)) return undefined;
+    throw failed(`GET /${linked.collection}`, e);
   }
   return found;
 }
 
-async function seedLinked<D extends object>(
-  api: ApiClient,
-  collection: 'venues' | 'organizers',
-  nameKey: 'venue' | 'organizer',
+async function seedLinked<D extends object, B extends object>(
+  linked: Linked<B>,
+  nameOf: (d: D) => string,
   defs: readonly D[],
-  body: (d: D) => Record<string, unknown>,
+  body: (d: D) => B,
   concurrency: number,
 ): Promise<{ ids: number[]; reused: number } | undefined> {
-  const existing = await existingByName(api, collection, nameKey);
+  const existing = await existingByName(linked);
   if (!existing) return undefined;
   let reused = 0;
   let missing = false;
   const ids = await pool(defs, concurrency, async (d) => {
-    const name = (d as Record<string, unknown>)[nameKey] as string;
-    const known = existing.get(name);
+    const known = existing.get(nameOf(d));
     if (known !== undefined) {
       reused++;
       return known;
     }
-    const res = await api.request('POST', `/${collection}`, body(d));
-    if (routeMissing(res)) {
+    try {
+      return (await linked.create(body(d))).data.id;
+    } catch (e) {
+      if (!routeMissing(e)) throw failed(`POST /${linked.collection} ${JSON.stringify(nameOf(d))}`, e);
       missing = true;
       return 0;
     }
-    if (res.status !== 201) fail(`POST /${collection} ${JSON.stringify(name)}`, res);
-    return res.body.id as number;
   });
   return missing ? undefined : { ids, reused };
 }
@@ -535,25 +515,37 @@ export async function seedLinkedPosts(
   const notes: string[] = [];
   let reused = 0;
   const venues = await seedLinked(
-    api,
-    'venues',
-    'venue',
+    {
+      collection: 'venues',
+      names: async function* () {
+        for await (const v of api.items('listVenues', { query: { per_page: 50 } }))
+          yield { id: v.id, name: v.venue };
+      },
+      create: (body: Schemas['CreateVenueBody']) => api.createVenue({ body }),
+    },
+    (v) => v.venue,
     VENUES,
     ({ tz: _tz, geo, ...v }) => ({
-      ...Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '')),
+      ...(Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '')) as typeof v),
       ...(geo ? { geo_lat: geo[0], geo_lng: geo[1], show_map: true } : { show_map: false }),
-      status: 'publish',
+      status: 'publish' as const,
     }),
     concurrency,
   );
   if (venues) reused += venues.reused;
   else notes.push('the venue routes are not available (404/405): events were created without venues.');
   const organizers = await seedLinked(
-    api,
-    'organizers',
-    'organizer',
+    {
+      collection: 'organizers',
+      names: async function* () {
+        for await (const o of api.items('listOrganizers', { query: { per_page: 50 } }))
+          yield { id: o.id, name: o.organizer };
+      },
+      create: (body: Schemas['CreateOrganizerBody']) => api.createOrganizer({ body }),
+    },
+    (o) => o.organizer,
     ORGANIZERS,
-    (o) => ({ ...o, status: 'publish' }),
+    (o) => ({ ...o, status: 'publish' as const }),
     concurrency,
   );
   if (organizers) reused += organizers.reused;
@@ -570,6 +562,8 @@ export async function seedLinkedPosts(
 // ---------------------------------------------------------------------------------------------------
 // Events
 
+export type EventBody = Schemas['CreateEventBody'];
+
 export interface EventPlanOptions {
   count: number;
   seed: number;
@@ -582,12 +576,12 @@ export interface EventPlanOptions {
 const fmt = (d: DateTime) => d.toFormat('yyyy-MM-dd HH:mm:ss');
 
 /** The bodies of `count` POST /events requests, drawn from `seed`: same inputs, same bodies. */
-export function planEvents(refs: SeedRefs, o: EventPlanOptions): Record<string, unknown>[] {
+export function planEvents(refs: SeedRefs, o: EventPlanOptions): EventBody[] {
   const r = rng(o.seed);
   const anchor = (o.anchor ?? DateTime.utc()).toUTC().startOf('day');
   const pastShare = o.pastShare ?? 0.15;
   const tagNames = [...refs.tags.keys()];
-  const out: Record<string, unknown>[] = [];
+  const out: EventBody[] = [];
   for (let i = 0; i < o.count; i++) {
     const cat = r.pick(EVENT_CATEGORIES);
     const words = TITLES[cat];
@@ -625,7 +619,7 @@ export function planEvents(refs: SeedRefs, o: EventPlanOptions): Record<string, 
         : '');
     const categories = [refs.categories.get(cat)!];
     if (cat !== 'family' && r.chance(0.12)) categories.push(refs.categories.get('family')!);
-    const body: Record<string, unknown> = {
+    const body: EventBody = {
       title,
       description,
       excerpt: r.chance(0.6)
@@ -648,7 +642,7 @@ export function planEvents(refs: SeedRefs, o: EventPlanOptions): Record<string, 
     };
     if (venue) body.venue = venue.id;
     if (refs.organizers.length > 0 && r.chance(0.8)) body.organizer = r.some(refs.organizers, 1, 2);
-    out.push(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)));
+    out.push(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as EventBody);
   }
   return out;
 }
@@ -662,16 +656,17 @@ export interface EventsSummary {
 /** POSTs the planned events `concurrency` at a time; `onProgress` is called every 100. */
 export async function seedEvents(
   api: ApiClient,
-  bodies: Record<string, unknown>[],
+  bodies: EventBody[],
   concurrency = 8,
   onProgress?: (done: number) => void,
 ): Promise<EventsSummary> {
   let done = 0;
   const ids = await pool(bodies, concurrency, async (body) => {
-    const res = await api.request('POST', '/events', body);
-    if (res.status !== 201) fail(`POST /events ${JSON.stringify(body.title)}`, res);
+    const { data } = await api.createEvent({ body }).catch((e: unknown) => {
+      throw failed(`POST /events ${JSON.stringify(body.title)}`, e);
+    });
     if (++done % 100 === 0) onProgress?.(done);
-    return res.body.id as number;
+    return data.id;
   });
   return { created: ids.length, drafts: bodies.filter((b) => b.status === 'draft').length, ids };
 }
