@@ -34,7 +34,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
 import { parseArgs } from 'node:util';
-import type { ApiClient } from '../local/seed';
+import { CalApiError } from '../client/src';
+import type { ApiClient, EventBody } from '../local/seed';
 import type { Figures } from './report';
 
 const USAGE =
@@ -249,6 +250,12 @@ async function measureRead(base: string, c: { path?: string }): Promise<Figures>
   return report.figures(times, usage, before, REQUESTS, { errors, total, shown: shown / REQUESTS, trips });
 }
 
+/** An error answer of a measured write, counted by its status as the others are (not thrown). */
+const answered = (e: unknown): { status: number } => {
+  if (e instanceof CalApiError) return e;
+  throw e;
+};
+
 async function measureWrites(
   n: number,
   send: (i: number) => Promise<{ status: number }>,
@@ -320,11 +327,11 @@ async function fillLastPage(
     for (const e of (body.events ?? []).reverse()) {
       if (drafted >= excess) break;
       if (keep.has(e.id) || String(e.description ?? '').includes(RARE_WORD)) continue;
-      const r = await api.request('POST', `/events/${e.id}`, { status: 'draft' });
-      if (r.status !== 200)
+      await api.updateEvent({ path: { id: e.id }, body: { status: 'draft' } }).catch((err: CalApiError) => {
         throw new SetupError(
-          `POST /events/${e.id} {"status":"draft"}: HTTP ${r.status} ${JSON.stringify(r.body)}`,
+          `POST /events/${e.id} {"status":"draft"}: HTTP ${err.status} ${JSON.stringify(err.body)}`,
         );
+      });
       drafted++;
     }
   }
@@ -386,10 +393,10 @@ async function bench(): Promise<void> {
   const check = await verifyBulk(
     sampleBodies,
     async (body) => {
-      const res = await api.request('POST', '/events', body);
-      if (res.status !== 201)
-        throw new Error(`sample POST /events: HTTP ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body.id as number;
+      const res = await api.createEvent({ body: body as EventBody }).catch((err: CalApiError) => {
+        throw new Error(`sample POST /events: HTTP ${err.status} ${JSON.stringify(err.body)}`);
+      });
+      return res.data.id;
     },
     bulkEvents,
   );
@@ -470,20 +477,17 @@ async function bench(): Promise<void> {
 
     // The single reads ask for the same event at every size (one of the first size's, with links).
     if (!single.id) {
-      const page = await api.request('GET', '/events?per_page=50');
-      const pick = (page.body?.events ?? []).find(
-        (e: { venue?: unknown; organizer?: unknown[] }) =>
-          e.venue && !Array.isArray(e.venue) && (e.organizer ?? []).length > 0,
-      );
-      single.id = Number(pick?.id ?? page.body?.events?.[0]?.id);
-      single.slug = String((await api.request('GET', `/events/${single.id}`)).body.slug);
+      const { events } = (await api.listEvents({ query: { per_page: 50 } })).data;
+      const pick = events.find((e) => e.venue && !Array.isArray(e.venue) && e.organizer.length > 0);
+      single.id = Number(pick?.id ?? events[0]?.id);
+      single.slug = (await api.getEvent({ path: { id: single.id } })).data.slug;
     }
     const { id: someId, slug } = single;
 
     // The last page full at every size: the listing's total made a multiple of the page size, leaving
     // out the single reads' event and the rare word's (their cases stay as they were).
-    const rare = (await api.request('GET', `/events?search=${RARE_WORD}&per_page=50`)).body?.events ?? [];
-    const keep = new Set<number>([someId, ...rare.map((e: { id: number }) => Number(e.id))]);
+    const rare = (await api.listEvents({ query: { search: RARE_WORD, per_page: 50 } })).data.events;
+    const keep = new Set<number>([someId, ...rare.map((e) => e.id)]);
     const filled = await fillLastPage(base, api, keep);
     const totalPages = filled.pages;
     note(
@@ -577,11 +581,11 @@ async function bench(): Promise<void> {
       'POST /events (create)',
       await measureWrites(
         WRITE_REQUESTS,
-        async (i) => {
-          const res = await api.request('POST', '/events', writeBodies[i]);
-          createdIds[i] = res.body?.id;
-          return res;
-        },
+        (i) =>
+          api.createEvent({ body: writeBodies[i]! }).then((res) => {
+            createdIds[i] = res.data.id;
+            return res;
+          }, answered),
         201,
       ),
     );
@@ -593,11 +597,16 @@ async function bench(): Promise<void> {
       await measureWrites(
         WRITE_REQUESTS,
         (i) =>
-          api.request('POST', `/events/${createdIds[i]}`, {
-            title: `Updated ${String(writeBodies[i]!.title)}`,
-            description: '<p>Updated description.</p>',
-            cost: '12',
-          }),
+          api
+            .updateEvent({
+              path: { id: createdIds[i]! },
+              body: {
+                title: `Updated ${String(writeBodies[i]!.title)}`,
+                description: '<p>Updated description.</p>',
+                cost: '12',
+              },
+            })
+            .catch(answered),
         200,
       ),
     );
