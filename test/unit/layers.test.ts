@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
  *
  * Layers, bottom to top; a file may import only from its own folder or from a lower layer:
  *   0 shared/config.ts  1 shared/domain/  2 shared/schemas/  3 shared/contracts/  4 shared/db/
- *   5 shared/repositories/  6 shared/services/ and shared/docs/ (same rank, neither imports the other)
+ *   5 shared/repositories/ and shared/outbound/ (DynamoDB; URLs users gave)  6 shared/services/ and
+ *   shared/docs/ (same rank, neither imports the other)
  *   7 shared/http/  8 functions/
  * Anything else (local/, infra/, test/, bench/, a file outside every layer) is out of bounds.
  */
@@ -31,6 +32,7 @@ const LAYERS: Array<[prefix: string, rank: number]> = [
   ['shared/contracts/', 3],
   ['shared/db/', 4],
   ['shared/repositories/', 5],
+  ['shared/outbound/', 5],
   ['shared/services/', 6],
   ['shared/docs/', 6],
   ['shared/http/', 7],
@@ -78,6 +80,7 @@ const NO_AWS_SDK = [
   'shared/schemas/',
   'shared/contracts/',
   'shared/domain/',
+  'shared/outbound/',
   'functions/',
 ];
 

@@ -1,0 +1,160 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Requests to URLs a user gave (webhook deliveries, feed imports): never to this machine, its network
+ * or the cloud's metadata service. Only public unicast addresses are reached (ipaddr.js classifies
+ * them), checked on the address the connection actually uses, so a name that resolves to a public
+ * address when a URL is saved and to 10.0.0.1 when it is fetched (DNS rebinding) is refused too.
+ * Redirects are never followed, and time and size are bounded.
+ */
+
+export interface OutboundPolicy {
+  /** The local stack: loopback addresses and plain http allowed too (never when deployed). */
+  local: boolean;
+}
+
+/** Resolves a host name to every address it has (dns.lookup's shape; tests give their own). */
+export type Resolve = (
+  hostname: string,
+  options: { all: true; family?: number },
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
+export class OutboundRefused extends Error {
+  readonly reason = 'refused';
+}
+
+export class OutboundFailed extends Error {
+  constructor(
+    readonly reason: 'timeout' | 'network',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Why an address may not be reached, or undefined when it may. */
+export function addressRefusal(address: string, policy: OutboundPolicy): string | undefined {
+  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  let ip = ipaddr.parse(address);
+  if (ip instanceof ipaddr.IPv6 && ip.isIPv4MappedAddress()) ip = ip.toIPv4Address();
+  const range = ip.range();
+  if (range === 'unicast' || (range === 'loopback' && policy.local)) return undefined;
+  return `${address} is a ${range} address`;
+}
+
+/** Why a URL may not be fetched, as far as it says by itself (host names are checked when resolved). */
+export function urlRefusal(raw: string, policy: OutboundPolicy): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'it is not a URL';
+  }
+  if (url.protocol !== 'https:' && !(policy.local && url.protocol === 'http:'))
+    return policy.local ? 'only http and https URLs are allowed' : 'only https URLs are allowed';
+  if (url.username || url.password) return 'a URL with a user name or password is not allowed';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // Node connects to an address literal without looking it up: check it here.
+  return ipaddr.isValid(host) ? addressRefusal(host, policy) : undefined;
+}
+
+/** dns.lookup for the connection, refusing every name that has any address the policy refuses. */
+function guardedLookup(policy: OutboundPolicy, resolve: Resolve): LookupFunction {
+  return (hostname, options, callback) => {
+    const family =
+      options.family === 'IPv6' ? 6 : options.family === 'IPv4' ? 4 : options.family || undefined;
+    resolve(hostname, { all: true, family }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const refused = addresses.map((a) => addressRefusal(a.address, policy)).find(Boolean);
+      if (refused || !addresses.length)
+        return callback(new OutboundRefused(`${hostname}: ${refused ?? 'no address'}`), '', 0);
+      if (options.all) return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}
+
+export interface GuardedRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Whole request, body read included. */
+  timeoutMs: number;
+  /** Bytes of the response body kept; the rest is not read. */
+  maxBytes: number;
+  policy: OutboundPolicy;
+  resolve?: Resolve;
+}
+
+export interface GuardedResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** The body went on past maxBytes: what is here is its start. */
+  truncated: boolean;
+}
+
+/**
+ * One request, no redirect followed (a 3xx is answered as it came). Rejects with OutboundRefused before
+ * anything is sent to an address the policy refuses, or OutboundFailed on a timeout or network error.
+ */
+export function guardedFetch(raw: string, r: GuardedRequest): Promise<GuardedResponse> {
+  const refusal = urlRefusal(raw, r.policy);
+  if (refusal) return Promise.reject(new OutboundRefused(`${raw}: ${refusal}`));
+  const url = new URL(raw);
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: r.method ?? 'GET',
+      headers: r.headers,
+      lookup: guardedLookup(r.policy, r.resolve ?? (dnsLookup as unknown as Resolve)),
+      agent: false,
+    });
+    const timer = setTimeout(
+      () => req.destroy(new OutboundFailed('timeout', `no answer within ${r.timeoutMs} ms`)),
+      r.timeoutMs,
+    );
+    const fail = (e: Error) => {
+      clearTimeout(timer);
+      // A late socket error after the answer was read changes nothing (a settled promise stays so).
+      reject(
+        e instanceof OutboundRefused || e instanceof OutboundFailed
+          ? e
+          : new OutboundFailed('network', e.message),
+      );
+    };
+    req.on('error', fail);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let truncated = false;
+      const done = () => {
+        clearTimeout(timer);
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks),
+          truncated,
+        });
+      };
+      res.on('data', (chunk: Buffer) => {
+        const room = r.maxBytes - size;
+        chunks.push(chunk.subarray(0, Math.max(room, 0)));
+        size += chunk.length;
+        if (size > r.maxBytes) {
+          truncated = true;
+          res.destroy();
+          done();
+        }
+      });
+      res.on('end', done);
+      res.on('error', fail);
+    });
+    req.end(r.body);
+  });
+}
