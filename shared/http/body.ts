@@ -24,7 +24,7 @@ export function parseBody(event: APIGatewayProxyEventV2): Record<string, unknown
   const json = type === 'application/json' || type.endsWith('+json');
   if (!json && type !== 'application/x-www-form-urlencoded') throw unsupportedMediaType(type || 'none');
   const decoder = decoderFor(charset);
-  if (!json) return cleanStrings(parseQueryString(bytes, formDecoder(decoder))) as Record<string, unknown>;
+  if (!json) return cleanStrings(parseQueryString(bytes, formDecoder(decoder)));
 
   let text: string;
   let bad: number | undefined;
@@ -50,7 +50,7 @@ export function parseBody(event: APIGatewayProxyEventV2): Record<string, unknown
     throw bad === undefined ? invalidJson() : invalidText('body', 'utf-8');
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalidJson();
-  return cleanStrings(parsed) as Record<string, unknown>;
+  return cleanStrings(parsed as Record<string, unknown>);
 }
 
 /** The media type of a Content-Type header, lower case, and its charset parameter if any. */
@@ -99,26 +99,43 @@ function firstInvalidUtf8(bytes: Uint8Array, text: string): number | undefined {
   return undefined;
 }
 
+/** A place in a parsed body: the object or array holding a value, its key there, and where that is. */
+interface Place {
+  holder: Record<string, unknown> | unknown[];
+  key: string;
+  up?: Place;
+}
+
 /**
  * A parsed body with every string (keys too) checked to be text, else a 400 naming the field, and
- * every string value cleared of its control characters (domain/text.ts withoutControls).
+ * every string value cleared of its control characters (domain/text.ts withoutControls), in place.
+ * Iterative, in document order: a body may nest thousands of levels deep.
  */
-function cleanStrings(value: unknown, path: string[] = []): unknown {
-  if (typeof value === 'string') {
-    if (!isWellFormed(value)) throw invalidText(path[0] ?? 'body', 'utf-8', labelOf(path));
-    return withoutControls(value);
+function cleanStrings(root: Record<string, unknown>): Record<string, unknown> {
+  const todo: Place[] = [];
+  const enter = (holder: Place['holder'], up?: Place) => {
+    const keys = Object.keys(holder);
+    for (let i = keys.length - 1; i >= 0; i--) todo.push({ holder, key: keys[i]!, up });
+  };
+  enter(root);
+  for (let place = todo.pop(); place; place = todo.pop()) {
+    const { holder, key } = place;
+    if (!isWellFormed(key)) throw notText(place, toWellFormed(key));
+    const value = (holder as Record<string, unknown>)[key];
+    if (typeof value === 'string') {
+      if (!isWellFormed(value)) throw notText(place, key);
+      const clean = withoutControls(value);
+      if (clean !== value) (holder as Record<string, unknown>)[key] = clean;
+    } else if (value !== null && typeof value === 'object') enter(value as Place['holder'], place);
   }
-  if (Array.isArray(value)) return value.map((v, i) => cleanStrings(v, [...path, String(i)]));
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if (!isWellFormed(key)) {
-      const named = [...path, toWellFormed(key)];
-      throw invalidText(named[0]!, 'utf-8', labelOf(named));
-    }
-    out[key] = cleanStrings(v, [...path, key]);
-  }
-  return out;
+  return root;
+}
+
+/** The 400 for the field at `place` (its own key spelt `key`), named as validation errors name it. */
+function notText(place: Place, key: string) {
+  const path = [key];
+  for (let up = place.up; up; up = up.up) path.unshift(up.key);
+  return invalidText(path[0]!, 'utf-8', labelOf(path));
 }
 
 /** Human label of a field: `venue`, `organizer[1].email` (as validation errors name them). */

@@ -161,6 +161,16 @@ describe('control characters', () => {
     });
   });
 
+  it('are removed however deep the body nests', () => {
+    const depth = 20_000;
+    const deep = `${'{"a":'.repeat(depth)}"x\\u0001y"${'}'.repeat(depth)}`;
+    let value: unknown = parseBody(request(deep));
+    for (let i = 0; i < depth; i++) value = (value as { a: unknown }).a;
+    expect(value).toBe('xy');
+    const bad = `{"list":[${'['.repeat(depth)}"\\uDFFF"${']'.repeat(depth)}]}`;
+    expect(Object.keys(refusal(() => parseBody(request(bad))).params!)).toEqual(['list']);
+  });
+
   it('are exactly C0 but tab, LF and CR; surrogate pairs are text, lone ones are not', () => {
     const all = Array.from({ length: 0x80 }, (_, i) => String.fromCharCode(i)).join('');
     expect(withoutControls(all)).toBe(`\t\n\r${all.slice(0x20)}`);
