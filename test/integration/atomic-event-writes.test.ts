@@ -3,6 +3,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ddb } from '../../shared/db/client';
 import { useStack } from '../support/use-stack';
+import { type Rec } from '../support/bodies';
 
 /**
  * Every event write is atomic (decisions §6, §7): the event, the inline venues and the terms it
@@ -16,8 +17,6 @@ const {
   api,
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
-
-type Rec = Record<string, any>;
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { STATUS_SHARDS } from '../../shared/db/keys';
 import { measure } from '../support/db-calls';
 import { useStack } from '../support/use-stack';
+import { type Rec } from '../support/bodies';
 
 /**
  * Reads at the ends of the calendar and past the end of a list (issue 24): every date parameter of
@@ -13,8 +14,6 @@ const {
   api,
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
-
-type Rec = Record<string, any>;
 
 const DATE_PARAMS = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'];
 const IN_CALENDAR = [

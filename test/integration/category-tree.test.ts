@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { rebuildTallies } from '../../shared/services/tally-rebuild';
 import { type DbCall, measure } from '../support/db-calls';
 import { useStack } from '../support/use-stack';
+import { type Rec } from '../support/bodies';
 
 /**
  * `categories=<parent>` (decisions §8: a category filter also matches its children's events) through
@@ -14,7 +15,6 @@ const {
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
 
-type Rec = Record<string, any>;
 const WINDOW = 'start_date=2032-05-01&end_date=2032-05-31';
 const day = (d: number) => `2032-05-${String(d).padStart(2, '0')}`;
 const cat: Record<string, number> = {};

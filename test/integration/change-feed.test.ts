@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeCursor, positionAt } from '../../shared/domain/changes';
 import { ddb } from '../../shared/db/client';
 import { useStack } from '../support/use-stack';
+import { type Rec } from '../support/bodies';
 
 /**
  * The change feed (issue 11): GET /changes lists, oldest first, every change to events, venues,
@@ -25,7 +26,6 @@ const {
   },
 });
 
-type Rec = Record<string, any>;
 interface Change {
   resource: string;
   id: number;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useStack } from '../support/use-stack';
+import { type Rec, creator } from '../support/bodies';
 
 /**
  * Writes under concurrency (decisions §6): concurrent claims of one slug give `x`, `x-2`, … and never
@@ -15,14 +16,9 @@ const {
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
 
-type Rec = Record<string, any>;
 type Reply = { status: number; body: Rec };
 
-const created = async (path: string, body: Rec): Promise<Rec> => {
-  const res = await api.post(path, body, { token: editor });
-  expect(res.status, `POST ${path} ${JSON.stringify(res.body)}`).toBe(201);
-  return res.body as Rec;
-};
+const created = creator(api, editor);
 
 const pause = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useStack } from '../support/use-stack';
+import { type Rec, creator } from '../support/bodies';
 
 /**
  * "Nothing lost" under concurrency (issue 10), besides concurrency.test.ts (slugs, creates racing
@@ -12,14 +13,9 @@ const {
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
 
-type Rec = Record<string, any>;
 const WHEN = { start_date: '2036-04-10 19:00', end_date: '2036-04-10 22:00' };
 
-async function created(path: string, body: Rec): Promise<Rec> {
-  const res = await api.post(path, body, { token: editor });
-  expect(res.status, `POST ${path} ${JSON.stringify(res.body)}`).toBe(201);
-  return res.body as Rec;
-}
+const created = creator(api, editor);
 
 /** A small deterministic PRNG (mulberry32), so a failure replays. */
 function prng(seed: number) {

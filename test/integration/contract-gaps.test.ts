@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useStack } from '../support/use-stack';
+import { creator } from '../support/bodies';
 
 /**
  * Settled gaps of the contract (decisions §6, §8): ID 0 is an unknown ID like any other; update by
@@ -10,13 +11,7 @@ const {
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
 
-type Rec = Record<string, any>;
-
-const created = async (path: string, body: Rec): Promise<Rec> => {
-  const res = await api.post(path, body, { token: editor });
-  expect(res.status, `POST ${path} ${JSON.stringify(res.body)}`).toBe(201);
-  return res.body as Rec;
-};
+const created = creator(api, editor);
 
 describe('ID 0 (decisions §8)', () => {
   it.each([

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useStack } from '../support/use-stack';
+import { type Rec } from '../support/bodies';
 
 /**
  * Permanent deletes of any size (decisions §6): a venue linked to 500 events and a category linked to
@@ -12,8 +13,6 @@ const {
   api,
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
-
-type Rec = Record<string, any>;
 
 const created = async (path: string, body: Rec): Promise<Rec> => {
   const res = await api.post(path, body, { token: editor });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useStack } from '../support/use-stack';
+import { type Rec } from '../support/bodies';
 
 /**
  * Events and their venues and organizers: links by ID, {id} or inline object, the embedded
@@ -16,7 +17,6 @@ const {
   tokens: { editor },
 } = await useStack({ now: NOW, tokens: { editor: 'editor' } });
 
-type Rec = Record<string, any>;
 const v: Record<string, Rec> = {};
 const o: Record<string, Rec> = {};
 

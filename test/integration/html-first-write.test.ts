@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { coldHandler, type WriteFunction } from '../support/cold-functions';
 import { invoke } from '../support/invoke';
 import { useStack } from '../support/use-stack';
+import { type Rec } from '../support/bodies';
 
 /**
  * sanitize-html is loaded only by a write whose body holds markup (shared/domain/text.ts, htmlReady).
@@ -13,7 +14,6 @@ const {
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
 
-type Rec = Record<string, any>;
 const HTML = '<p onclick="x()">Hi <b>there</b></p><script>alert(1)</script>';
 const SAFE = '<p>Hi <b>there</b></p>';
 const TITLE = '<i>Rock</i> &amp; roll';

@@ -2,6 +2,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ddb } from '../../shared/db/client';
 import { useStack } from '../support/use-stack';
+import { type Rec, creator } from '../support/bodies';
 
 /**
  * An interrupted permanent delete finishes when repeated (decisions §6). The data store is made to
@@ -17,15 +18,9 @@ const {
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
 
-type Rec = Record<string, any>;
-
 afterEach(() => vi.restoreAllMocks());
 
-const created = async (path: string, body: Rec): Promise<Rec> => {
-  const res = await api.post(path, body, { token: editor });
-  expect(res.status, `POST ${path} ${JSON.stringify(res.body)}`).toBe(201);
-  return res.body as Rec;
-};
+const created = creator(api, editor);
 
 async function inBatches<T>(n: number, size: number, make: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];

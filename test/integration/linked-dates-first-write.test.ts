@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { coldHandler, type WriteFunction } from '../support/cold-functions';
 import { invoke } from '../support/invoke';
 import { useStack } from '../support/use-stack';
+import { type Rec } from '../support/bodies';
 
 /**
  * The venue and organizer writes load the luxon-based date parser only for a body that sends `date` or
@@ -14,8 +15,6 @@ const {
   api,
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
-
-type Rec = Record<string, any>;
 
 // [date fields sent, the dates the luxon-based publicationDates gives them in UTC]
 const DATED: Array<[Rec, Rec]> = [

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callsInFlight, type DbCall, measure, watchDb } from '../support/db-calls';
 import { useStack } from '../support/use-stack';
+import { type Rec } from '../support/bodies';
 
 /**
  * What a list costs (issue 9): DynamoDB calls and items read, counted, never timed. A page reads the
@@ -12,7 +13,6 @@ const {
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
 
-type Rec = Record<string, any>;
 const DAYS = 12;
 const PER_DAY = 5;
 const WINDOW = 'start_date=2031-03-01&end_date=2031-03-31';

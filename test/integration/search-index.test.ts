@@ -3,6 +3,7 @@ import { deleteWordItems, putWordItems, storedWords, wordItem } from '../../shar
 import { rebuildSearchIndex } from '../../shared/services/search-reindex';
 import { measure } from '../support/db-calls';
 import { useStack } from '../support/use-stack';
+import { type Rec } from '../support/bodies';
 
 /**
  * The search index (issue 9): `search=` reads the words its query words start and the matching events,
@@ -13,7 +14,6 @@ const {
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
 
-type Rec = Record<string, any>;
 const WINDOW = 'start_date=2032-05-01&end_date=2032-05-31';
 let venue: Rec;
 let rare: Rec[] = [];

@@ -7,6 +7,7 @@ import { rebuildFeaturedIndex } from '../../shared/services/featured-reindex';
 import { rebuildTallies } from '../../shared/services/tally-rebuild';
 import { measure } from '../support/db-calls';
 import { useStack } from '../support/use-stack';
+import { type Rec } from '../support/bodies';
 
 /**
  * Month tallies (shared/domain/tallies.ts) and their rebuild (`npm run reindex`, rebuildTallies): a
@@ -18,7 +19,6 @@ const {
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
 
-type Rec = Record<string, any>;
 const WINDOW = 'start_date=2033-01-30&end_date=2033-04-02';
 /** The same window in strict mode, which no tally answers: from 00:00:00 to 23:59:59 of its days. */
 const STRICT = 'start_date=2033-01-30%2000:00:00&end_date=2033-04-02%2023:59:59&strict_dates=true';

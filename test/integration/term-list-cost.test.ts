@@ -6,6 +6,7 @@ import { rebuildTermIndex } from '../../shared/services/term-reindex';
 import { measure } from '../support/db-calls';
 import { byName } from '../support/term-order';
 import { useStack } from '../support/use-stack';
+import { type Rec } from '../support/bodies';
 
 /**
  * What a term list costs (issue 9): `GET /tags?hide_empty=false` (every term, by name) reads its page
@@ -17,8 +18,6 @@ const {
   api,
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
-
-type Rec = Record<string, any>;
 
 /** Names that exercise the order: case, accents, numbers by value, spaces and hyphens. */
 const nameOf = (n: number) =>

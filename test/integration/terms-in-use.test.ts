@@ -6,6 +6,7 @@ import { rebuildTermIndex } from '../../shared/services/term-reindex';
 import { measure } from '../support/db-calls';
 import { byName } from '../support/term-order';
 import { useStack } from '../support/use-stack';
+import { type Rec } from '../support/bodies';
 
 /**
  * The default term lists (`hide_empty=true`) read their page from the in-use orders
@@ -19,7 +20,6 @@ const {
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
 
-type Rec = Record<string, any>;
 type Who = 'anonymous' | 'editor';
 const as = (who: Who) => (who === 'editor' ? { token: editor } : {});
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useStack } from '../support/use-stack';
+import { type Rec, creator } from '../support/bodies';
 
 /**
  * Trash loses nothing (decisions §6): a trashed venue or organizer stays linked to its events. Callers
@@ -14,13 +15,7 @@ const {
   tokens: { editor },
 } = await useStack({ tokens: { editor: 'editor' } });
 
-type Rec = Record<string, any>;
-
-const created = async (path: string, body: Rec): Promise<Rec> => {
-  const res = await api.post(path, body, { token: editor });
-  expect(res.status).toBe(201);
-  return res.body as Rec;
-};
+const created = creator(api, editor);
 
 const embeddedIds = (event: Rec, field: 'venue' | 'organizer'): number[] =>
   [event[field]].flat().map((r: Rec) => r.id);

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { createClient } from '../../client/src';
 import type { Role } from '../../shared/contracts/types';
 import { ensureTable } from '../../local/dynamo';
 import { signLocalToken } from '../../local/token';
@@ -39,27 +40,31 @@ export async function startStack(
   // Tokens signed before the stack started (by useStack) are the ones `token()` hands out for them.
   const tokens = new Map<string, string>((options.signed ?? []).map((t) => [`${t.role}:${t.sub}`, t.token]));
 
-  async function call<T = any>(method: string, path: string, o: CallOptions = {}): Promise<Reply<T>> {
-    const headers: Record<string, string> = { ...o.headers };
-    if (o.token) headers.authorization = `Bearer ${o.token}`;
-    let body: string | undefined = o.raw;
-    if (o.form) {
-      headers['content-type'] ??= 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(o.form).toString();
-    } else if (o.body !== undefined) {
-      headers['content-type'] ??= 'application/json';
-      body = JSON.stringify(o.body);
-    }
-    const res = await fetch(`${base}${path}`, { method, headers, body, redirect: 'manual' });
+  /** fetch, with every answer checked against /doc before the client reads it. */
+  async function checkedFetch(url: string, init: RequestInit): Promise<Response> {
+    const res = await fetch(url, { ...init, redirect: 'manual' });
     const text = await res.text();
-    const reply = { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-    await checkAgainstDoc(base, method, path, reply);
-    return reply;
+    const json = res.headers.get('content-type')?.includes('json');
+    const body = text && json ? JSON.parse(text) : text || undefined;
+    await checkAgainstDoc(base, init.method!, url.slice(base.length), {
+      status: res.status,
+      headers: res.headers,
+      body,
+    });
+    return new Response(text || null, { status: res.status, headers: res.headers });
+  }
+  /** The typed client (client/) on this stack: calls by operation, error answers thrown as CalApiError. */
+  const client = createClient({ baseUrl: base, fetch: checkedFetch });
+
+  async function call<T = any>(method: string, path: string, o: CallOptions = {}): Promise<Reply<T>> {
+    const reply = await client.send(method, path, o);
+    return { status: reply.status, headers: reply.headers, body: reply.data as T };
   }
 
   return {
     base,
     origin,
+    client,
     call,
     get: <T = any>(path: string, o?: CallOptions) => call<T>('GET', path, o),
     post: <T = any>(path: string, body?: unknown, o?: CallOptions) => call<T>('POST', path, { ...o, body }),
