@@ -1,7 +1,8 @@
 import type { LinkKind, PostType, Taxonomy } from '../domain/records';
 
 /**
- * Every key format of the single table lives here; the README's data-model table explains them.
+ * Every key format of the single table lives here; docs/data-model.md explains them, and
+ * access-patterns.ts declares every Query that reads them.
  *
  * Items (pk / sk):
  *   counter          COUNTER / post|term               atomic ID sequences (posts share one, terms another)

@@ -12,14 +12,30 @@ export const TABLE = {
    * removed by DynamoDB some time after it; items without it live for ever.
    */
   ttlAttribute: 'expiration',
+  /**
+   * The four global secondary indexes. Their names are older than most of what they hold now, so read
+   * each one's comment, not its name: they are the names of the deployed table, and renaming a GSI
+   * means deleting it and creating another (CloudFormation takes one GSI creation or deletion per
+   * update, and lists would read the new one while it backfills), so they stay. Every access pattern
+   * that reads them is declared in `access-patterns.ts`, which docs/data-model.md lists.
+   * Sort keys of event entries are event-local wall times (`Y-m-d H:i:s` in the event's own zone,
+   * reference §4.3), not UTC.
+   */
   indexes: {
-    /** Records of one type (or terms of one taxonomy) by slug: slug look-ups, term lists, free slugs. */
+    /** gsi1, by slug: posts of one type (`TYPE#<type>`) and terms of one taxonomy (`TAXONOMY#<taxonomy>`). */
     bySlug: { name: 'bySlug', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-    /** Records of one type by date: events by UTC start, venues and organizers by publication date. */
+    /**
+     * gsi2, records in list order: events by event-local start, venues and organizers by UTC
+     * publication date (`TYPE#<type>`), and terms by sort name (`TAXONOMY#<taxonomy>`).
+     */
     byStart: { name: 'byStart', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
-    /** Events by UTC end (ends_before / ends_after and "still upcoming"). */
+    /** gsi3: events by event-local end (`TYPE#event`), and terms in use by the public count (`INUSE#public#…`) by name. */
     byEnd: { name: 'byEnd', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
-    /** Link items by the record they point at: events of a term, venue or organizer, by start. */
+    /**
+     * gsi4, entries by what they are filed under: an event's link rows by target (`<KIND>#<id>`) and
+     * featured events (`FEATURED`), by event-local start; search words (`WORD#<xx>`); terms in use by
+     * the editors' count (`INUSE#all#…`) by name.
+     */
     byAssignment: { name: 'byAssignment', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
   },
 } as const;
