@@ -86,6 +86,15 @@ describe('the typed client', () => {
     expect(new Set(seen).size).toBe(seen.length);
   });
 
+  it('throws a refused body as a CalApiError naming the parameter', async () => {
+    const refused = await api.client
+      .createTag({ body: { name: '' }, token: editor })
+      .catch((e: unknown) => e);
+
+    expect(refused).toBeInstanceOf(CalApiError);
+    expect(refused).toMatchObject({ status: 400, body: { data: { params: { name: expect.any(String) } } } });
+  });
+
   it('sends no token unless asked, so a write without one is refused', async () => {
     await expect(api.client.createTag({ body: aTag() })).rejects.toMatchObject({ status: 401 });
   });
