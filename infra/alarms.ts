@@ -13,6 +13,7 @@ import { Construct } from 'constructs';
 
 export interface AlarmsProps {
   api: IHttpApi;
+  /** The functions of this stack (the `$default` one); each family's are watched in its own stack. */
   functions: ReadonlyMap<string, IFunction>;
   table: Table;
 }
@@ -34,32 +35,81 @@ const TABLE_OPERATIONS = [
   Operation.TRANSACT_GET_ITEMS,
 ];
 
+/** An alarm at or above `threshold`, without data counting as fine. */
+function alarm(scope: Construct, name: string, metric: IMetric, description: string, threshold = 1): Alarm {
+  return new Alarm(scope, name, {
+    metric,
+    threshold,
+    evaluationPeriods: 1,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+    alarmDescription: description,
+  });
+}
+
+/**
+ * The sum of metrics, each read as 0 where it has no data point: a function not invoked in the period
+ * publishes no Throttles at all, and a plain sum of it with a busy one has no value, so the alarm would
+ * never see the busy one's throttles.
+ */
+export function sumFilled(metrics: Record<string, IMetric>, label: string): MathExpression {
+  return new MathExpression({
+    expression: Object.keys(metrics)
+      .map((id) => `FILL(${id}, 0)`)
+      .join(' + '),
+    usingMetrics: metrics,
+    period: PERIOD,
+    label,
+  });
+}
+
+/** The errors of each function and their throttles, ten functions an alarm. */
+export class FunctionAlarms extends Construct {
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: { functions: ReadonlyMap<string, IFunction> }) {
+    super(scope, id);
+    for (const [name, fn] of props.functions) {
+      this.alarms.push(
+        alarm(
+          this,
+          `${name[0]!.toUpperCase()}${name.slice(1)}Errors`,
+          fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
+          `${name} failed invocations`,
+        ),
+      );
+    }
+    const functions = [...props.functions];
+    for (let i = 0; i < functions.length; i += FUNCTIONS_PER_THROTTLE_ALARM) {
+      const group = functions.slice(i, i + FUNCTIONS_PER_THROTTLE_ALARM);
+      const metrics = Object.fromEntries(
+        group.map(([, fn], j) => [`t${j}`, fn.metricThrottles({ period: PERIOD, statistic: 'Sum' })]),
+      );
+      this.alarms.push(
+        alarm(
+          this,
+          `FunctionThrottles${i / FUNCTIONS_PER_THROTTLE_ALARM + 1}`,
+          sumFilled(metrics, 'Throttled invocations'),
+          `Throttled invocations of ${group.map(([name]) => name).join(', ')}`,
+        ),
+      );
+    }
+  }
+}
+
 /** Alarms without actions: wire them to a topic or a pager per deployment. */
 export class Alarms extends Construct {
   readonly alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: AlarmsProps) {
     super(scope, id);
-    const alarm = (name: string, metric: IMetric, description: string, threshold = 1) => {
-      this.alarms.push(
-        new Alarm(this, name, {
-          metric,
-          threshold,
-          evaluationPeriods: 1,
-          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-          treatMissingData: TreatMissingData.NOT_BREACHING,
-          alarmDescription: description,
-        }),
-      );
+    const add = (name: string, metric: IMetric, description: string, threshold = 1) => {
+      this.alarms.push(alarm(this, name, metric, description, threshold));
     };
 
-    alarm(
-      'Api5xx',
-      props.api.metricServerError({ period: PERIOD, statistic: 'Sum' }),
-      'The API answered 5xx',
-    );
+    add('Api5xx', props.api.metricServerError({ period: PERIOD, statistic: 'Sum' }), 'The API answered 5xx');
     // Any 5xx is a bug (above); a high share of them is an outage.
-    alarm(
+    add(
       'Api5xxRate',
       new MathExpression({
         expression: 'IF(requests > 0, 100 * errors / requests, 0)',
@@ -73,33 +123,23 @@ export class Alarms extends Construct {
       `At least ${API_5XX_RATE_PERCENT}% of the API's requests answered 5xx`,
       API_5XX_RATE_PERCENT,
     );
-    for (const [name, fn] of props.functions) {
-      alarm(
-        `${name[0]!.toUpperCase()}${name.slice(1)}Errors`,
-        fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
-        `${name} failed invocations`,
-      );
-    }
-    const functions = [...props.functions];
-    for (let i = 0; i < functions.length; i += FUNCTIONS_PER_THROTTLE_ALARM) {
-      const group = functions.slice(i, i + FUNCTIONS_PER_THROTTLE_ALARM);
-      const usingMetrics = Object.fromEntries(
-        group.map(([, fn], j) => [`t${j}`, fn.metricThrottles({ period: PERIOD, statistic: 'Sum' })]),
-      );
-      alarm(
-        `FunctionThrottles${i / FUNCTIONS_PER_THROTTLE_ALARM + 1}`,
-        new MathExpression({
-          expression: Object.keys(usingMetrics).join(' + '),
-          usingMetrics,
-          period: PERIOD,
-          label: 'Throttled invocations',
-        }),
-        `Throttled invocations of ${group.map(([name]) => name).join(', ')}`,
-      );
-    }
-    alarm(
+    this.alarms.push(...new FunctionAlarms(this, 'Functions', { functions: props.functions }).alarms);
+    add(
       'TableThrottles',
-      props.table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: PERIOD }),
+      // CDK's metricThrottledRequestsForOperations sums without FILL: the same blind spot as above.
+      sumFilled(
+        Object.fromEntries(
+          TABLE_OPERATIONS.map((op) => [
+            op.toLowerCase(),
+            props.table.metric('ThrottledRequests', {
+              dimensionsMap: { TableName: props.table.tableName, Operation: op },
+              statistic: 'Sum',
+              period: PERIOD,
+            }),
+          ]),
+        ),
+        'DynamoDB throttled requests',
+      ),
       'DynamoDB throttled requests',
     );
   }

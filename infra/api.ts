@@ -1,30 +1,31 @@
-import { type CfnResource, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import {
-  CorsHttpMethod,
-  HttpApi,
-  HttpMethod,
-  HttpStage,
-  LogGroupLogDestination,
-} from 'aws-cdk-lib/aws-apigatewayv2';
+import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Grant } from 'aws-cdk-lib/aws-iam';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, NAMESPACE_PATH, NO_ROUTE_HANDLER } from '../shared/config';
 import type { Operation } from '../shared/contracts/types';
-import { OPERATION_FUNCTIONS_ENV } from '../shared/http/dispatch';
-import { ApiFunction } from './function-defaults';
+import { CORS_ALLOW_ORIGINS_ENV } from '../shared/http/cors';
+import { OPERATION_FUNCTION_PREFIX_ENV } from '../shared/http/dispatch';
+import { dataFunction } from './function-defaults';
 
 export { NAMESPACE_PATH };
 
-const pascal = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+/** Why no route has an API Gateway authorizer (cdk-nag AwsSolutions-APIG4), here and in the families. */
+export const NO_AUTHORIZER_REASON =
+  'Reads are public and writes share their routes: each function verifies the bearer token itself, ' +
+  "so that authentication comes before validation, with the service's own error codes (decisions §3).";
 
 export interface EventsApiProps {
   repoRoot: string;
+  /** The operations the `$default` function may hand a slashed path to (their functions: infra/family.ts). */
   operations: readonly Operation[];
+  /** `<prefix><operationId>` is the name of an operation's function. */
+  functionPrefix: string;
   table: ITable;
   environment: Record<string, string>;
   corsAllowOrigins: string[];
@@ -34,38 +35,37 @@ export interface EventsApiProps {
   retainLogs: boolean;
 }
 
-/** The HTTP API: one route per (operation, method), one function per operation, `$default` for the rest. */
+/**
+ * The HTTP API, its stage and `$default` route (the rest for the unmatched). The operations' routes and
+ * functions are added by their families' nested stacks (infra/family.ts).
+ */
 export class EventsApi extends Construct {
   readonly httpApi: HttpApi;
   readonly stage: HttpStage;
-  /** Every function, keyed by operationId (`noRoute` for the fallback). */
-  readonly functions = new Map<string, NodejsFunction>();
+  /** The functions of this construct (the fallback, `noRoute`), keyed by name. */
+  readonly functions = new Map<string, LambdaFunction>();
 
   constructor(scope: Construct, id: string, props: EventsApiProps) {
     super(scope, id);
-    const tableId = Stack.of(this).getLogicalId(props.table.node.defaultChild as CfnResource);
-    const makeFunction = (name: string, handler: string, readOnly: boolean) => {
-      const construct = new ApiFunction(this, pascal(name), {
-        repoRoot: props.repoRoot,
-        handler,
-        environment: props.environment,
-        logRetention: props.logRetention,
-        retainLogs: props.retainLogs,
-      });
-      const { fn } = construct;
-      if (readOnly) props.table.grantReadData(fn);
-      else props.table.grantReadWriteData(fn);
-      Validations.of(construct).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${tableId}.Arn>/index/*]`,
-        reason: "The table's grants cover its own global secondary indexes, which the queries read.",
-      });
-      this.functions.set(name, fn);
-      return fn;
-    };
-
     // The fallback matches paths against the contracts and hands slashed ones to their operation's
-    // function (below); it never reads data.
-    const noRoute = makeFunction('noRoute', NO_ROUTE_HANDLER, true);
+    // function (below), and answers CORS preflights; it never writes data.
+    const noRoute = dataFunction(this, 'NoRoute', {
+      repoRoot: props.repoRoot,
+      handler: NO_ROUTE_HANDLER,
+      functionName: `${props.functionPrefix}noRoute`,
+      environment: {
+        ...props.environment,
+        // No route key carries a trailing slash, so `$default` answers `/events/` by invoking the
+        // function of `/events` (shared/http/dispatch.ts), which it names by this prefix.
+        [OPERATION_FUNCTION_PREFIX_ENV]: props.functionPrefix,
+        [CORS_ALLOW_ORIGINS_ENV]: props.corsAllowOrigins.join(','),
+      },
+      logRetention: props.logRetention,
+      retainLogs: props.retainLogs,
+      table: props.table,
+      readOnly: true,
+    });
+    this.functions.set('noRoute', noRoute);
     this.httpApi = new HttpApi(this, 'HttpApi', {
       createDefaultStage: false,
       defaultIntegration: new HttpLambdaIntegration('NoRoute', noRoute),
@@ -78,34 +78,23 @@ export class EventsApi extends Construct {
     });
     Validations.of(this.httpApi).acknowledge({
       id: 'AwsSolutions-APIG4',
-      reason:
-        'Reads are public and writes share their routes: each function verifies the bearer token itself, ' +
-        "so that authentication comes before validation, with the service's own error codes (decisions §3).",
+      reason: NO_AUTHORIZER_REASON,
     });
 
-    for (const op of props.operations) {
-      const fn = makeFunction(op.operationId, op.handler, op.readOnly);
-      this.httpApi.addRoutes({
-        path: `${NAMESPACE_PATH}${op.path}`,
-        methods: op.methods.map((m) => HttpMethod[m]),
-        integration: new HttpLambdaIntegration(`${pascal(op.operationId)}Integration`, fn),
-      });
-    }
-
-    // No route key carries a trailing slash, so `$default` answers `/events/` by invoking the function
-    // of `/events` (shared/http/dispatch.ts): it learns their names here and may invoke those only.
-    const targets = props.operations.map(
-      (op) => [op.operationId, this.functions.get(op.operationId)!] as const,
-    );
-    noRoute.addEnvironment(
-      OPERATION_FUNCTIONS_ENV,
-      Stack.of(this).toJsonString(Object.fromEntries(targets.map(([id, fn]) => [id, fn.functionName]))),
-    );
-    // One statement on the unqualified ARNs (what is invoked), rather than one per function.
+    // One statement on the operations' functions (unqualified ARNs, what is invoked), built from their
+    // fixed names: no reference to the families' stacks, so this function does not wait for them.
+    const stack = Stack.of(this);
     Grant.addToPrincipal({
       grantee: noRoute,
       actions: ['lambda:InvokeFunction'],
-      resourceArns: targets.map(([, fn]) => fn.functionArn),
+      resourceArns: props.operations.map((op) =>
+        stack.formatArn({
+          service: 'lambda',
+          resource: 'function',
+          resourceName: `${props.functionPrefix}${op.operationId}`,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      ),
     });
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {

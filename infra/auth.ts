@@ -1,4 +1,4 @@
-import { Duration, Fn, Lazy, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AccountRecovery, UserPool, type UserPoolClient, type UserPoolDomain } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { ROLES } from '../shared/domain/roles';
@@ -24,7 +24,6 @@ export class Auth extends Construct {
   readonly userPoolClient?: UserPoolClient;
   /** Cognito's hosted sign-in (managed login) for the calendar page's OAuth client (infra/site.ts). */
   readonly domain?: UserPoolDomain;
-  private readonly audiences: string[] = [];
 
   constructor(scope: Construct, id: string, props: AuthProps) {
     super(scope, id);
@@ -64,11 +63,13 @@ export class Auth extends Construct {
         'The Essentials plan is enough for a pool of staff accounts created by administrators; Plus (threat ' +
         'protection) is billed per user and can be chosen per deployment.',
     });
+    // The scripts' client signs in with SRP only: no OAuth flows, so no callback URL to keep (CDK would
+    // otherwise enable the code and implicit grants with an example.com callback).
     this.userPoolClient = this.userPool.addClient('Client', {
       authFlows: { userSrp: true },
       generateSecret: false,
+      disableOAuth: true,
     });
-    this.audiences.push(this.userPoolClient.userPoolClientId);
     // Roles travel in `cognito:groups`; precedence puts the most powerful first.
     [...ROLES].reverse().forEach((role, precedence) => {
       this.userPool!.addGroup(`Group-${role}`, { groupName: role, precedence });
@@ -78,19 +79,13 @@ export class Auth extends Construct {
       props.domainPrefix ?? Fn.join('-', [Stack.of(this).stackName.toLowerCase(), Stack.of(this).account]);
     this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix } });
     const issuer = this.userPool.userPoolProviderUrl;
+    // No AUTH_AUDIENCE: the issuer is this stack's own pool, whose every app client is this stack's (the
+    // scripts' above, the page's in infra/site.ts) and whose users only administrators create, so the
+    // issuer already says the token is for this API. Naming the page's client here would make every
+    // function wait for the page's stack, whose client needs the distribution's address (issue 25).
     this.environment = {
       AUTH_ISSUER: issuer,
       AUTH_JWKS_URL: `${issuer}/.well-known/jwks.json`,
-      // Resolved at synthesis, so that clients added after the functions are made are trusted too.
-      AUTH_AUDIENCE: Lazy.string({ produce: () => Fn.join(',', this.audiences) }),
     };
-  }
-
-  /**
-   * Trusts tokens of one more app client of the pool (the calendar page's): AUTH_AUDIENCE is a list.
-   * The stack adds it after the page's hosting exists, since that client's callback URL is the site's.
-   */
-  addAudience(clientId: string): void {
-    this.audiences.push(clientId);
   }
 }

@@ -1,5 +1,14 @@
 import { join } from 'node:path';
-import { AssetHashType, DockerImage, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import {
+  AssetHashType,
+  type CfnResource,
+  DockerImage,
+  Duration,
+  RemovalPolicy,
+  Stack,
+  Validations,
+} from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -18,10 +27,18 @@ export interface ApiFunctionProps {
   repoRoot: string;
   /** Module path relative to the root, without extension, as in the contracts. */
   handler: string;
+  /**
+   * The function's name, fixed so that the `$default` function can invoke it without a reference across
+   * stacks (OPERATION_FUNCTION_PREFIX_ENV): `<stack name>-<operationId>`.
+   */
+  functionName: string;
   environment: Record<string, string>;
   logRetention: RetentionDays;
   retainLogs: boolean;
 }
+
+/** Lambda's longest function name. */
+const MAX_FUNCTION_NAME = 64;
 
 /** One operation's function with the settings every function shares, and its own log group. */
 export class ApiFunction extends Construct {
@@ -29,6 +46,8 @@ export class ApiFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
+    if (props.functionName.length > MAX_FUNCTION_NAME)
+      throw new Error(`Function name ${props.functionName} is longer than ${MAX_FUNCTION_NAME} characters`);
     const logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention,
       removalPolicy: props.retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
@@ -49,6 +68,7 @@ export class ApiFunction extends Construct {
       },
     });
     this.fn = new LambdaFunction(this, 'Fn', {
+      functionName: props.functionName,
       role,
       code: bundledCode(props.repoRoot, props.handler),
       handler: `${FUNCTION_ENTRY.replace(/\.mjs$/, '')}.handler`,
@@ -66,6 +86,27 @@ export class ApiFunction extends Construct {
     });
     acknowledgeNagFindings(this);
   }
+}
+
+export interface DataFunctionProps extends ApiFunctionProps {
+  table: ITable;
+  /** Read-only functions get read-only data grants. */
+  readOnly: boolean;
+}
+
+/** An operation's function with its grant on the table: read, or read and write. */
+export function dataFunction(scope: Construct, id: string, props: DataFunctionProps): LambdaFunction {
+  const construct = new ApiFunction(scope, id, props);
+  const { fn } = construct;
+  if (props.readOnly) props.table.grantReadData(fn);
+  else props.table.grantReadWriteData(fn);
+  const tableStack = Stack.of(props.table);
+  const tableId = tableStack.getLogicalId(props.table.node.defaultChild as CfnResource);
+  Validations.of(construct).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::<${tableId}.Arn>/index/*]`,
+    reason: "The table's grants cover its own global secondary indexes, which the queries read.",
+  });
+  return fn;
 }
 
 /**

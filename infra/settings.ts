@@ -12,7 +12,14 @@ export interface OidcSettings {
 /** Deployment settings, from cdk.json's `context` or `-c key=value` on the command line. */
 export interface Settings {
   stage: StageName;
-  siteUrl: string;
+  /**
+   * The public site's address: every `url`, `global_id` and iCalendar UID is built from it, so it must
+   * not change after the first deploy. Unset, it is the distribution's address (with the site) or the
+   * API's (without): docs/operations.md says to set it before the first deploy.
+   */
+  siteUrl?: string;
+  /** Whether to deploy the calendar page and its CloudFront distribution (`-c site=false`: the API only). */
+  site: boolean;
   siteTimezone: string;
   corsAllowOrigins: string[];
   maxPerPage: number;
@@ -25,6 +32,10 @@ export interface Settings {
   oidc?: OidcSettings;
   /** Prefix of Cognito's hosted sign-in domain; by default `<stack name>-<account>`. */
   authDomainPrefix?: string;
+  /**
+   * Requests per second (steady, burst) that the stage allows on EACH route: HTTP APIs have no stage
+   * total; the account's regional API Gateway quota and Lambda's concurrency cap the sum.
+   */
   throttleRate: number;
   throttleBurst: number;
   logRetention: RetentionDays;
@@ -47,6 +58,13 @@ export function readSettings(scope: Construct): Settings {
     if (!Number.isFinite(n) || n <= 0)
       throw new Error(`Context "${key}" must be a positive number, got ${String(v)}`);
     return n;
+  };
+  const bool = (key: string, fallback: boolean): boolean => {
+    const v = get(key);
+    if (v === undefined || v === null || v === '') return fallback;
+    if (v === true || v === 'true') return true;
+    if (v === false || v === 'false') return false;
+    throw new Error(`Context "${key}" must be true or false, got ${String(v)}`);
   };
   const list = (key: string, fallback: string[]): string[] => {
     const v = get(key);
@@ -72,7 +90,8 @@ export function readSettings(scope: Construct): Settings {
 
   return {
     stage,
-    siteUrl: str('siteUrl', 'https://example.com')!,
+    siteUrl: siteUrlOf(str('siteUrl')),
+    site: bool('site', true),
     siteTimezone: str('siteTimezone', 'UTC')!,
     corsAllowOrigins: list('corsAllowOrigins', ['*']),
     maxPerPage: num('maxPerPage', 50),
@@ -87,4 +106,18 @@ export function readSettings(scope: Construct): Settings {
     logLevel: str('logLevel', 'INFO')!,
     metricsNamespace: str('metricsNamespace', 'CalEvents')!,
   };
+}
+
+/** An absolute http(s) URL without a trailing slash, or nothing. */
+function siteUrlOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`Context "siteUrl" must be an absolute URL, got ${value}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`Context "siteUrl" must be an http(s) URL, got ${value}`);
+  return value.replace(/\/+$/, '');
 }

@@ -32,7 +32,7 @@ import {
   type CfnBucket,
   ObjectOwnership,
 } from 'aws-cdk-lib/aws-s3';
-import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import type { SignInConfig } from '../web/src/signin-config';
 
@@ -44,6 +44,8 @@ export interface SiteProps {
   retain: boolean;
   /** Cognito's hosted sign-in for the page; without it (an external OIDC issuer) users paste a token. */
   signIn?: { userPool: IUserPool; domain: UserPoolDomain };
+  /** The stage's throttle, for what cdk-nag is told about it: requests per second on each of `routes`. */
+  throttle: { rate: number; burst: number; routes: number };
 }
 
 /** What a path without a file name serves (the same map as local/web.ts). */
@@ -78,7 +80,10 @@ export class Site extends NestedStack {
   readonly bucket: Bucket;
   readonly logs: Bucket;
   readonly distribution: Distribution;
-  /** The page's OAuth client (authorization code with PKCE), whose ID tokens the API must accept. */
+  /**
+   * The page's OAuth client (authorization code with PKCE). The API trusts it as it trusts every client
+   * of the stack's own pool (infra/auth.ts), so no function waits for this stack.
+   */
   readonly webClient?: UserPoolClient;
 
   constructor(scope: Construct, id: string, props: SiteProps) {
@@ -164,9 +169,7 @@ export class Site extends NestedStack {
     });
     Validations.of(this.distribution).acknowledge({
       id: 'AwsSolutions-CFR2',
-      reason:
-        'The page is static and the API throttles at its stage (throttleRate / throttleBurst); a WAF web ' +
-        'ACL (created in us-east-1, billed per rule) is left to deployments that need one.',
+      reason: throttleReason(props.throttle),
     });
     Validations.of(this.distribution).acknowledge({
       id: 'AwsSolutions-CFR4',
@@ -182,6 +185,9 @@ export class Site extends NestedStack {
     }
     new BucketDeployment(this, 'Deploy', {
       sources,
+      // app.js and app.css keep their names from one build to the next: browsers must revalidate them
+      // (a 304 when unchanged) rather than run a stale script after a deploy. The edge is invalidated.
+      cacheControl: [CacheControl.noCache()],
       destinationBucket: this.bucket,
       distribution: this.distribution,
       distributionPaths: ['/*'],
@@ -193,7 +199,7 @@ export class Site extends NestedStack {
   /**
    * A public client (no secret: the page cannot keep one) for the authorization code flow, which the
    * page runs with PKCE. Callback and sign-out return to the site itself, so this client is made here,
-   * after the distribution; the API trusts its ID tokens through the stack (Auth.addAudience).
+   * after the distribution.
    */
   private signInClient(userPool: IUserPool): UserPoolClient {
     return new UserPoolClient(this, 'WebClient', {
@@ -256,6 +262,19 @@ export class Site extends NestedStack {
   get url(): string {
     return `https://${this.distribution.distributionDomainName}`;
   }
+}
+
+/**
+ * Why the distribution has no WAF: what the stage's throttle really bounds. An HTTP API stage throttles
+ * each route on its own (there is no stage total), so the API as a whole takes up to routes × rate.
+ */
+export function throttleReason(t: SiteProps['throttle']): string {
+  return (
+    `The page is static; the API's stage throttles each of its ${t.routes} routes at ${t.rate} requests ` +
+    `per second (burst ${t.burst}), up to ${t.routes * t.rate} per second in all, within the account's ` +
+    "regional API Gateway quota and the functions' concurrency. A WAF web ACL (created in us-east-1, " +
+    'billed per rule) with a rate-based rule is left to deployments that need a lower total.'
+  );
 }
 
 /**

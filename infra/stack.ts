@@ -1,22 +1,42 @@
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { operations } from '../shared/contracts';
+import type { Operation } from '../shared/contracts/types';
 import { Alarms } from './alarms';
 import { EventsApi } from './api';
 import { Auth } from './auth';
+import { families, OperationFamily, pascal } from './family';
 import { readSettings } from './settings';
 import { Site } from './site';
 import { EventsTable } from './table';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** The whole service: table, token issuer, HTTP API with one function per operation, alarms. */
+/** Settings the stack takes besides the context (tests pass a subset of the operations). */
+export interface CalEventsStackProps extends StackProps {
+  operations?: readonly Operation[];
+}
+
+/**
+ * The whole service: table, token issuer, HTTP API, one nested stack per family of operations
+ * (infra/family.ts), alarms, and the calendar page's hosting (a nested stack too, optional).
+ *
+ * Nothing of the API depends on the page's stack: an account not (yet) allowed to create CloudFront
+ * distributions deploys with `-c site=false`, and the functions never wait for the distribution, except
+ * for SITE_URL when `siteUrl` is left unset (docs/operations.md: set it before the first deploy).
+ */
 export class CalEventsStack extends Stack {
-  constructor(scope: Construct, id: string, props?: StackProps) {
+  /** The families' nested stacks, by family (`events`, `venues`, ...). */
+  readonly families = new Map<string, OperationFamily>();
+  readonly site?: Site;
+
+  constructor(scope: Construct, id: string, props: CalEventsStackProps = {}) {
     super(scope, id, props);
     const settings = readSettings(this);
     const retain = settings.stage === 'prod';
+    const ops = props.operations ?? operations;
+    const functionPrefix = `${this.stackName}-`;
 
     const { table } = new EventsTable(this, 'Data', { retain });
     const auth = new Auth(this, 'Auth', {
@@ -24,40 +44,73 @@ export class CalEventsStack extends Stack {
       retain,
       domainPrefix: settings.authDomainPrefix,
     });
-    const api = new EventsApi(this, 'Api', {
+    const common = {
       repoRoot: REPO_ROOT,
-      operations,
       table,
-      environment: {
-        TABLE_NAME: table.tableName,
-        SITE_URL: settings.siteUrl,
-        SITE_TIMEZONE: settings.siteTimezone,
-        MAX_PER_PAGE: String(settings.maxPerPage),
-        ICAL_MAX_EVENTS: String(settings.icalMaxEvents),
-        CHANGES_SETTLE_SECONDS: String(settings.changesSettleSeconds),
-        LOG_LEVEL: settings.logLevel,
-        POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
-        ...(settings.apiBaseUrl ? { API_BASE_URL: settings.apiBaseUrl } : {}),
-        ...auth.environment,
-      },
+      logRetention: settings.logRetention,
+      retainLogs: retain,
+    };
+    const environment = (siteUrl: string) => ({
+      TABLE_NAME: table.tableName,
+      SITE_URL: siteUrl,
+      SITE_TIMEZONE: settings.siteTimezone,
+      MAX_PER_PAGE: String(settings.maxPerPage),
+      ICAL_MAX_EVENTS: String(settings.icalMaxEvents),
+      CHANGES_SETTLE_SECONDS: String(settings.changesSettleSeconds),
+      LOG_LEVEL: settings.logLevel,
+      POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
+      ...(settings.apiBaseUrl ? { API_BASE_URL: settings.apiBaseUrl } : {}),
+      ...auth.environment,
+    });
+
+    // The site's address may be the distribution's, which needs the API first: read once both exist.
+    let siteUrl: string | undefined;
+    const siteUrlLater = Lazy.string({ produce: () => siteUrl });
+    const api = new EventsApi(this, 'Api', {
+      ...common,
+      operations: ops,
+      functionPrefix,
+      environment: environment(siteUrlLater),
       corsAllowOrigins: settings.corsAllowOrigins,
       throttleRate: settings.throttleRate,
       throttleBurst: settings.throttleBurst,
-      logRetention: settings.logRetention,
-      retainLogs: retain,
     });
+    const routes = ops.reduce((n, op) => n + op.methods.length, 1);
+    if (settings.site) {
+      // The calendar page and the API explorer, with the API on the same origin (infra/site.ts).
+      this.site = new Site(this, 'Site', {
+        httpApi: api.httpApi,
+        distDir: fileURLToPath(new URL('../web/dist', import.meta.url)),
+        retain,
+        signIn: auth.userPool && auth.domain ? { userPool: auth.userPool, domain: auth.domain } : undefined,
+        throttle: { rate: settings.throttleRate, burst: settings.throttleBurst, routes },
+      });
+      new CfnOutput(this, 'SiteUrl', { value: this.site.url });
+    }
+    siteUrl = settings.siteUrl ?? this.site?.url ?? api.httpApi.apiEndpoint;
+    if (!settings.siteUrl)
+      Annotations.of(this).addWarningV2(
+        'cal:siteUrlUnset',
+        `Context "siteUrl" is not set: SITE_URL is ${this.site ? "the distribution's" : "the API's"} address. ` +
+          'Every url, global_id and iCalendar UID is built from it: set it before the first deploy ' +
+          '(docs/operations.md).',
+      );
+
+    for (const [family, members] of families(ops)) {
+      this.families.set(
+        family,
+        new OperationFamily(this, pascal(family), {
+          ...common,
+          operations: members,
+          httpApi: api.httpApi,
+          environment: environment(siteUrlLater),
+          functionName: (operationId) => `${functionPrefix}${operationId}`,
+        }),
+      );
+    }
     new Alarms(this, 'Alarms', { api: api.httpApi, functions: api.functions, table });
 
     new CfnOutput(this, 'ApiUrl', { value: api.rootUrl });
-    // The calendar page and the API explorer, with the API on the same origin (infra/site.ts).
-    const site = new Site(this, 'Site', {
-      httpApi: api.httpApi,
-      distDir: fileURLToPath(new URL('../web/dist', import.meta.url)),
-      retain,
-      signIn: auth.userPool && auth.domain ? { userPool: auth.userPool, domain: auth.domain } : undefined,
-    });
-    if (site.webClient) auth.addAudience(site.webClient.userPoolClientId);
-    new CfnOutput(this, 'SiteUrl', { value: site.url });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     if (auth.userPool && auth.userPoolClient) {
       new CfnOutput(this, 'UserPoolId', { value: auth.userPool.userPoolId });

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { matchRoute } from '../shared/contracts';
-import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, NAMESPACE_PATH, NO_ROUTE_HANDLER } from '../shared/config';
+import { CORS_EXPOSE_HEADERS, NAMESPACE_PATH, NO_ROUTE_HANDLER } from '../shared/config';
 import type { Invoker } from '../shared/http/dispatch';
 import { ApiError } from '../shared/http/errors';
 import { errorResponse } from '../shared/http/respond';
@@ -99,18 +99,9 @@ const contextFor = (name: string, requestId: string): Context =>
 
 /**
  * Routes like the HTTP API does: exact route keys from the contracts, everything else (unknown paths,
- * other methods, trailing slashes) to `$default`.
+ * other methods, trailing slashes, CORS preflights) to `$default`.
  */
 async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (req.method === 'OPTIONS') {
-    res.writeHead(204, {
-      ...CORS,
-      'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-      'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS.join(', '),
-    });
-    res.end();
-    return;
-  }
   const body = await readBody(req);
   const pathname = new URL(req.url ?? '/', 'http://local').pathname;
   const prefix = NAMESPACE_PATH;

@@ -3,11 +3,12 @@ import { matchRoute } from '../../shared/contracts';
 import { NAMESPACE_PATH } from '../../shared/config';
 import {
   dispatch,
-  functionNamesFromEnv,
+  functionPrefixFromEnv,
   type Invoker,
   lambdaInvoker,
   unslashedRoute,
 } from '../../shared/http/dispatch';
+import { allowedOriginsFromEnv, preflight } from '../../shared/http/cors';
 import { errorResponse } from '../../shared/http/respond';
 import { urlsOf } from '../../shared/http/urls';
 import { methodNotAllowed, noRoute } from '../../shared/http/errors';
@@ -16,7 +17,7 @@ let deployed: Invoker | undefined;
 
 /** In AWS: Lambda Invoke of the operation's own function, named by the stack (built on first use). */
 let invoker: Invoker = (operation, event, context) =>
-  (deployed ??= lambdaInvoker(functionNamesFromEnv()))(operation, event, context);
+  (deployed ??= lambdaInvoker(functionPrefixFromEnv()))(operation, event, context);
 
 /** Replaces how operations are run: the local gateway runs their modules in its own process. */
 export function setInvoker(next: Invoker): void {
@@ -41,12 +42,15 @@ function answerNoRoute(event: APIGatewayProxyEventV2): APIGatewayProxyStructured
 /**
  * The gateway's `$default` route. A trailing slash is ignored (decisions §1) but no route key can carry
  * one: a path that matches an operation once its slash is removed is answered by that operation's
- * function, exactly as without the slash. Everything else is 404 / 405.
+ * function, exactly as without the slash. An OPTIONS request is a CORS preflight, answered 204 with
+ * the configured CORS headers. Everything else is 404 / 405.
  */
 export async function handler(
   event: APIGatewayProxyEventV2,
   context: Context,
 ): Promise<APIGatewayProxyStructuredResultV2> {
+  // A CORS preflight reaches `$default` (which takes OPTIONS too) whatever its path.
+  if (event.requestContext?.http?.method === 'OPTIONS') return preflight(event, allowedOriginsFromEnv());
   const match = unslashedRoute(event);
   if (match) return dispatch(invoker, match, event, context);
   return answerNoRoute(event);

@@ -13,8 +13,11 @@ import { errorResponse } from './respond';
  * the event API Gateway would have built for the path without the slash, and returns its answer as is.
  */
 
-/** Set by the CDK stack on the `$default` function: a JSON map operationId → function name. */
-export const OPERATION_FUNCTIONS_ENV = 'OPERATION_FUNCTIONS';
+/**
+ * Set by the CDK stack on the `$default` function: every operation's function is named
+ * `<prefix><operationId>` (infra/family.ts), so one short setting serves however many operations.
+ */
+export const OPERATION_FUNCTION_PREFIX_ENV = 'OPERATION_FUNCTION_PREFIX';
 
 /** Runs an operation's function on an event and returns its result unchanged. */
 export type Invoker = (
@@ -106,15 +109,10 @@ export class FunctionError extends Error {
 
 const SAFETY_MARGIN_MS = 500;
 
-/** The deployed invoker: Lambda Invoke (RequestResponse) of the operation's function, named in `functionNames`. */
-export function lambdaInvoker(
-  functionNames: Record<string, string>,
-  client: LambdaClient = new LambdaClient({}),
-): Invoker {
+/** The deployed invoker: Lambda Invoke (RequestResponse) of the operation's function, `<prefix><operationId>`. */
+export function lambdaInvoker(prefix: string, client: LambdaClient = new LambdaClient({})): Invoker {
   return async (operation, event, context) => {
-    const functionName = functionNames[operation.operationId];
-    if (!functionName)
-      throw new Error(`${OPERATION_FUNCTIONS_ENV} names no function for ${operation.operationId}`);
+    const functionName = `${prefix}${operation.operationId}`;
     // Give up before this function's own timeout, so the caller still gets the envelope.
     const remaining = context?.getRemainingTimeInMillis?.();
     const abortSignal =
@@ -133,11 +131,5 @@ export function lambdaInvoker(
   };
 }
 
-/** The function names the stack set, read once: a missing or malformed setting is a deployment error. */
-export function functionNamesFromEnv(): Record<string, string> {
-  const raw = requireEnv(OPERATION_FUNCTIONS_ENV);
-  const parsed = JSON.parse(raw) as unknown;
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new Error(`Setting ${OPERATION_FUNCTIONS_ENV} must be a JSON object of function names.`);
-  return parsed as Record<string, string>;
-}
+/** The prefix of the operations' function names, set by the stack: missing, it is a deployment error. */
+export const functionPrefixFromEnv = (): string => requireEnv(OPERATION_FUNCTION_PREFIX_ENV);

@@ -10,7 +10,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/system/no-route';
 import { operations } from '../../shared/contracts';
-import { OPERATION_FUNCTIONS_ENV } from '../../shared/http/dispatch';
+import { OPERATION_FUNCTION_PREFIX_ENV } from '../../shared/http/dispatch';
 
 /**
  * The deployed path of a trailing slash (decisions §1): API Gateway sends `/events/` to `$default`,
@@ -18,9 +18,9 @@ import { OPERATION_FUNCTIONS_ENV } from '../../shared/http/dispatch';
  * Gateway would have built for `/events`, and returns its result unchanged. Lambda is aws-sdk-client-mock.
  */
 const FUNCTIONS = Object.fromEntries(
-  operations.map((op) => [op.operationId, `cal-dev-${op.operationId}-fn`]),
+  operations.map((op) => [op.operationId, `CalEvents-dev-${op.operationId}`]),
 );
-process.env[OPERATION_FUNCTIONS_ENV] = JSON.stringify(FUNCTIONS);
+process.env[OPERATION_FUNCTION_PREFIX_ENV] = 'CalEvents-dev-';
 
 const lambda = mockClient(LambdaClient);
 beforeEach(() => lambda.reset());

@@ -1,9 +1,11 @@
 import { App, Stack } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { describe, expect, it } from 'vitest';
-import { Site } from '../../infra/site';
+import { Site, throttleReason } from '../../infra/site';
 import { CalEventsStack } from '../../infra/stack';
+import { operations } from '../../shared/contracts';
+import { synth as synthApp } from './synth';
 
 /**
  * The page's hosting (infra/site.ts), a nested stack of the service's stack. Synthesized as the stack
@@ -134,7 +136,9 @@ describe('the distribution', () => {
       (b) => b.PathPattern === '/cal/*',
     )!;
     const domain = JSON.stringify(originOf(api).DomainName);
-    const nested = Object.values(parent.findResources('AWS::CloudFormation::Stack'));
+    const nested = Object.entries(parent.findResources('AWS::CloudFormation::Stack'))
+      .filter(([id]) => id.startsWith('Site'))
+      .map(([, r]) => r);
     expect(nested).toHaveLength(1);
     const parameters = JSON.stringify(nested[0]!.Properties.Parameters);
     const httpApiId = Object.keys(parent.findResources('AWS::ApiGatewayV2::Api'))[0]!;
@@ -169,7 +173,13 @@ describe('the build', () => {
     const stack = new Stack(new App(), 'Bundled');
     const httpApi = new HttpApi(stack, 'Api');
     expect(
-      () => new Site(stack, 'Site', { httpApi, distDir: '/nonexistent/web/dist', retain: false }),
+      () =>
+        new Site(stack, 'Site', {
+          httpApi,
+          distDir: '/nonexistent/web/dist',
+          retain: false,
+          throttle: { rate: 50, burst: 100, routes: 57 },
+        }),
     ).toThrow(/not built.*npm run build:web/);
   });
 });
@@ -203,23 +213,107 @@ describe('the hosted sign-in', () => {
     expect(markers).toContain(Object.keys(template.findResources('AWS::Cognito::UserPoolClient'))[0]!);
   });
 
-  it("is trusted by the API: every function accepts the page's client and the pool's first client", () => {
-    const clientOutput = Object.entries(template.toJSON().Outputs ?? {}).find(([, o]: [string, any]) =>
-      JSON.stringify(o.Value).includes(
-        Object.keys(template.findResources('AWS::Cognito::UserPoolClient'))[0]!,
-      ),
-    );
-    expect(clientOutput).toBeDefined();
-    const fns = Object.values(parent.findResources('AWS::Lambda::Function')).filter(
-      (f) => f.Properties.Environment?.Variables?.AUTH_AUDIENCE,
-    );
-    expect(fns.length).toBeGreaterThan(10);
-    for (const f of fns) {
-      const audience = JSON.stringify(f.Properties.Environment.Variables.AUTH_AUDIENCE);
-      expect(audience).toContain('Fn::Join');
-      expect(audience).toContain(clientOutput![0]);
-    }
+  it("is trusted by the API without naming it: no function waits for the page's stack (issue 25)", () => {
+    const { app } = withSiteUrl();
+    const functions = app.templates
+      .filter((t) => !t.name.endsWith('/Site'))
+      .flatMap((t) => Object.values(t.template.findResources('AWS::Lambda::Function')));
+    expect(functions.length).toBeGreaterThan(10);
+    // Every client of the stack's own pool is trusted by its issuer (infra/auth.ts): no AUTH_AUDIENCE.
+    for (const f of functions) expect(f.Properties.Environment.Variables).not.toHaveProperty('AUTH_AUDIENCE');
     parent.resourceCountIs('AWS::Cognito::UserPoolDomain', 1);
     expect(Object.keys(parent.findOutputs('*'))).toContain('SignInUrl');
+  });
+});
+
+/** The app synthesized with these settings, and what its functions' definitions reference of the site. */
+function withSiteUrl(context: Record<string, unknown> = { siteUrl: 'https://calendar.example.org/' }) {
+  const app = synthApp(context);
+  const siteStackIds = Object.keys(app.parent.findResources('AWS::CloudFormation::Stack')).filter((id) =>
+    id.startsWith('Site'),
+  );
+  /** The functions (outside the site's template) whose definition names the site's nested stack. */
+  const dependents = app.templates
+    .filter((t) => !t.name.endsWith('/Site'))
+    .flatMap((t) =>
+      Object.entries(t.template.findResources('AWS::Lambda::Function'))
+        .filter(([, f]) => /Site/.test(JSON.stringify(f.Properties)))
+        .map(([id]) => id),
+    );
+  /** The parent's parameters to each family's stack that come from the site's stack. */
+  const passedFromSite = Object.values(app.parent.findResources('AWS::CloudFormation::Stack'))
+    .map((n) => JSON.stringify(n.Properties.Parameters ?? {}))
+    .filter((p) => siteStackIds.some((id) => p.includes(id)));
+  return { app, siteStackIds, dependents, passedFromSite };
+}
+
+describe('the site is optional (issue 25)', () => {
+  it('is left out with -c site=false: no nested stack, no CloudFront, the API whole', () => {
+    const { app, siteStackIds } = withSiteUrl({ site: 'false' });
+    expect(siteStackIds).toEqual([]);
+    expect(Object.keys(app.resources('AWS::CloudFront::Distribution'))).toEqual([]);
+    expect(Object.keys(app.parent.findOutputs('*'))).not.toContain('SiteUrl');
+    expect(Object.keys(app.parent.findOutputs('*'))).toEqual(
+      expect.arrayContaining(['ApiUrl', 'UserPoolId']),
+    );
+    expect(Object.keys(app.resources('AWS::Lambda::Function'))).toHaveLength(operations.length + 1);
+  });
+
+  it('takes SITE_URL from siteUrl when set, so that no function depends on the site stack', () => {
+    const { app, dependents, passedFromSite } = withSiteUrl();
+    expect(dependents).toEqual([]);
+    expect(passedFromSite).toEqual([]);
+    for (const name of app.functions.keys())
+      expect(app.fn(name).resource.Properties.Environment.Variables.SITE_URL, name).toBe(
+        'https://calendar.example.org',
+      );
+  });
+
+  it("defaults SITE_URL to the distribution's address with the site, and warns to set it", () => {
+    const app = synthApp();
+    for (const name of app.functions.keys()) {
+      const value = JSON.stringify(app.fn(name).resource.Properties.Environment.Variables.SITE_URL);
+      expect(value, name).toMatch(/^\{"Fn::Join":\["",\["https:\/\/",.*Site.*Distribution.*DomainName/);
+    }
+    const warnings = Annotations.fromStack(app.stack).findWarning('*', Match.stringLikeRegexp('siteUrl'));
+    expect(warnings.map((w) => String(w.entry.data))).toEqual([
+      expect.stringMatching(/not set.*distribution's address.*before the first deploy/),
+    ]);
+  });
+
+  it("defaults SITE_URL to the API's address without the site", () => {
+    const app = synthApp({ site: false });
+    for (const name of app.functions.keys())
+      expect(JSON.stringify(app.fn(name).resource.Properties.Environment.Variables.SITE_URL), name).toMatch(
+        /ApiHttpApi.*ApiEndpoint/,
+      );
+  });
+
+  it('refuses a siteUrl that is not an absolute http(s) URL', () => {
+    expect(() => synthApp({ siteUrl: 'calendar.example.org' })).toThrow(/siteUrl.*absolute URL/);
+    expect(() => synthApp({ siteUrl: 'ftp://calendar.example.org' })).toThrow(/siteUrl.*http/);
+  });
+});
+
+describe('what browsers keep (issue 25)', () => {
+  it('deploys the page with Cache-Control: no-cache, so a deploy is never hidden by a cached app.js', () => {
+    template.hasResourceProperties('Custom::CDKBucketDeployment', {
+      SystemMetadata: { 'cache-control': 'no-cache' },
+    });
+  });
+});
+
+describe("the distribution's cdk-nag acknowledgement (issue 25)", () => {
+  it('states what the stage throttle bounds: each route at the rate, the total as their sum', () => {
+    const routes = Object.keys(synthApp().resources('AWS::ApiGatewayV2::Route')).length;
+    expect(throttleReason({ rate: 50, burst: 100, routes })).toMatch(
+      new RegExp(
+        `each of its ${routes} routes at 50 requests per second \\(burst 100\\), up to ${routes * 50} per second`,
+      ),
+    );
+    // The reason the distribution carries is that text, from the settings the stage has.
+    const stack = synthApp({ throttleRate: 7 }).stack;
+    const acknowledged = JSON.stringify(stack.site!.distribution.node.metadata);
+    expect(acknowledged).toContain(`each of its ${routes} routes at 7 requests per second`);
   });
 });

@@ -1,13 +1,13 @@
 import { App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { Match, Template } from 'aws-cdk-lib/assertions';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { type EventsApi, NAMESPACE_PATH } from '../../infra/api';
+import { NAMESPACE_PATH } from '../../infra/api';
 import { CalEventsStack } from '../../infra/stack';
 import { operations } from '../../shared/contracts';
 import { TABLE } from '../../shared/db/table';
-import { OPERATION_FUNCTIONS_ENV } from '../../shared/http/dispatch';
+import { OPERATION_FUNCTION_PREFIX_ENV } from '../../shared/http/dispatch';
+import { type Synth, synth } from './synth';
 
 const WRITE_ACTIONS = [
   'dynamodb:PutItem',
@@ -16,60 +16,67 @@ const WRITE_ACTIONS = [
   'dynamodb:BatchWriteItem',
 ];
 
-/**
- * Synthesizes the real stack. CDK's own `aws:cdk:bundling-stacks` key (what `cdk deploy StackA` uses
- * for the stacks it skips) leaves esbuild out, so only the code asset differs from a deployment; the
- * entries must still exist, so a missing handler file fails here.
- */
-function synth(context: Record<string, unknown> = {}) {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
-  const stack = new CalEventsStack(app, 'Test');
-  const api = stack.node.findChild('Api') as EventsApi;
-  const logicalId = (name: string) => {
-    const fn = api.functions.get(name);
-    if (!fn) throw new Error(`no function ${name}`);
-    return stack.getLogicalId(fn.node.defaultChild as CfnFunction);
-  };
-  return { template: Template.fromStack(stack), logicalId };
-}
-
 const dev = synth();
+/** The templates of the API: the service's stack and the families' (not the page's). */
+const apiTemplates = (s: Synth) => s.templates.filter((t) => !t.name.endsWith('/Site'));
+const allFunctionNames = [...operations.map((op) => op.operationId), 'noRoute'];
 
-/** Every IAM action granted to one function's role. */
-function actionsOf(template: Template, fnLogicalId: string): string[] {
-  const fn = template.findResources('AWS::Lambda::Function')[fnLogicalId]!;
-  const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
-  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } });
-  return Object.values(policies).flatMap((p) =>
-    p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()),
-  );
+/** Every IAM statement of one function's role, in its template: its inline policies' and policy resources'. */
+function statementsOf(
+  s: Synth,
+  name: string,
+): Array<{ Action: string | string[]; Resource: unknown; Effect: string }> {
+  const { template, resource } = s.fn(name);
+  const roleId = resource.Properties.Role['Fn::GetAtt'][0] as string;
+  const role = template.findResources('AWS::IAM::Role')[roleId]!;
+  const byRole = { Properties: { Roles: [{ Ref: roleId }] } };
+  return [
+    ...((role.Properties.Policies ?? []) as Array<{ PolicyDocument: { Statement: unknown[] } }>).map(
+      (p) => p.PolicyDocument,
+    ),
+    ...Object.values(template.findResources('AWS::IAM::Policy', byRole)).map(
+      (p) => p.Properties.PolicyDocument,
+    ),
+    ...Object.values(template.findResources('AWS::IAM::ManagedPolicy', byRole)).map(
+      (p) => p.Properties.PolicyDocument,
+    ),
+  ].flatMap((d) => d.Statement) as never;
 }
+
+/** Every IAM action granted to one function's role by policies other than its log grant. */
+const actionsOf = (s: Synth, name: string): string[] =>
+  statementsOf(s, name)
+    .flatMap((st) => [st.Action].flat())
+    .filter((a) => !a.startsWith('logs:'));
 
 describe('routes', () => {
   it('declares one route per operation and method, plus $default', () => {
     const expected = operations.flatMap((op) => op.methods.map((m) => `${m} ${NAMESPACE_PATH}${op.path}`));
-    const keys = Object.values(dev.template.findResources('AWS::ApiGatewayV2::Route')).map(
-      (r) => r.Properties.RouteKey,
-    );
+    const keys = Object.values(dev.resources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey);
     expect(keys.sort()).toEqual([...expected, '$default'].sort());
   });
 
-  it('sends every route to the function of its operation', () => {
-    const routes = Object.values(dev.template.findResources('AWS::ApiGatewayV2::Route'));
-    const integrations = dev.template.findResources('AWS::ApiGatewayV2::Integration');
-    const target = (routeKey: string) => {
-      const route = routes.find((r) => r.Properties.RouteKey === routeKey)!;
-      const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
-      return integrations[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0];
+  it('sends every route to the function of its operation, in the same template', () => {
+    const target = new Map<string, { template: unknown; fnId: string }>();
+    for (const { template } of dev.templates) {
+      const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
+      for (const route of Object.values(template.findResources('AWS::ApiGatewayV2::Route'))) {
+        const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
+        const fnId = integrations[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
+        target.set(route.Properties.RouteKey, { template, fnId });
+      }
+    }
+    const expectTarget = (routeKey: string, name: string) => {
+      const { template, logicalId } = dev.fn(name);
+      expect(target.get(routeKey), routeKey).toEqual({ template, fnId: logicalId });
     };
     for (const op of operations)
-      for (const m of op.methods)
-        expect(target(`${m} ${NAMESPACE_PATH}${op.path}`)).toBe(dev.logicalId(op.operationId));
-    expect(target('$default')).toBe(dev.logicalId('noRoute'));
+      for (const m of op.methods) expectTarget(`${m} ${NAMESPACE_PATH}${op.path}`, op.operationId);
+    expectTarget('$default', 'noRoute');
   });
 
   it('answers CORS preflight in the gateway with the exposed paging headers', () => {
-    dev.template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+    dev.parent.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: {
         AllowOrigins: ['*'],
         // Conditional requests and safe retries send these from browsers (issue 10).
@@ -88,7 +95,7 @@ describe('routes', () => {
   });
 
   it('throttles the default stage from context', () => {
-    const { template } = synth({ throttleRate: 7, throttleBurst: 9 });
+    const { parent: template } = synth({ throttleRate: 7, throttleBurst: 9 });
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
@@ -99,7 +106,9 @@ describe('routes', () => {
 
 describe('functions', () => {
   it('creates one Node.js 22 arm64 function per operation and one for unmatched routes', () => {
-    const fns = Object.values(dev.template.findResources('AWS::Lambda::Function'));
+    const fns = apiTemplates(dev).flatMap((t) =>
+      Object.values(t.template.findResources('AWS::Lambda::Function')),
+    );
     expect(fns).toHaveLength(operations.length + 1);
     for (const fn of fns) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
@@ -109,62 +118,59 @@ describe('functions', () => {
   });
 
   it('gives every function the runtime settings', () => {
-    dev.template.allResourcesProperties('AWS::Lambda::Function', {
-      MemorySize: 512,
-      Timeout: 10,
-      Environment: {
-        Variables: Match.objectLike({
-          TABLE_NAME: Match.anyValue(),
-          SITE_URL: 'https://example.com',
-          SITE_TIMEZONE: 'UTC',
-          MAX_PER_PAGE: '50',
-          AUTH_JWKS_URL: Match.anyValue(),
-          AUTH_ISSUER: Match.anyValue(),
-          AUTH_AUDIENCE: Match.anyValue(),
-          NODE_OPTIONS: '--enable-source-maps',
-          POWERTOOLS_SERVICE_NAME: Match.anyValue(),
-          POWERTOOLS_METRICS_NAMESPACE: 'CalEvents',
-        }),
-      },
-    });
+    for (const { template } of apiTemplates(dev))
+      template.allResourcesProperties('AWS::Lambda::Function', {
+        MemorySize: 512,
+        Timeout: 10,
+        Environment: {
+          Variables: Match.objectLike({
+            TABLE_NAME: Match.anyValue(),
+            SITE_URL: Match.anyValue(),
+            SITE_TIMEZONE: 'UTC',
+            MAX_PER_PAGE: '50',
+            AUTH_JWKS_URL: Match.anyValue(),
+            AUTH_ISSUER: Match.anyValue(),
+            NODE_OPTIONS: '--enable-source-maps',
+            POWERTOOLS_SERVICE_NAME: Match.anyValue(),
+            POWERTOOLS_METRICS_NAMESPACE: 'CalEvents',
+          }),
+        },
+      });
   });
 
   it('grants read-only operations no write actions', () => {
     for (const op of operations.filter((o) => o.readOnly)) {
-      const actions = actionsOf(dev.template, dev.logicalId(op.operationId));
+      const actions = actionsOf(dev, op.operationId);
       expect(actions, op.operationId).toContain('dynamodb:Query');
       expect(
         actions.filter((a) => WRITE_ACTIONS.includes(a)),
         op.operationId,
       ).toEqual([]);
     }
-    const fallback = actionsOf(dev.template, dev.logicalId('noRoute'));
+    const fallback = actionsOf(dev, 'noRoute');
     expect(fallback.filter((a) => WRITE_ACTIONS.includes(a))).toEqual([]);
   });
 
   it('grants writing operations the write actions', () => {
     for (const op of operations.filter((o) => !o.readOnly)) {
-      expect(actionsOf(dev.template, dev.logicalId(op.operationId)), op.operationId).toEqual(
-        expect.arrayContaining(WRITE_ACTIONS),
-      );
+      expect(actionsOf(dev, op.operationId), op.operationId).toEqual(expect.arrayContaining(WRITE_ACTIONS));
     }
   });
 
   it('takes the metric namespace from context', () => {
-    const { template } = synth({ metricsNamespace: 'Calendar/Prod' });
-    template.allResourcesProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'Calendar/Prod' }) },
-    });
+    for (const { template } of apiTemplates(synth({ metricsNamespace: 'Calendar/Prod' })))
+      template.allResourcesProperties('AWS::Lambda::Function', {
+        Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'Calendar/Prod' }) },
+      });
   });
 
   it('gives every function a role of its own without managed policies, writing only its own log group', () => {
-    const fns = dev.template.findResources('AWS::Lambda::Function');
-    const roles = dev.template.findResources('AWS::IAM::Role');
-    for (const [id, fn] of Object.entries(fns)) {
-      const role = roles[fn.Properties.Role['Fn::GetAtt'][0] as string]!;
+    for (const name of allFunctionNames) {
+      const { template, resource: fn } = dev.fn(name);
+      const role = template.findResources('AWS::IAM::Role')[fn.Properties.Role['Fn::GetAtt'][0] as string]!;
       const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref as string;
-      expect(role.Properties.ManagedPolicyArns, id).toBeUndefined();
-      expect(role.Properties.Policies, id).toEqual([
+      expect(role.Properties.ManagedPolicyArns, name).toBeUndefined();
+      expect(role.Properties.Policies, name).toEqual([
         {
           PolicyName: 'Logs',
           PolicyDocument: {
@@ -183,25 +189,13 @@ describe('functions', () => {
   });
 
   it('keeps logs in a log group per function with a retention', () => {
-    const groups = dev.template.findResources('AWS::Logs::LogGroup', { Properties: { RetentionInDays: 14 } });
+    const groups = apiTemplates(dev).flatMap((t) =>
+      Object.keys(t.template.findResources('AWS::Logs::LogGroup', { Properties: { RetentionInDays: 14 } })),
+    );
     // one per function plus the access log
-    expect(Object.keys(groups)).toHaveLength(operations.length + 2);
+    expect(groups).toHaveLength(operations.length + 2);
   });
 });
-
-/** Every IAM statement of one function's role: its inline policies and managed ones CDK may split off. */
-function statementsOf(
-  template: Template,
-  fnLogicalId: string,
-): Array<{ Action: string | string[]; Resource: unknown }> {
-  const fn = template.findResources('AWS::Lambda::Function')[fnLogicalId]!;
-  const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
-  const byRole = { Properties: { Roles: [{ Ref: roleId }] } };
-  return [
-    ...Object.values(template.findResources('AWS::IAM::Policy', byRole)),
-    ...Object.values(template.findResources('AWS::IAM::ManagedPolicy', byRole)),
-  ].flatMap((p) => p.Properties.PolicyDocument.Statement);
-}
 
 const READ_GRANT = [
   'xray:PutTraceSegments',
@@ -224,54 +218,36 @@ function joinWithRefs(value: { 'Fn::Join': [string, Array<string | { Ref: string
 
 describe('trailing slash dispatch from $default (decisions §1)', () => {
   const variablesOf = (name: string) =>
-    dev.template.findResources('AWS::Lambda::Function')[dev.logicalId(name)]!.Properties.Environment
-      .Variables as Record<string, unknown>;
+    dev.fn(name).resource.Properties.Environment.Variables as Record<string, unknown>;
 
-  it("tells the $default function the name of every operation's function", () => {
-    const map = JSON.parse(joinWithRefs(variablesOf('noRoute')[OPERATION_FUNCTIONS_ENV] as never));
-
-    expect(map).toEqual(
-      Object.fromEntries(operations.map((op) => [op.operationId, dev.logicalId(op.operationId)])),
-    );
-  });
-
-  it('gives that map to the $default function only', () => {
+  it("tells the $default function the prefix of the operations' function names, which name them", () => {
+    expect(variablesOf('noRoute')[OPERATION_FUNCTION_PREFIX_ENV]).toBe('Test-');
     for (const op of operations)
-      expect(variablesOf(op.operationId), op.operationId).not.toHaveProperty(OPERATION_FUNCTIONS_ENV);
+      expect(dev.fn(op.operationId).resource.Properties.FunctionName).toBe(`Test-${op.operationId}`);
   });
 
-  it("keeps the $default function's environment under Lambda's 4 KB, even with 64-character names", () => {
-    const variables = variablesOf('noRoute');
-    const size = Object.entries(variables).reduce((n, [k, v]) => {
-      if (typeof v === 'string') return n + k.length + v.length;
-      if (k === OPERATION_FUNCTIONS_ENV) {
-        const parts = (v as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
-        return n + k.length + parts.reduce<number>((m, p) => m + (typeof p === 'string' ? p.length : 64), 0);
-      }
-      return n + k.length + 128; // another deploy-time value: table name, Cognito issuer / JWKS URL, client ID
-    }, 0);
-
-    expect(size).toBeLessThan(4096);
+  it('gives that setting to the $default function only', () => {
+    for (const op of operations)
+      expect(variablesOf(op.operationId), op.operationId).not.toHaveProperty(OPERATION_FUNCTION_PREFIX_ENV);
   });
 
   it("lets the $default function invoke exactly the operations' functions", () => {
-    const statements = statementsOf(dev.template, dev.logicalId('noRoute')).filter((s) =>
+    const statements = statementsOf(dev, 'noRoute').filter((s) =>
       [s.Action].flat().some((a) => a.startsWith('lambda:')),
     );
 
     expect(statements.flatMap((s) => [s.Action].flat())).toEqual(['lambda:InvokeFunction']);
-    const resources = statements.flatMap((s) => [s.Resource].flat());
-    expect(resources).toEqual(
-      expect.arrayContaining(
-        operations.map((op) => ({ 'Fn::GetAtt': [dev.logicalId(op.operationId), 'Arn'] })),
-      ),
+    const resources = statements.flatMap((s) => [s.Resource].flat()).map((r) => joinWithRefs(r as never));
+    expect(resources.sort()).toEqual(
+      operations
+        .map((op) => `arn:AWS::Partition:lambda:AWS::Region:AWS::AccountId:function:Test-${op.operationId}`)
+        .sort(),
     );
-    expect(resources).toHaveLength(operations.length);
   });
 
   it("leaves the operations' own grants as they were: no invoke, read-only ones read only", () => {
     for (const op of operations) {
-      const actions = actionsOf(dev.template, dev.logicalId(op.operationId));
+      const actions = actionsOf(dev, op.operationId);
       expect(
         actions.filter((a) => a.startsWith('lambda:')),
         op.operationId,
@@ -281,7 +257,7 @@ describe('trailing slash dispatch from $default (decisions §1)', () => {
   });
 
   it('keeps the $default function from writing data', () => {
-    const actions = statementsOf(dev.template, dev.logicalId('noRoute')).flatMap((s) => [s.Action].flat());
+    const actions = actionsOf(dev, 'noRoute');
 
     expect(actions.filter((a) => a !== 'lambda:InvokeFunction').sort()).toEqual([...READ_GRANT].sort());
   });
@@ -290,7 +266,7 @@ describe('trailing slash dispatch from $default (decisions §1)', () => {
 describe('table', () => {
   it('declares the keys and every index of the shared table definition', () => {
     const indexes = Object.values(TABLE.indexes);
-    dev.template.hasResourceProperties('AWS::DynamoDB::Table', {
+    dev.parent.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
       KeySchema: [
         { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
@@ -309,14 +285,14 @@ describe('table', () => {
   });
 
   it('is disposable in dev', () => {
-    dev.template.hasResource('AWS::DynamoDB::Table', {
+    dev.parent.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Delete',
       Properties: Match.objectLike({ DeletionProtectionEnabled: false }),
     });
   });
 
   it('is retained and protected from deletion in prod', () => {
-    synth({ stage: 'prod' }).template.hasResource('AWS::DynamoDB::Table', {
+    synth({ stage: 'prod' }).parent.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
       Properties: Match.objectLike({ DeletionProtectionEnabled: true }),
@@ -326,9 +302,9 @@ describe('table', () => {
 
 describe('authentication', () => {
   it('creates a Cognito user pool with one group per role by default', () => {
-    dev.template.resourceCountIs('AWS::Cognito::UserPool', 1);
-    dev.template.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
-    const groups = Object.values(dev.template.findResources('AWS::Cognito::UserPoolGroup'));
+    dev.parent.resourceCountIs('AWS::Cognito::UserPool', 1);
+    dev.parent.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
+    const groups = Object.values(dev.parent.findResources('AWS::Cognito::UserPoolGroup'));
     expect(groups.map((g) => g.Properties.GroupName).sort()).toEqual([
       'administrator',
       'author',
@@ -336,48 +312,78 @@ describe('authentication', () => {
       'editor',
       'subscriber',
     ]);
-    expect(Object.keys(dev.template.findOutputs('*'))).toEqual(
+    expect(Object.keys(dev.parent.findOutputs('*'))).toEqual(
       expect.arrayContaining(['ApiUrl', 'TableName', 'UserPoolId', 'UserPoolClientId']),
     );
   });
 
+  it("gives the scripts' client SRP sign-in and no OAuth flow or callback (issue 25)", () => {
+    const [client] = Object.values(dev.parent.findResources('AWS::Cognito::UserPoolClient'));
+    expect(client!.Properties.ExplicitAuthFlows).toEqual(['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']);
+    expect(client!.Properties.AllowedOAuthFlows).toBeUndefined();
+    expect(client!.Properties.AllowedOAuthFlowsUserPoolClient).toBe(false);
+    expect(client!.Properties.CallbackURLs).toBeUndefined();
+  });
+
+  it("trusts its own pool's tokens by their issuer, naming no client: no function waits for the page's", () => {
+    for (const name of allFunctionNames) {
+      const variables = dev.fn(name).resource.Properties.Environment.Variables;
+      expect(variables, name).not.toHaveProperty('AUTH_AUDIENCE');
+      expect(JSON.stringify(variables.AUTH_ISSUER), name).toMatch(/UserPool.*ProviderURL/);
+    }
+  });
+
   it('trusts an external OIDC issuer instead when one is configured', () => {
-    const { template } = synth({
+    const oidc = synth({
       oidcIssuer: 'https://id.example.org/',
       oidcJwksUrl: 'https://id.example.org/jwks',
       oidcAudience: 'cal-api',
     });
-    template.resourceCountIs('AWS::Cognito::UserPool', 0);
-    expect(Object.keys(template.findOutputs('*'))).not.toContain('UserPoolId');
-    template.allResourcesProperties('AWS::Lambda::Function', {
-      Environment: {
-        Variables: Match.objectLike({
-          AUTH_ISSUER: 'https://id.example.org/',
-          AUTH_JWKS_URL: 'https://id.example.org/jwks',
-          AUTH_AUDIENCE: 'cal-api',
-        }),
-      },
-    });
+    expect(Object.keys(oidc.resources('AWS::Cognito::UserPool'))).toEqual([]);
+    expect(Object.keys(oidc.parent.findOutputs('*'))).not.toContain('UserPoolId');
+    for (const { template } of apiTemplates(oidc))
+      template.allResourcesProperties('AWS::Lambda::Function', {
+        Environment: {
+          Variables: Match.objectLike({
+            AUTH_ISSUER: 'https://id.example.org/',
+            AUTH_JWKS_URL: 'https://id.example.org/jwks',
+            AUTH_AUDIENCE: 'cal-api',
+          }),
+        },
+      });
   });
 
   it('puts no authorizer in front of the routes', () => {
-    dev.template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
+    expect(Object.keys(dev.resources('AWS::ApiGatewayV2::Authorizer'))).toEqual([]);
   });
 });
 
 describe('alarms', () => {
-  const alarms = () => Object.values(dev.template.findResources('AWS::CloudWatch::Alarm'));
-  const functionCount = operations.length + 1;
-  const throttleAlarms = Math.ceil(functionCount / 10);
+  const alarms = () => Object.values(dev.resources('AWS::CloudWatch::Alarm'));
+  /** `<template path>/<function logical ID>` of each function, to match what an alarm's metric names. */
+  const functionKeys = allFunctionNames
+    .map((name) => {
+      const { template, logicalId } = dev.fn(name);
+      return `${dev.templates.find((t) => t.template === template)!.name}/${logicalId}`;
+    })
+    .sort();
+  /** Each alarm with the path of its template. */
+  const alarmsWithTemplate = () =>
+    dev.templates.flatMap((t) =>
+      Object.values(t.template.findResources('AWS::CloudWatch::Alarm')).map((a) => ({ t: t.name, a })),
+    );
   /** The metrics (namespace, name, dimension names) a metric-math alarm reads. */
   const mathMetrics = (alarm: any) =>
     (alarm.Properties.Metrics as any[])
       .filter((m) => m.MetricStat)
       .map((m) => m.MetricStat.Metric as { Namespace: string; MetricName: string; Dimensions: any[] });
+  /** Each family's throttles are watched ten functions an alarm, and the $default function's too. */
+  const throttleAlarms =
+    [...dev.stack.families.values()].reduce((n, f) => n + Math.ceil(f.functions.size / 10), 0) + 1;
 
   it('watches API 5xx, every function and table throttling', () => {
-    dev.template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 1 + functionCount + throttleAlarms + 1);
-    dev.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+    expect(alarms()).toHaveLength(1 + 1 + allFunctionNames.length + throttleAlarms + 1);
+    dev.parent.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: '5xx',
       Namespace: 'AWS/ApiGateway',
     });
@@ -400,29 +406,42 @@ describe('alarms', () => {
   });
 
   it('watches the errors of every function', () => {
-    const watched = alarms()
-      .filter((a) => a.Properties.Namespace === 'AWS/Lambda' && a.Properties.MetricName === 'Errors')
-      .map((a) => a.Properties.Dimensions[0].Value.Ref);
+    const watched = alarmsWithTemplate()
+      .filter(({ a }) => a.Properties.Namespace === 'AWS/Lambda' && a.Properties.MetricName === 'Errors')
+      .map(({ t, a }) => `${t}/${a.Properties.Dimensions[0].Value.Ref}`);
 
-    expect(watched.sort()).toEqual(
-      [...operations.map((op) => dev.logicalId(op.operationId)), dev.logicalId('noRoute')].sort(),
-    );
+    expect(watched.sort()).toEqual(functionKeys);
   });
 
   it('watches the throttles of every function, ten functions an alarm', () => {
-    const throttled = alarms()
-      .filter((a) => a.Properties.Metrics)
-      .flatMap(mathMetrics)
-      .filter((m) => m.Namespace === 'AWS/Lambda');
+    const throttled = alarmsWithTemplate()
+      .filter(({ a }) => a.Properties.Metrics)
+      .flatMap(({ t, a }) => mathMetrics(a).map((m) => ({ t, m })))
+      .filter(({ m }) => m.Namespace === 'AWS/Lambda');
 
-    expect(throttled.every((m) => m.MetricName === 'Throttles')).toBe(true);
-    expect(throttled.map((m) => m.Dimensions[0].Value.Ref).sort()).toEqual(
-      [...operations.map((op) => dev.logicalId(op.operationId)), dev.logicalId('noRoute')].sort(),
-    );
+    expect(throttled.every(({ m }) => m.MetricName === 'Throttles')).toBe(true);
+    expect(throttled.map(({ t, m }) => `${t}/${m.Dimensions[0].Value.Ref}`).sort()).toEqual(functionKeys);
+  });
+
+  it('reads a metric without data as 0 in every sum, so that one quiet function or operation cannot hide the others (issue 25)', () => {
+    const sums = alarms()
+      .filter((a) => a.Properties.Metrics)
+      .filter((a) => !/IF\(requests > 0/.test(JSON.stringify(a.Properties.Metrics)));
+    expect(sums.length).toBe(throttleAlarms + 1);
+    for (const a of sums) {
+      const metrics = a.Properties.Metrics as Array<{
+        Id: string;
+        Expression?: string;
+        MetricStat?: unknown;
+      }>;
+      const [expression] = metrics.filter((m) => m.Expression).map((m) => m.Expression!);
+      const ids = metrics.filter((m) => m.MetricStat).map((m) => m.Id);
+      expect(expression).toBe(ids.map((id) => `FILL(${id}, 0)`).join(' + '));
+    }
   });
 
   it('watches DynamoDB throttling of the table', () => {
-    const table = Object.keys(dev.template.findResources('AWS::DynamoDB::Table'))[0]!;
+    const table = Object.keys(dev.parent.findResources('AWS::DynamoDB::Table'))[0]!;
     const throttles = alarms()
       .filter((a) => a.Properties.Metrics)
       .flatMap(mathMetrics)
