@@ -1,4 +1,5 @@
 import type sanitizeHtml from 'sanitize-html';
+import { someEntry } from './walk';
 
 type Sanitize = typeof sanitizeHtml;
 
@@ -34,7 +35,7 @@ let loaded: Sanitize | undefined;
 const hasMarkup = (value: unknown): boolean =>
   typeof value === 'string'
     ? MARKUP.test(value)
-    : typeof value === 'object' && value !== null && Object.values(value).some(hasMarkup);
+    : someEntry(value, (_key, v) => typeof v === 'string' && MARKUP.test(v));
 
 /** Loads the sanitizer when any string in `value` (a request body, at any depth) holds markup. */
 export async function htmlReady(value: unknown): Promise<void> {

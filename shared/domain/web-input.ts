@@ -1,5 +1,6 @@
 import type * as Formats from 'ajv-formats/dist/formats';
 import { invalidParam } from './errors';
+import { someEntry } from './walk';
 
 /**
  * Checks of web-shaped inputs that a JSON Schema `format` cannot express because `""` must also pass
@@ -13,11 +14,7 @@ let formats: (typeof Formats)['fullFormats'] | undefined;
 const WEB_FIELDS = new Set(['website', 'image', 'email']);
 
 const hasWebField = (value: unknown): boolean =>
-  typeof value === 'object' &&
-  value !== null &&
-  Object.entries(value).some(
-    ([key, v]) => (WEB_FIELDS.has(key) && v !== undefined && v !== null) || hasWebField(v),
-  );
+  someEntry(value, (key, v) => WEB_FIELDS.has(key) && v !== undefined && v !== null);
 
 /** Loads the URI and e-mail definitions when `body` holds a web field. */
 export async function webReady(body: unknown): Promise<void> {

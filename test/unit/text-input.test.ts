@@ -1,7 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { isWellFormed, withoutControls } from '../../shared/domain/text';
+import { htmlReady, isWellFormed, withoutControls } from '../../shared/domain/text';
+import { webReady } from '../../shared/domain/web-input';
 import { DomainError } from '../../shared/domain/errors';
 import { parseBody } from '../../shared/http/body';
 import { ApiError } from '../../shared/http/errors';
@@ -169,6 +170,13 @@ describe('control characters', () => {
     expect(value).toBe('xy');
     const bad = `{"list":[${'['.repeat(depth)}"\\uDFFF"${']'.repeat(depth)}]}`;
     expect(Object.keys(refusal(() => parseBody(request(bad))).params!)).toEqual(['list']);
+  });
+
+  it('leave the on-demand loaders able to look through a body of any depth', async () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { a: deep };
+    await expect(htmlReady({ title: deep })).resolves.toBeUndefined();
+    await expect(webReady({ title: deep })).resolves.toBeUndefined();
   });
 
   it('are exactly C0 but tab, LF and CR; surrogate pairs are text, lone ones are not', () => {
