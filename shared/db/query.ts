@@ -135,17 +135,38 @@ export async function batchGet(keyList: Key[], consistent = false): Promise<Map<
 
 export const itemKey = (k: Key) => `${k.pk}|${k.sk}`;
 
-/** Deletes items by key in rounds of 25, retrying unprocessed ones; deleting a missing item is fine. */
-export async function batchDelete(keyList: Key[]): Promise<void> {
-  for (let i = 0; i < keyList.length; i += 25) {
-    let pending: Array<Record<string, unknown>> = keyList
+/** One request of a BatchWriteItem: an item to put, or the key of one to delete. */
+export type BatchWrite = { put: Item } | { delete: Key };
+
+/** Tries of one round of a batchWrite before it gives up (DynamoDB left items unprocessed each time). */
+const BATCH_WRITE_TRIES = 8;
+
+/**
+ * Puts and deletes outside a transaction (rebuilds, tally and search-index upkeep), in rounds of 25,
+ * retrying what DynamoDB leaves unprocessed; deleting a missing item is fine. Gives up with a
+ * ThrottlingException-named error (which callers and clients treat as "try again later").
+ */
+export async function batchWrite(writes: BatchWrite[]): Promise<void> {
+  for (let i = 0; i < writes.length; i += 25) {
+    let pending: Array<Record<string, unknown>> = writes
       .slice(i, i + 25)
-      .map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; pending.length > 0 && attempt < 8; attempt++) {
+      .map((w) => ('put' in w ? { PutRequest: { Item: w.put } } : { DeleteRequest: { Key: w.delete } }));
+    for (let attempt = 0; pending.length > 0 && attempt < BATCH_WRITE_TRIES; attempt++) {
       const out = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
       pending = (out.UnprocessedItems?.[tableName()] as Array<Record<string, unknown>> | undefined) ?? [];
     }
     if (pending.length > 0)
-      throw Object.assign(new Error('BatchWrite left items unprocessed'), { name: 'ThrottlingException' });
+      throw Object.assign(
+        new Error(
+          `BatchWrite left ${pending.length} items unprocessed ${BATCH_WRITE_TRIES} times: try again later`,
+        ),
+        { name: 'ThrottlingException' },
+      );
   }
 }
+
+/** Deletes items by key (see batchWrite). */
+export const batchDelete = (keyList: Key[]) => batchWrite(keyList.map((k) => ({ delete: k })));
+
+/** Puts whole items (see batchWrite). */
+export const batchPut = (items: Item[]) => batchWrite(items.map((put) => ({ put })));

@@ -1,6 +1,7 @@
 import type { EventData, EventRecord } from '../domain/event-record';
 import type { LinkKind, PostRecord, TermRecord } from '../domain/records';
 import { tableName } from '../db/client';
+import { patterns } from '../db/access-patterns';
 import { type Key, keys } from '../db/keys';
 import { batchDelete, collect, queryIndex } from '../db/query';
 import { commit, lostRace, MAX_TRANSACTION_ITEMS, type Write } from '../db/transact';
@@ -143,11 +144,7 @@ export async function unlinkAllEvents(kind: LinkKind, id: number): Promise<void>
 async function cleanUp(d: Deletable, now: string): Promise<void> {
   const scopes = [`${d.kind}#${d.record.id}`, ...(d.kind === 'TERM' ? [treeScope(d.record.id)] : [])];
   const tallies = (
-    await Promise.all(
-      scopes.map((scope) =>
-        collect(queryIndex({ partition: keys.tallyPartition(scope), attributes: ['pk', 'sk'] })),
-      ),
-    )
+    await Promise.all(scopes.map((scope) => collect(queryIndex(patterns.tallyItemKeys.query(scope)))))
   ).flat();
   await batchDelete(tallies.map((t) => ({ pk: String(t.pk), sk: String(t.sk) })));
   if (d.kind !== 'TERM') return;

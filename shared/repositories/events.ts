@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type EventRecord, type EventRow, linkId, linksOf } from '../domain/event-record';
 import type { PostRecord, TermRecord } from '../domain/records';
+import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
 import { keys } from '../db/keys';
 import { batchGet, type Item, itemKey, type PageSize, queryIndex } from '../db/query';
@@ -16,12 +17,8 @@ export async function* eventsStartingBetween(
   pageSize?: PageSize,
   featuredOnly = false,
 ): AsyncGenerator<EventRecord> {
-  for await (const item of queryIndex({
-    index: featuredOnly ? 'byAssignment' : 'byStart',
-    partition: featuredOnly ? keys.featuredPartition : keys.typePartition('event'),
-    sort: { between: [range.low, range.high] },
-    pageSize,
-  }))
+  const pattern = featuredOnly ? patterns.featuredByStart : patterns.eventsByStart;
+  for await (const item of queryIndex({ ...pattern.query(range), pageSize }))
     yield fromPostItem(item) as EventRecord;
 }
 
@@ -55,12 +52,7 @@ function addLinked(items: Iterable<Item>, into: Linked): void {
  * index has no such event yet: the caller falls back to the slug guard.
  */
 export async function eventBySlugIndex(slug: string): Promise<EventRecord | undefined> {
-  for await (const item of queryIndex({
-    index: 'bySlug',
-    partition: keys.typePartition('event'),
-    sort: { between: [slug, slug] },
-    pageSize: 2,
-  }))
+  for await (const item of queryIndex({ ...patterns.eventBySlug.query(slug), pageSize: 2 }))
     if (item.deleting === undefined && item.type === 'event' && item.slug === slug)
       return fromPostItem(item) as EventRecord;
   return undefined;
@@ -137,12 +129,7 @@ export async function goneLinkTargets(e: EventRecord): Promise<Set<string>> {
 /** IDs of the events in the featured partition of byAssignment. */
 export async function featuredIndexIds(): Promise<Set<number>> {
   const ids = new Set<number>();
-  for await (const item of queryIndex({
-    index: 'byAssignment',
-    partition: keys.featuredPartition,
-    attributes: ['id'],
-  }))
-    ids.add(Number(item.id));
+  for await (const item of queryIndex(patterns.featuredIds.query())) ids.add(Number(item.id));
   return ids;
 }
 

@@ -1,18 +1,13 @@
 import type { EventRow } from '../domain/event-record';
 import { byStart } from '../domain/event-query';
 import type { LinkKind } from '../domain/records';
+import { patterns } from '../db/access-patterns';
 import { keys } from '../db/keys';
 import { batchGet, collect, itemKey, type PageSize, queryIndex } from '../db/query';
 
 /** IDs an event links to (terms, venues or organizers), in link order; a strongly consistent read. */
 export async function linkedIds(eventId: number, kind: LinkKind): Promise<number[]> {
-  const items = await collect(
-    queryIndex({
-      partition: keys.post(eventId).pk,
-      sort: { prefix: keys.linkPrefix(kind) },
-      consistent: true,
-    }),
-  );
+  const items = await collect(queryIndex(patterns.linksOfEvent.query(eventId, kind)));
   return items.map((i) => Number(i.targetId));
 }
 
@@ -26,12 +21,7 @@ export async function* eventsLinkedTo(
   range: { low: string; high: string },
   pageSize?: PageSize,
 ): AsyncGenerator<EventRow> {
-  for await (const item of queryIndex({
-    index: 'byAssignment',
-    partition: keys.assignmentPartition(kind, target),
-    sort: { between: [range.low, range.high] },
-    pageSize,
-  }))
+  for await (const item of queryIndex({ ...patterns.linkRowsOfTarget.query(kind, target, range), pageSize }))
     yield item.row as EventRow;
 }
 
@@ -82,13 +72,7 @@ export async function existingLinks(
 
 /** IDs of every event linked to one term, venue or organizer. */
 export async function eventIdsLinkedTo(kind: LinkKind, target: number): Promise<number[]> {
-  const items = await collect(
-    queryIndex({
-      index: 'byAssignment',
-      partition: keys.assignmentPartition(kind, target),
-      attributes: ['eventId'],
-    }),
-  );
+  const items = await collect(queryIndex(patterns.eventIdsOfTarget.query(kind, target)));
   return items.map((i) => Number(i.eventId));
 }
 
@@ -106,12 +90,9 @@ export async function upcomingLinkedIds(
   const wallUtc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
   const nowUtc = wallUtc(now);
   const ids = new Set<number>();
-  for await (const item of queryIndex({
-    index: 'byEnd',
-    partition: keys.typePartition('event'),
-    sort: { from: wallUtc(new Date(now.getTime() - 14 * 3600_000)) },
-    attributes: ['status', 'author', `data.${field}`, 'data.utcEnd'],
-  })) {
+  for await (const item of queryIndex(
+    patterns.eventsEndingAfter.query(wallUtc(new Date(now.getTime() - 14 * 3600_000)), field),
+  )) {
     const data = item.data as { utcEnd?: string } & Record<string, number[]>;
     if (!data?.utcEnd || data.utcEnd < nowUtc || item.status === 'trash') continue;
     if (!visible(item as { status: string; author: string })) continue;

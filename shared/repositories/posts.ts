@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createdThenDeleted } from '../domain/errors';
 import type { PostHead, PostRecord, PostType } from '../domain/records';
 import { ddb, tableName } from '../db/client';
+import { patterns } from '../db/access-patterns';
 import { nextId } from '../db/ids';
 import { keys, STATUS_SHARDS } from '../db/keys';
 import { batchGet, type Item, queryIndex } from '../db/query';
@@ -370,12 +371,7 @@ export async function* postsNewestFirst<D extends object>(
   type: PostType,
   pageSize?: number,
 ): AsyncGenerator<PostRecord<D>> {
-  for await (const item of queryIndex({
-    index: 'byStart',
-    partition: keys.typePartition(type),
-    descending: true,
-    pageSize,
-  }))
+  for await (const item of queryIndex({ ...patterns.postsNewestFirst.query(type), pageSize }))
     if (!isDeleting(item)) yield fromPostItem<D>(item);
 }
 

@@ -1,10 +1,10 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { eventIndexWords } from '../domain/event-query';
 import type { EventRecord } from '../domain/event-record';
 import { wordHead } from '../domain/search';
-import { ddb, tableName } from '../db/client';
+import { patterns } from '../db/access-patterns';
+import { tableName } from '../db/client';
 import { keys } from '../db/keys';
-import { batchDelete, queryIndex } from '../db/query';
+import { batchDelete, batchPut, queryIndex } from '../db/query';
 import type { PlannedWrite, WriteItem } from '../db/transact';
 
 /**
@@ -50,12 +50,7 @@ export function wordWrites(before: Texts | undefined, after: Texts | undefined):
 /** IDs of the events with an indexed word that `word` starts: one Query (paged by DynamoDB only). */
 export async function eventsWithWordStart(word: string): Promise<Set<number>> {
   const ids = new Set<number>();
-  for await (const item of queryIndex({
-    index: 'byAssignment',
-    partition: keys.wordPartition(wordHead(word)),
-    sort: { prefix: word },
-    attributes: ['eventId'],
-  }))
+  for await (const item of queryIndex(patterns.eventsByWordStart.query(word, wordHead(word))))
     ids.add(Number(item.eventId));
   return ids;
 }
@@ -63,30 +58,13 @@ export async function eventsWithWordStart(word: string): Promise<Set<number>> {
 /** The words an event's index items hold now (strongly consistent), for the rebuild. */
 export async function storedWords(eventId: number): Promise<string[]> {
   const words: string[] = [];
-  for await (const item of queryIndex({
-    partition: keys.post(eventId).pk,
-    sort: { prefix: keys.wordPrefix },
-    attributes: ['sk'],
-    consistent: true,
-  }))
+  for await (const item of queryIndex(patterns.wordsOfEvent.query(eventId)))
     words.push(String(item.sk).slice(keys.wordPrefix.length));
   return words;
 }
 
-/** Puts word items outside a transaction (the rebuild), 25 per request, retrying unprocessed ones. */
-export async function putWordItems(items: Array<Record<string, unknown>>): Promise<void> {
-  for (let i = 0; i < items.length; i += 25) {
-    let pending: Array<Record<string, unknown>> = items
-      .slice(i, i + 25)
-      .map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; pending.length > 0 && attempt < 8; attempt++) {
-      const out = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = (out.UnprocessedItems?.[tableName()] as Array<Record<string, unknown>> | undefined) ?? [];
-    }
-    if (pending.length > 0)
-      throw Object.assign(new Error('BatchWrite left items unprocessed'), { name: 'ThrottlingException' });
-  }
-}
+/** Puts word items outside a transaction (the rebuild). */
+export const putWordItems = (items: Array<Record<string, unknown>>): Promise<void> => batchPut(items);
 
 /** Deletes word items outside a transaction (the rebuild). */
 export const deleteWordItems = (eventId: number, words: string[]) =>

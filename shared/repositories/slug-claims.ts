@@ -3,6 +3,7 @@ import type { PostType, Taxonomy } from '../domain/records';
 import { highestSuffix } from '../domain/slugs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../db/client';
+import { patterns } from '../db/access-patterns';
 import { keys } from '../db/keys';
 import { batchGet, type Item, itemKey, queryIndex } from '../db/query';
 import { lostRace, type PlannedWrite, SlugTaken, type Write } from '../db/transact';
@@ -17,9 +18,6 @@ export interface SlugClaim {
   exact?: boolean;
 }
 
-const partitionOf = (scope: SlugScope) =>
-  'type' in scope ? keys.typePartition(scope.type) : keys.taxonomyPartition(scope.taxonomy);
-
 const nounOf = (scope: SlugScope) =>
   'type' in scope ? scope.type : scope.taxonomy === 'tribe_events_cat' ? 'category' : 'tag';
 
@@ -29,7 +27,7 @@ export function recordsWithSlugPrefix(
   base: string,
   attributes?: string[],
 ): AsyncGenerator<Item> {
-  return queryIndex({ index: 'bySlug', partition: partitionOf(scope), sort: { prefix: base }, attributes });
+  return queryIndex({ ...patterns.slugsWithPrefix.query(scope, base), attributes });
 }
 
 async function takenSlugs(claim: SlugClaim): Promise<Set<string>> {

@@ -8,20 +8,16 @@ import {
   tallyRange,
   type TallyWho,
 } from '../domain/tallies';
-import { BatchWriteCommand, DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
 import { type Key, keys } from '../db/keys';
-import { batchGet, collect, itemKey, queryIndex } from '../db/query';
+import { batchGet, batchPut, collect, itemKey, queryIndex } from '../db/query';
 import { commit, type Write } from '../db/transact';
 
 /** Month items of a scope (`key`: its detail items or its day sums) for start months [low, high]. */
 function months(scope: string, key: (scope: string, month: string) => Key, low: string, high: string) {
-  return collect(
-    queryIndex({
-      partition: keys.tallyPartition(scope),
-      sort: { between: [key(scope, low).sk, key(scope, high).sk] },
-    }),
-  );
+  return collect(queryIndex(patterns.tallyMonths.query(scope, key(scope, low).sk, key(scope, high).sk)));
 }
 
 /** Months from `first` to `last` (`YYYY-MM`), both counted; infinite when either is unbounded. */
@@ -136,9 +132,7 @@ const STALE = keys.treeStale(0).sk;
 
 /** The month items of a scope's tallies, its pairs' too (not a subtree's stale flag). */
 export async function tallyKeys(scope: string): Promise<Key[]> {
-  const items = await collect(
-    queryIndex({ partition: keys.tallyPartition(scope), attributes: ['pk', 'sk'] }),
-  );
+  const items = await collect(queryIndex(patterns.tallyItemKeys.query(scope)));
   return items.filter((i) => i.sk !== STALE).map((i) => ({ pk: String(i.pk), sk: String(i.sk) }));
 }
 
@@ -146,15 +140,4 @@ export async function tallyKeys(scope: string): Promise<Key[]> {
  * Writes tally items as absolute counts (the rebuild's): an ADD made by an event write meanwhile to
  * the same item is overwritten, so rebuilds run while no events are written.
  */
-export async function putTallyItems(items: Array<Record<string, unknown>>): Promise<void> {
-  for (let i = 0; i < items.length; i += 25) {
-    let pending = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) as Array<
-      Record<string, unknown>
-    >;
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt >= 8) throw new Error('DynamoDB left tally writes unprocessed 8 times: try again later');
-      const out = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = (out.UnprocessedItems?.[tableName()] as Array<Record<string, unknown>> | undefined) ?? [];
-    }
-  }
-}
+export const putTallyItems = (items: Array<Record<string, unknown>>): Promise<void> => batchPut(items);

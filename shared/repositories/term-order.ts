@@ -1,6 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Taxonomy } from '../domain/records';
 import { ddb, tableName } from '../db/client';
+import { patterns } from '../db/access-patterns';
 import { keys, STATUS_SHARDS } from '../db/keys';
 import { queryIndex } from '../db/query';
 import { fromTermItem, isDeletingTerm, termNameKeys, unordered } from './terms';
@@ -42,7 +43,7 @@ export async function rebuildTermOrder(taxonomy: Taxonomy): Promise<TermOrderRep
   const report: TermOrderReport = { terms: 0, updated: 0 };
   let unorderedTerms = 0;
   const inUse = { inUsePublic: 0, inUseAll: 0 };
-  for await (const item of queryIndex({ index: 'bySlug', partition: keys.taxonomyPartition(taxonomy) })) {
+  for await (const item of queryIndex(patterns.termsOfTaxonomy.query(taxonomy))) {
     const deleting = isDeletingTerm(item);
     const want = deleting ? undefined : termNameKeys(fromTermItem(item));
     for (const scope of await rebuildInUse(item, want?.gsi2sk))

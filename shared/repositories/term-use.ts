@@ -1,5 +1,6 @@
 import type { Taxonomy } from '../domain/records';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
 import { keys, STATUS_SHARDS } from '../db/keys';
 import { batchGet, type Item } from '../db/query';
@@ -28,8 +29,6 @@ const SCOPES = [
   { scope: 'public', count: 'countPublic', pk: 'gsi3pk', sk: 'gsi3sk', total: 'inUsePublic' },
   { scope: 'all', count: 'countAll', pk: 'gsi4pk', sk: 'gsi4sk', total: 'inUseAll' },
 ] as const;
-
-const INDEX = { public: 'byEnd', all: 'byAssignment' } as const;
 
 /** Whether a term item belongs in a scope's in-use order: its count is above zero, and it is not being deleted. */
 const inUseIn = (item: Item, s: (typeof SCOPES)[number]) =>
@@ -138,7 +137,11 @@ export async function syncTermsInUse(ids: Iterable<number>): Promise<void> {
 
 /** The first `limit` terms in use of a taxonomy in name order (ties by ID), from the scope's index. */
 export const termsInUseByName = (taxonomy: Taxonomy, scope: UseScope, limit: number, descending = false) =>
-  termsInNameOrder(INDEX[scope], keys.termInUsePartition(taxonomy, scope), limit, descending);
+  termsInNameOrder(
+    (scope === 'public' ? patterns.termsInUsePublic : patterns.termsInUseAll).query(taxonomy),
+    limit,
+    descending,
+  );
 
 /**
  * The rebuild's step for one term (`npm run reindex`, repositories/term-order.ts): sets both scopes'

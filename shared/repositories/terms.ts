@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createdThenDeleted, termExists } from '../domain/errors';
 import type { Taxonomy, TermRecord } from '../domain/records';
+import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
 import { nextId } from '../db/ids';
 import { type Key, keys, STATUS_SHARDS } from '../db/keys';
-import { batchGet, queryIndex } from '../db/query';
-import type { IndexName } from '../db/table';
+import { batchGet, type IndexQuery, queryIndex } from '../db/query';
 import { termSortName } from '../domain/term-order';
 import { addWrite, commit, type PlannedWrite, type WriteItem } from '../db/transact';
 import { AlreadyCreated, type CreationKey, creationGuard } from './creations';
@@ -89,16 +89,15 @@ export async function termTotals(taxonomy: Taxonomy): Promise<TermTotals> {
   return out;
 }
 
-/** The first `limit` terms of one name-ordered partition of `index` (ties by ID), tombstoned ones left out. */
+/** The first `limit` terms of one name-ordered pattern's partition (ties by ID), tombstoned ones left out. */
 export async function termsInNameOrder(
-  index: IndexName,
-  partition: string,
+  inOrder: Omit<IndexQuery, 'pageSize'>,
   limit: number,
   descending = false,
 ): Promise<TermRecord[]> {
   const out: TermRecord[] = [];
   if (limit <= 0) return out;
-  for await (const item of queryIndex({ index, partition, descending, pageSize: limit })) {
+  for await (const item of queryIndex({ ...inOrder, descending, pageSize: limit })) {
     if (!isDeletingTerm(item)) out.push(fromTermItem(item));
     if (out.length >= limit) break;
   }
@@ -107,7 +106,7 @@ export async function termsInNameOrder(
 
 /** The first `limit` terms of a taxonomy in name order (ties by ID), from the name index. */
 export const termsByName = (taxonomy: Taxonomy, limit: number, descending = false) =>
-  termsInNameOrder('byStart', keys.taxonomyPartition(taxonomy), limit, descending);
+  termsInNameOrder(patterns.termsByName.query(taxonomy), limit, descending);
 
 export const isDeletingTerm = (item: Record<string, unknown>) => item.deleting !== undefined;
 
@@ -132,7 +131,7 @@ export async function getTermBeingDeleted(id: number): Promise<TermRecord | unde
 /** Every term of a taxonomy, in slug order: taxonomies are small, and lists sort and count in memory. */
 export async function listTerms(taxonomy: Taxonomy): Promise<TermRecord[]> {
   const out: TermRecord[] = [];
-  for await (const item of queryIndex({ index: 'bySlug', partition: keys.taxonomyPartition(taxonomy) }))
+  for await (const item of queryIndex(patterns.termsOfTaxonomy.query(taxonomy)))
     if (!isDeletingTerm(item)) out.push(fromTermItem(item));
   return out;
 }
