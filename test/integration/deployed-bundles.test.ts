@@ -1,0 +1,450 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  CreateTableCommand,
+  type CreateTableCommandInput,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { App } from 'aws-cdk-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CalEventsStack } from '../../infra/stack';
+import { localClient } from '../../local/dynamo';
+import { operations } from '../../shared/contracts';
+import { LOCAL_ISSUER } from '../../shared/http/auth';
+import { OPERATION_FUNCTION_PREFIX_ENV } from '../../shared/http/dispatch';
+import {
+  type AssemblyFunction,
+  type AssemblyTemplate,
+  assemblyFunctions,
+  assemblyTemplates,
+} from '../support/cloud-assembly';
+import { type AwsCall, type Recorder, startRecorder } from '../support/aws-call-recorder';
+import { signToken } from '../support/stack';
+
+/**
+ * What ships is what was tested (issue 25): the app synthesized with its real bundling (esbuild, as
+ * `cdk deploy` runs it), then every function loaded from the cloud assembly by the template's handler
+ * with the template's environment, behind a gateway built from the template's routes, against a
+ * DynamoDB Local table created from the template's table definition. A smoke set calls every route once
+ * and writes every resource. Each function reaches DynamoDB through a recorder of its own, and what it
+ * did is checked against its role in the template: an action its role lacks, or a write by a
+ * read-only function, fails here rather than in AWS. (Recorded during this smoke set only.)
+ *
+ * Synthesized without the page (`site=false`): its hosting holds none of the API's functions.
+ */
+const STACK = 'CalEvents-smoke';
+const SITE_URL = 'https://calendar.example.org';
+const outdir = mkdtempSync(join(tmpdir(), 'cal-assembly-'));
+const tableName = `smoke-${Date.now()}`;
+const dynamo = process.env.DYNAMODB_ENDPOINT!;
+
+type Handler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+interface Loaded {
+  fn: AssemblyFunction;
+  handler: Handler;
+  env: Record<string, string>;
+  recorder: Recorder;
+  /** Lambda Invoke calls the function made (the `$default` one hands slashed paths on). */
+  invoked: string[];
+}
+
+let templates: AssemblyTemplate[];
+const functions = new Map<string, Loaded>();
+let routes: Array<{ method: string; pattern: RegExp; params: string[]; routeKey: string; target: Loaded }>;
+let fallback: Loaded;
+
+/** The template's environment of a function, its deploy-time values replaced by the local stack's. */
+function environmentOf(fn: AssemblyFunction, endpoint: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(fn.environment)) {
+    if (typeof value === 'string') env[key] = value;
+    else if (key === 'TABLE_NAME') env[key] = tableName;
+    else if (key === 'AUTH_ISSUER') env[key] = LOCAL_ISSUER;
+    else if (key === 'AUTH_JWKS_URL')
+      continue; // the local issuer's tokens are checked with its secret
+    else throw new Error(`${fn.name}: no local value for ${key} = ${JSON.stringify(value)}`);
+  }
+  // As in Lambda: a setting the template lacks fails the function at cold start (shared/config.ts).
+  return { ...env, AWS_LAMBDA_FUNCTION_NAME: fn.name, DYNAMODB_ENDPOINT: endpoint };
+}
+
+/** The app's own settings, which env.ts sets for the other tests: here only the template's count. */
+const APP_KEYS = ['TABLE_NAME', 'SITE_URL', 'SITE_TIMEZONE', 'MAX_PER_PAGE', 'AUTH_ISSUER', 'AUTH_JWKS_URL'];
+
+async function withEnv<T>(env: Record<string, string>, run: () => Promise<T>): Promise<T> {
+  const saved = { ...process.env };
+  for (const k of APP_KEYS) delete process.env[k];
+  Object.assign(process.env, env);
+  try {
+    return await run();
+  } finally {
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+  }
+}
+
+/** The table as the template declares it: keys, indexes, billing, time to live and stream. */
+async function createTableFromTemplate(): Promise<Record<string, any>> {
+  const [table] = templates.flatMap((t) =>
+    Object.values(t.resources).filter((r) => r.Type === 'AWS::DynamoDB::Table'),
+  );
+  const p = table!.Properties;
+  const input: CreateTableCommandInput = {
+    TableName: tableName,
+    BillingMode: p.BillingMode,
+    AttributeDefinitions: p.AttributeDefinitions,
+    KeySchema: p.KeySchema,
+    GlobalSecondaryIndexes: p.GlobalSecondaryIndexes,
+    ...(p.StreamSpecification
+      ? { StreamSpecification: { StreamEnabled: true, ...p.StreamSpecification } }
+      : {}),
+  };
+  const client = localClient(dynamo);
+  try {
+    await client.send(new CreateTableCommand(input));
+    if (p.TimeToLiveSpecification?.Enabled)
+      await client.send(
+        new UpdateTimeToLiveCommand({
+          TableName: tableName,
+          TimeToLiveSpecification: p.TimeToLiveSpecification,
+        }),
+      );
+  } finally {
+    client.destroy();
+  }
+  return p;
+}
+
+const context = (fn: AssemblyFunction, requestId: string) =>
+  ({
+    functionName: fn.name,
+    awsRequestId: requestId,
+    getRemainingTimeInMillis: () => 10_000,
+  }) as unknown as Context;
+
+async function run(target: Loaded, event: APIGatewayProxyEventV2) {
+  return withEnv(target.env, () => target.handler(event, context(target.fn, event.requestContext.requestId)));
+}
+
+beforeAll(async () => {
+  const app = new App({ outdir, context: { site: 'false', siteUrl: SITE_URL } });
+  new CalEventsStack(app, STACK);
+  app.synth();
+  templates = assemblyTemplates(outdir);
+  for (const fn of assemblyFunctions(outdir, templates)) {
+    const recorder = await startRecorder(dynamo);
+    const env = environmentOf(fn, recorder.endpoint);
+    const mod = await withEnv(env, () => import(pathToFileURL(fn.module).href));
+    functions.set(fn.name, { fn, handler: mod[fn.exportName] as Handler, env, recorder, invoked: [] });
+    // The `$default` function invokes the operations' functions by name: here, the loaded ones.
+    if (typeof mod.setInvoker === 'function') {
+      const loaded = functions.get(fn.name)!;
+      mod.setInvoker(async (operation: { operationId: string }, event: APIGatewayProxyEventV2) => {
+        const name = `${env[OPERATION_FUNCTION_PREFIX_ENV]}${operation.operationId}`;
+        loaded.invoked.push(name);
+        const target = functions.get(name);
+        if (!target)
+          throw Object.assign(new Error(`Function not found: ${name}`), {
+            name: 'ResourceNotFoundException',
+          });
+        return run(target, event);
+      });
+    }
+  }
+  await createTableFromTemplate();
+  // The gateway: each template's routes, to the function their integration names (same template).
+  routes = [];
+  for (const t of templates) {
+    for (const route of Object.values(t.resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')) {
+      const integration = t.resources[route.Properties.Target['Fn::Join'][1][1].Ref as string]!;
+      const logicalId = integration.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
+      const target = [...functions.values()].find(
+        (f) => f.fn.template === t && f.fn.logicalId === logicalId,
+      )!;
+      const routeKey = String(route.Properties.RouteKey);
+      if (routeKey === '$default') {
+        fallback = target;
+        continue;
+      }
+      const [method, path] = routeKey.split(' ') as [string, string];
+      const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      const pattern = new RegExp(`^${path.replace(/\{\w+\}/g, '([^/]+)')}$`);
+      routes.push({ method, pattern, params, routeKey, target });
+    }
+  }
+  // API Gateway prefers a literal segment to a parameter (`/events/ical` over `/events/{id}`).
+  routes.sort((a, b) => a.params.length - b.params.length);
+}, 900_000);
+
+afterAll(async () => {
+  for (const f of functions.values()) await f.recorder.close();
+  rmSync(outdir, { recursive: true, force: true });
+});
+
+let requestCount = 0;
+/** A request through the template's gateway: an exact route key, else `$default`, as API Gateway routes. */
+async function send(
+  method: string,
+  path: string,
+  o: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+) {
+  const [rawPath, rawQueryString = ''] = `/cal/events/v1${path}`.split('?') as [string, string?];
+  const route = routes.find((r) => r.method === method && r.pattern.test(rawPath));
+  const values = route ? route.pattern.exec(rawPath)!.slice(1) : [];
+  const pathParameters =
+    route && route.params.length > 0
+      ? Object.fromEntries(route.params.map((p, i) => [p, decodeURIComponent(values[i]!)]))
+      : undefined;
+  const headers: Record<string, string> = { host: 'api.test', 'x-forwarded-proto': 'https', ...o.headers };
+  if (o.token) headers.authorization = `Bearer ${o.token}`;
+  if (o.body !== undefined) headers['content-type'] = 'application/json';
+  const routeKey = route?.routeKey ?? '$default';
+  const requestId = `smoke-${++requestCount}`;
+  const event = {
+    version: '2.0',
+    routeKey,
+    rawPath,
+    rawQueryString,
+    headers,
+    ...(pathParameters ? { pathParameters } : {}),
+    body: o.body === undefined ? undefined : JSON.stringify(o.body),
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'smoke',
+      domainName: 'api.test',
+      domainPrefix: 'api',
+      http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 'smoke' },
+      requestId,
+      routeKey,
+      stage: '$default',
+      time: new Date().toISOString(),
+      timeEpoch: Date.now(),
+    },
+  } as APIGatewayProxyEventV2;
+  const res = await run(route?.target ?? fallback, event);
+  const raw = String(res.body ?? '');
+  const text = res.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+  const json = /^\s*[[{]/.test(text);
+  return {
+    status: res.statusCode,
+    headers: res.headers ?? {},
+    text,
+    body: json && text ? JSON.parse(text) : undefined,
+    routeKey,
+  };
+}
+
+/** Route keys the smoke set reached. */
+const reached = new Set<string>();
+const ok = async (expected: number, ...args: Parameters<typeof send>) => {
+  const res = await send(...args);
+  expect(res.status, `${args[0]} ${args[1]}: ${res.text.slice(0, 300)}`).toBe(expected);
+  reached.add(res.routeKey);
+  return res;
+};
+
+describe('the synthesized app, run from its cloud assembly', () => {
+  it('loads a bundle for every operation and the $default route, each with its fixed name', () => {
+    expect([...functions.keys()].sort()).toEqual(
+      [...operations.map((op) => `${STACK}-${op.operationId}`), `${STACK}-noRoute`].sort(),
+    );
+  });
+
+  it('creates the table from the template: keys, every index and the time to live', async () => {
+    const p = await createTableFromTemplate().catch((e: Error) => ({ error: e.name }));
+    expect(p).toEqual({ error: 'ResourceInUseException' }); // made in beforeAll, from the same definition
+  });
+
+  it('answers the smoke set: every route once, a write of each resource, a preflight and a slashed path', async () => {
+    const admin = await signToken('administrator');
+    await ok(200, 'GET', '');
+    await ok(200, 'GET', '/doc');
+    await ok(200, 'GET', '/changes');
+
+    const terms: Record<string, number> = {};
+    for (const [collection, id] of [
+      ['categories', 'Category'],
+      ['tags', 'Tag'],
+    ] as const) {
+      const made = await ok(201, 'POST', `/${collection}`, { token: admin, body: { name: `Smoke ${id}` } });
+      terms[collection] = made.body.id;
+      await ok(200, 'GET', `/${collection}`);
+      await ok(200, 'GET', `/${collection}/${made.body.id}`);
+      for (const method of ['POST', 'PUT', 'PATCH'])
+        await ok(200, method, `/${collection}/${made.body.id}`, {
+          token: admin,
+          body: { description: method },
+        });
+    }
+
+    const posts = [
+      ['venues', 'venue'],
+      ['organizers', 'organizer'],
+      ['events', 'title'],
+    ] as const;
+    const linked: Record<string, number> = {};
+    const deletions: Array<() => Promise<unknown>> = [];
+    const urls: Record<string, string> = {};
+    for (const [collection, field] of posts) {
+      const body = (name: string) =>
+        collection === 'events'
+          ? {
+              title: name,
+              start_date: '2031-07-01 20:00:00',
+              end_date: '2031-07-01 22:00:00',
+              venue: linked.venues,
+              organizer: [linked.organizers],
+              categories: [terms.categories],
+              tags: [terms.tags],
+            }
+          : { [field]: name };
+      const [a, b] = [
+        await ok(201, 'POST', `/${collection}`, { token: admin, body: body(`Smoke ${collection} A`) }),
+        await ok(201, 'POST', `/${collection}`, { token: admin, body: body(`Smoke ${collection} B`) }),
+      ];
+      linked[collection] = a.body.id;
+      urls[collection] = a.body.url;
+      await ok(200, 'GET', `/${collection}`);
+      await ok(200, 'GET', `/${collection}/${a.body.id}`);
+      await ok(200, 'GET', `/${collection}/by-slug/${b.body.slug}`);
+      for (const method of ['POST', 'PUT', 'PATCH']) {
+        await ok(200, method, `/${collection}/${a.body.id}`, {
+          token: admin,
+          body: { [field]: `A ${method}` },
+        });
+        await ok(200, method, `/${collection}/by-slug/${b.body.slug}`, {
+          token: admin,
+          body: { [field]: `B ${method}` },
+        });
+      }
+      if (collection === 'events') {
+        const feed = await ok(200, 'GET', '/events/ical');
+        expect(feed.text).toContain('BEGIN:VCALENDAR');
+        await ok(200, 'GET', `/events/${a.body.id}/ical`);
+      }
+      // Deleted at the end, events first: the venue and the organizer are the events' links.
+      deletions.unshift(
+        () => ok(200, 'DELETE', `/${collection}/${a.body.id}`, { token: admin }),
+        () => ok(200, 'DELETE', `/${collection}/by-slug/${b.body.slug}`, { token: admin }),
+      );
+    }
+    for (const remove of deletions) await remove();
+    for (const collection of ['categories', 'tags'])
+      await ok(200, 'DELETE', `/${collection}/${terms[collection]}?force=true`, { token: admin });
+
+    // `$default`: a trailing slash handed to the operation's function, a preflight, an unknown path.
+    const [slashed, direct] = [await ok(200, 'GET', '/events/'), await ok(200, 'GET', '/events')];
+    expect(slashed.text).toBe(direct.text);
+    expect(functions.get(`${STACK}-noRoute`)!.invoked).toEqual([`${STACK}-listEvents`]);
+    const preflight = await ok(204, 'OPTIONS', '/events/1', {
+      headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'PUT' },
+    });
+    expect(preflight.headers['Access-Control-Allow-Origin']).toBe('*');
+    await ok(404, 'GET', '/nope');
+
+    const routeKeys = operations.flatMap((op) => op.methods.map((m) => `${m} /cal/events/v1${op.path}`));
+    expect([...reached].sort()).toEqual([...routeKeys, '$default'].sort());
+    // The links were built from the template's SITE_URL.
+    expect(Object.values(urls)).toHaveLength(3);
+    for (const url of Object.values(urls)) expect(url).toMatch(new RegExp(`^${SITE_URL}/`));
+  }, 300_000);
+});
+
+/** A role's statements in its template, each resource as text (a Ref or GetAtt by name). */
+function grantsOf(fn: AssemblyFunction): Array<{ actions: string[]; resources: string[] }> {
+  const role = fn.template.resources[fn.roleId]!;
+  const documents = [
+    ...((role.Properties.Policies ?? []) as Array<{ PolicyDocument: any }>).map((p) => p.PolicyDocument),
+    ...Object.values(fn.template.resources)
+      .filter(
+        (r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(`"${fn.roleId}"`),
+      )
+      .map((r) => r.Properties.PolicyDocument),
+  ];
+  const text = (v: any): string =>
+    typeof v === 'string'
+      ? v
+      : v.Ref
+        ? `<${v.Ref}>`
+        : v['Fn::GetAtt']
+          ? `<${v['Fn::GetAtt'].join('.')}>`
+          : v['Fn::Join']
+            ? v['Fn::Join'][1].map(text).join(v['Fn::Join'][0])
+            : JSON.stringify(v);
+  return documents
+    .flatMap((d) => d.Statement)
+    .filter((s: any) => s.Effect === 'Allow')
+    .map((s: any) => ({ actions: [s.Action].flat(), resources: [s.Resource].flat().map(text) }));
+}
+
+/** Whether a grant's resource (as text) covers a call: the table's ARN, its indexes', or a function's. */
+function covers(resource: string, call: AwsCall): boolean {
+  if (call.action === 'lambda:InvokeFunction') return resource.endsWith(`:function:${call.table}`);
+  const table = /DataTable[0-9A-F]*(\.Arn|Arn)>/.test(resource);
+  return call.index ? table && resource.endsWith('/index/*') : table && !resource.includes('/index/');
+}
+
+const WRITES = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/;
+
+describe("each function's role, against what the function did in the smoke set", () => {
+  const readOnly = (name: string) =>
+    name === `${STACK}-noRoute` || operations.find((op) => `${STACK}-${op.operationId}` === name)!.readOnly;
+
+  it('grants every action on every resource a function used', () => {
+    const missing: string[] = [];
+    for (const [name, f] of functions) {
+      const calls: AwsCall[] = [
+        ...f.recorder.calls,
+        ...f.invoked.map((t) => ({ action: 'lambda:InvokeFunction', table: t })),
+      ];
+      for (const call of calls) {
+        if (call.action.startsWith('dynamodb:')) expect(call.table, name).toBe(tableName);
+        const granted = grantsOf(f.fn).some(
+          (g) => g.actions.includes(call.action) && g.resources.some((r) => covers(r, call)),
+        );
+        if (!granted)
+          missing.push(`${name}: ${call.action} on ${call.table}${call.index ? `/index/${call.index}` : ''}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    // The set reached DynamoDB from every function but the `$default` one's own code.
+    const silent = [...functions].filter(
+      ([name, f]) => f.recorder.calls.length === 0 && !name.endsWith('-noRoute'),
+    );
+    expect(silent.map(([name]) => name).filter((n) => !/getDocumentation|getNamespaceIndex/.test(n))).toEqual(
+      [],
+    );
+  });
+
+  it('gives read-only functions no write action, and they used none', () => {
+    for (const [name, f] of functions) {
+      if (!readOnly(name)) continue;
+      expect(
+        grantsOf(f.fn)
+          .flatMap((g) => g.actions)
+          .filter((a) => WRITES.test(a)),
+        name,
+      ).toEqual([]);
+      expect(
+        f.recorder.calls.map((c) => c.action).filter((a) => WRITES.test(a)),
+        name,
+      ).toEqual([]);
+    }
+  });
+
+  it('catches a role that lacks an action: the check itself', () => {
+    const [name, f] = [...functions].find(([, x]) =>
+      x.recorder.calls.some((c) => c.action === 'dynamodb:PutItem'),
+    )!;
+    const call = f.recorder.calls.find((c) => c.action === 'dynamodb:PutItem')!;
+    const readGrants = grantsOf(functions.get(`${STACK}-getEvent`)!.fn);
+    expect(
+      readGrants.some((g) => g.actions.includes(call.action) && g.resources.some((r) => covers(r, call))),
+      name,
+    ).toBe(false);
+  });
+});
