@@ -1,4 +1,5 @@
 import type { LinkKind, PostType, Taxonomy } from '../domain/records';
+import { allScope, type TallyScope } from '../domain/tallies';
 import { keys } from './keys';
 import type { IndexQuery } from './query';
 import { TABLE } from './table';
@@ -181,16 +182,16 @@ export const patterns = {
   }),
   tallyMonths: pattern({
     serves: "a scope's month tallies or day sums for a run of months",
-    partition: (scope: string, _from: string, _to: string) => keys.tallyPartition(scope),
+    partition: (scope: TallyScope, _from: string, _to: string) => keys.tallyPartition(scope),
     sort: (_scope, from, to) => ({ between: [from, to] }),
-    example: ['ALL', keys.tallySums('ALL', '2031-03').sk, keys.tallySums('ALL', '2033-02').sk],
+    example: [allScope, keys.tallySums(allScope, '2031-03').sk, keys.tallySums(allScope, '2033-02').sk],
     usedBy: 'tallies.ts tallyDays',
   }),
   tallyItemKeys: pattern({
     serves: "the keys of a scope's tally items, its pairs' too (rebuilds, deletes)",
-    partition: (scope: string) => keys.tallyPartition(scope),
+    partition: (scope: TallyScope) => keys.tallyPartition(scope),
     attributes: () => ['pk', 'sk'],
-    example: ['ALL'],
+    example: [allScope],
     usedBy: 'tallies.ts tallyKeys, deletes.ts',
   }),
 };

@@ -1,4 +1,5 @@
 import type { LinkKind, PostType, Taxonomy } from '../domain/records';
+import type { TallyScope } from '../domain/tallies';
 
 /**
  * Every key format of the single table lives here; docs/data-model.md explains them, and
@@ -50,9 +51,24 @@ const pad = (n: number) => String(n).padStart(12, '0');
 
 export type Key = { pk: string; sk: string };
 
-const tallyParts = (scope: string): [string, string] => {
-  const at = scope.indexOf('/');
-  return at < 0 ? [scope, ''] : [scope.slice(0, at), scope.slice(at + 1)];
+/**
+ * A tally scope (domain/tallies.ts) as its keys spell it: the partition after `TALLY#` and, for a pair
+ * scope, the prefix of its sort keys within that partition (its first scope's, so that a venue's
+ * delete takes its pairs along). Existing tables hold these strings: they must not change.
+ */
+const tallyParts = (s: TallyScope): [string, string] => {
+  switch (s.of) {
+    case 'all':
+      return ['ALL', ''];
+    case 'featured':
+      return ['FEATURED', ''];
+    case 'link':
+      return [`${s.kind}#${s.id}`, ''];
+    case 'tree':
+      return [`TREE#${s.category}`, ''];
+    case 'venueTree':
+      return [`VENUE#${s.venue}`, `TREE#${s.category}`];
+  }
 };
 
 export const keys = {
@@ -119,9 +135,9 @@ export const keys = {
 
   /** Status totals are spread over shards so that concurrent creates of one type do not collide. */
   statusTotals: (type: PostType, shard: number): Key => ({ pk: `COUNT#${type}`, sk: `STATUS#${shard}` }),
-  tallyPartition: (scope: string) => `TALLY#${tallyParts(scope)[0]}`,
-  /** A pair scope (`<scope>/<sub-scope>`, domain/tallies.ts) keeps its months in its first scope's partition. */
-  tally: (scope: string, month: string): Key => {
+  tallyPartition: (scope: TallyScope) => `TALLY#${tallyParts(scope)[0]}`,
+  /** A pair scope (venue + subtree) keeps its months in its first scope's partition. */
+  tally: (scope: TallyScope, month: string): Key => {
     const [own, sub] = tallyParts(scope);
     return { pk: `TALLY#${own}`, sk: sub ? `${sub}#${month}` : month };
   },
@@ -129,12 +145,15 @@ export const keys = {
    * A scope's day sums of a month (domain/tallies.ts sumAttr): after its month keys (`S#` sorts after
    * digits) and before a pair's (`TREE#…`) or the stale flag, so one range read returns only sums.
    */
-  tallySums: (scope: string, month: string): Key => {
+  tallySums: (scope: TallyScope, month: string): Key => {
     const [own, sub] = tallyParts(scope);
     return { pk: `TALLY#${own}`, sk: sub ? `${sub}#S#${month}` : `S#${month}` };
   },
   /** Sorts after every month key of the subtree's tally partition, so tally reads never return it. */
-  treeStale: (categoryId: number): Key => ({ pk: `TALLY#TREE#${categoryId}`, sk: 'STALE' }),
+  treeStale: (categoryId: number): Key => ({
+    pk: keys.tallyPartition({ of: 'tree', category: categoryId }),
+    sk: 'STALE',
+  }),
 
   /** The record a create made for one caller's Idempotency-Key (`request` hashes operation, caller, key). */
   creationGuard: (request: string): Key => ({ pk: `CREATED#${request}`, sk: 'GUARD' }),

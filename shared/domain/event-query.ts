@@ -5,7 +5,15 @@ import type { PageRequest } from './paging';
 import { passesStatus, type StatusFilter } from './post-rules';
 import { htmlText, indexWords, matchesWordStarts } from './search';
 import { STATUSES } from './statuses';
-import { type TallyWho, treeScope, venueTreeScope } from './tallies';
+import {
+  allScope,
+  featuredScope,
+  linkedScope,
+  type TallyScope,
+  type TallyWho,
+  treeScope,
+  venueTreeScope,
+} from './tallies';
 
 /**
  * The pure part of the event list (reference §4.3–4.6): which rows a query keeps, which tally scope
@@ -72,9 +80,9 @@ export interface LinkFilter {
 }
 
 /** The tally scope that counts one link filter exactly, if any. */
-export function linkScope(l: LinkFilter): string | undefined {
+export function linkScope(l: LinkFilter): TallyScope | undefined {
   if (l.tree !== undefined) return treeScope(l.tree);
-  return l.leaf && l.ids.length === 1 ? `${l.kind}#${l.ids[0]}` : undefined;
+  return l.leaf && l.ids.length === 1 ? linkedScope({ kind: l.kind, id: l.ids[0]! }) : undefined;
 }
 
 /**
@@ -82,8 +90,8 @@ export function linkScope(l: LinkFilter): string | undefined {
  * term / venue / organizer or one category's subtree (with no other filter), or one category with one
  * venue.
  */
-export function tallyScope(links: LinkFilter[], featured: boolean | undefined): string | undefined {
-  if (links.length === 0) return featured === undefined ? 'ALL' : featured ? 'FEATURED' : undefined;
+export function tallyScope(links: LinkFilter[], featured: boolean | undefined): TallyScope | undefined {
+  if (links.length === 0) return featured === undefined ? allScope : featured ? featuredScope : undefined;
   if (featured !== undefined) return undefined;
   if (links.length === 1) return linkScope(links[0]!);
   const [category, venue] = links;

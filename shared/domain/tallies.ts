@@ -1,5 +1,6 @@
 import { dayNumber, dayOf, daysInMonth } from './calendar';
 import type { DateBounds } from './date-bounds';
+import type { LinkKind } from './records';
 
 /**
  * Day-granular tallies: listable events counted by scope, start day and end day, so that list totals
@@ -10,17 +11,42 @@ export const dayKey = (wallTime: string) =>
   wallTime.slice(0, 10) + (wallTime.endsWith('23:59:59') ? '~' : '');
 
 /**
+ * What a tally counts: every event, the featured ones, the events linked to one term / venue /
+ * organizer, a category's subtree, or a venue's events in a category's subtree. Its key strings are
+ * built in db/keys.ts alone (keys.tally).
+ */
+export type TallyScope =
+  | { of: 'all' }
+  | { of: 'featured' }
+  | { of: 'link'; kind: LinkKind; id: number }
+  | { of: 'tree'; category: number }
+  | { of: 'venueTree'; venue: number; category: number };
+
+export const allScope: TallyScope = { of: 'all' };
+export const featuredScope: TallyScope = { of: 'featured' };
+
+/** The events linked to one term, venue or organizer. */
+export const linkedScope = (l: { kind: LinkKind; id: number }): TallyScope => ({
+  of: 'link',
+  kind: l.kind,
+  id: l.id,
+});
+
+/**
  * The subtree scope of a category: events linked to it or to any of its descendants, each counted once
  * (decisions §8: a category filter matches its children's events too).
  */
-export const treeScope = (categoryId: number) => `TREE#${categoryId}`;
+export const treeScope = (categoryId: number): TallyScope => ({ of: 'tree', category: categoryId });
 
 /**
  * The events of a venue in a category's subtree (`categories=<c>&venue=<v>`): a pair scope, whose
  * tallies live in the venue's partition (db/keys.ts), so that a venue's delete takes them along.
  */
-export const venueTreeScope = (venue: number, categoryId: number) =>
-  `VENUE#${venue}/${treeScope(categoryId)}`;
+export const venueTreeScope = (venue: number, categoryId: number): TallyScope => ({
+  of: 'venueTree',
+  venue,
+  category: categoryId,
+});
 
 /**
  * Every category whose subtree holds one of `categories`: each one and its ancestors, once. `parentOf`

@@ -12,7 +12,7 @@ import { getPosts, statusCount } from './posts';
 import { staleTreeWrites } from './tallies';
 import { termTotalsWrite, unordered } from './terms';
 import { syncTermsInUse } from './term-use';
-import { treeScope } from '../domain/tallies';
+import { linkedScope, treeScope } from '../domain/tallies';
 
 /**
  * Permanent delete of a record that events link to (a venue, organizer, category or tag), whatever the
@@ -142,7 +142,10 @@ export async function unlinkAllEvents(kind: LinkKind, id: number): Promise<void>
  * move up to its parent).
  */
 async function cleanUp(d: Deletable, now: string): Promise<void> {
-  const scopes = [`${d.kind}#${d.record.id}`, ...(d.kind === 'TERM' ? [treeScope(d.record.id)] : [])];
+  const scopes = [
+    linkedScope({ kind: d.kind, id: d.record.id }),
+    ...(d.kind === 'TERM' ? [treeScope(d.record.id)] : []),
+  ];
   const tallies = (
     await Promise.all(scopes.map((scope) => collect(queryIndex(patterns.tallyItemKeys.query(scope)))))
   ).flat();

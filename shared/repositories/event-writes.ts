@@ -9,13 +9,17 @@ import {
   rowOf,
 } from '../domain/event-record';
 import {
+  allScope,
   ancestorsOrSelf,
   dayKey,
+  featuredScope,
   isLong,
+  linkedScope,
   sumAttr,
   tallyAttr,
   tallyMark,
   tallyMonth,
+  type TallyScope,
   treeScope,
   venueTreeScope,
 } from '../domain/tallies';
@@ -29,10 +33,14 @@ import { wordWrites } from './search-index';
  * parent map) the subtree of every ancestor-or-self of its categories, once per event, alone and with
  * each of its venues.
  */
-function tallyScopes(e: EventRecord, skip: Set<string>, parentOf?: ReadonlyMap<number, number>): string[] {
-  const linked = linksOf(e)
-    .map(linkId)
-    .filter((id) => !skip.has(id));
+function tallyScopes(
+  e: EventRecord,
+  skip: Set<string>,
+  parentOf?: ReadonlyMap<number, number>,
+): TallyScope[] {
+  // Each link once (by its identity), unless skipped.
+  const linked = new Map(linksOf(e).map((l) => [linkId(l), l]));
+  for (const id of skip) linked.delete(id);
   const trees = parentOf
     ? ancestorsOrSelf(
         e.data.categories.filter((c) => !skip.has(linkId({ kind: 'TERM', id: c }))),
@@ -41,9 +49,9 @@ function tallyScopes(e: EventRecord, skip: Set<string>, parentOf?: ReadonlyMap<n
     : [];
   const venues = [...new Set(e.data.venues)].filter((v) => !skip.has(linkId({ kind: 'VENUE', id: v })));
   return [
-    'ALL',
-    ...(e.data.featured ? ['FEATURED'] : []),
-    ...new Set(linked),
+    allScope,
+    ...(e.data.featured ? [featuredScope] : []),
+    ...[...linked.values()].map(linkedScope),
     ...trees.map(treeScope),
     ...venues.flatMap((v) => trees.map((c) => venueTreeScope(v, c))),
   ];

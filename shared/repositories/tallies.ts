@@ -6,6 +6,7 @@ import {
   tallyDaysOf,
   tallyMonth,
   tallyRange,
+  type TallyScope,
   type TallyWho,
 } from '../domain/tallies';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -16,7 +17,12 @@ import { batchGet, batchPut, collect, itemKey, queryIndex } from '../db/query';
 import { commit, type Write } from '../db/transact';
 
 /** Month items of a scope (`key`: its detail items or its day sums) for start months [low, high]. */
-function months(scope: string, key: (scope: string, month: string) => Key, low: string, high: string) {
+function months(
+  scope: TallyScope,
+  key: (scope: TallyScope, month: string) => Key,
+  low: string,
+  high: string,
+) {
   return collect(queryIndex(patterns.tallyMonths.query(scope, key(scope, low).sk, key(scope, high).sk)));
 }
 
@@ -44,7 +50,7 @@ function runs(list: string[]): Array<[string, string]> {
  * (needsDetail), from their detail items, read alongside.
  */
 export async function tallyDays(
-  scope: string,
+  scope: TallyScope,
   who: TallyWho,
   b: DateBounds,
 ): Promise<{ total: number; days: Array<[string, number]> }> {
@@ -131,7 +137,7 @@ export async function clearStaleTree(category: number, seen: string): Promise<vo
 const STALE = keys.treeStale(0).sk;
 
 /** The month items of a scope's tallies, its pairs' too (not a subtree's stale flag). */
-export async function tallyKeys(scope: string): Promise<Key[]> {
+export async function tallyKeys(scope: TallyScope): Promise<Key[]> {
   const items = await collect(queryIndex(patterns.tallyItemKeys.query(scope)));
   return items.filter((i) => i.sk !== STALE).map((i) => ({ pk: String(i.pk), sk: String(i.sk) }));
 }

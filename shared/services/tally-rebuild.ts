@@ -1,6 +1,5 @@
 import { batchDelete } from '../db/query';
-import { linkId } from '../domain/event-record';
-import { treeScope } from '../domain/tallies';
+import { allScope, featuredScope, linkedScope, type TallyScope, treeScope } from '../domain/tallies';
 import { keys } from '../db/keys';
 import { addTallies, type Deltas } from '../repositories/event-writes';
 import { eventsStartingBetween } from '../repositories/events';
@@ -39,13 +38,13 @@ export async function rebuildTallies(progress: (r: TallyReport) => void = () => 
   ]);
   const parentOf = new Map(categories.map((t) => [t.id, t.parent]));
   const flags = await staleTrees(categories.map((t) => t.id));
-  const scopes = [
-    'ALL',
-    'FEATURED',
-    ...[...categories, ...tags].map((t) => linkId({ kind: 'TERM', id: t.id })),
+  const scopes: TallyScope[] = [
+    allScope,
+    featuredScope,
+    ...[...categories, ...tags].map((t) => linkedScope({ kind: 'TERM', id: t.id })),
     ...categories.map((t) => treeScope(t.id)),
-    ...venues.map((id) => linkId({ kind: 'VENUE', id })),
-    ...organizers.map((id) => linkId({ kind: 'ORGANIZER', id })),
+    ...venues.map((id) => linkedScope({ kind: 'VENUE', id })),
+    ...organizers.map((id) => linkedScope({ kind: 'ORGANIZER', id })),
   ];
   const report: TallyReport = { events: 0, scopes: scopes.length, items: 0, removed: 0, cleared: 0 };
   const deltas: Deltas = new Map();

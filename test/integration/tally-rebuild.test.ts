@@ -64,12 +64,13 @@ async function snapshot(query: string, strict = false) {
   return out;
 }
 
+/** The items of a tally partition, named as stored (`TALLY#<scope>`, db/keys.ts). */
 async function tallyItems(scope: string): Promise<Rec[]> {
   const out = await ddb.send(
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.tallyPartition(scope) },
+      ExpressionAttributeValues: { ':pk': `TALLY#${scope}` },
       ConsistentRead: true,
     }),
   );
@@ -132,7 +133,7 @@ describe('month tallies', () => {
   it('are read one item per month of the window: day sums, and the detail of the months near its end', async () => {
     const { result: res, calls } = await measure(() => api.get(`/events?${WINDOW}&per_page=3&page=2`));
     expect(res.status).toBe(200);
-    const tallyReads = calls.filter((c) => c.partition === keys.tallyPartition('ALL'));
+    const tallyReads = calls.filter((c) => c.partition === 'TALLY#ALL');
     // January to April's day sums, together with March and April's detail (an event starting there
     // could end on either side of April 2).
     expect(tallyReads.map((c) => c.items).sort()).toEqual([2, 4]);
@@ -184,8 +185,8 @@ describe('npm run reindex (rebuildTallies)', () => {
       Object.entries(tagMonth!).map(([k, v]) => [k, typeof v === 'number' ? v + 5 : v]),
     );
     const strays = [
-      { pk: keys.tallyPartition('FEATURED'), sk: '2033-01-30', 'p|2033-01-30': 1, 'a|2033-01-30': 1 },
-      { pk: keys.tallyPartition(`VENUE#${ids.venue}`), sk: '2033-06', 'p01|0': 3 },
+      { pk: 'TALLY#FEATURED', sk: '2033-01-30', 'p|2033-01-30': 1, 'a|2033-01-30': 1 },
+      { pk: `TALLY#VENUE#${ids.venue}`, sk: '2033-06', 'p01|0': 3 },
     ];
     for (const Item of [wrong, ...strays]) await ddb.send(new PutCommand({ TableName: tableName(), Item }));
     expect((await snapshot('')).anon.total).toBe(0);

@@ -2,7 +2,7 @@ import { inBounds } from '../../shared/domain/date-bounds';
 import { type EventData, type EventRecord, type EventRow, rowOf } from '../../shared/domain/event-record';
 import { byStart, eventIndexWords } from '../../shared/domain/event-query';
 import type { LinkKind, PostRecord, TermRecord } from '../../shared/domain/records';
-import { dayKey } from '../../shared/domain/tallies';
+import { dayKey, type TallyScope } from '../../shared/domain/tallies';
 import type { ListReads } from '../../shared/services/event-list-reads';
 
 /**
@@ -71,7 +71,23 @@ const sortKey = (e: { start: string; eventId: number }) =>
   `${e.start}#${String(e.eventId).padStart(12, '0')}`;
 const inRange = (k: string, r: { low: string; high: string }) => k >= r.low && k <= r.high;
 
-/** The tally scopes an event counts in: every scope of domain/tallies.ts, spelled as the keys spell them. */
+/** A tally scope spelled as its keys spell it (test/unit/keys.test.ts pins those strings). */
+export function scopeName(s: TallyScope): string {
+  switch (s.of) {
+    case 'all':
+      return 'ALL';
+    case 'featured':
+      return 'FEATURED';
+    case 'link':
+      return `${s.kind}#${s.id}`;
+    case 'tree':
+      return `TREE#${s.category}`;
+    case 'venueTree':
+      return `VENUE#${s.venue}/TREE#${s.category}`;
+  }
+}
+
+/** The tally scopes an event counts in: every scope of domain/tallies.ts, spelled as scopeName spells them. */
 function scopesOf(e: EventRecord, parentOf: Map<number, number>): Set<string> {
   const trees = new Set<number>();
   for (const c of e.data.categories) for (let x: number | undefined = c; x; x = parentOf.get(x)) trees.add(x);
@@ -136,7 +152,7 @@ export function fakeReads(cal: FakeCalendar): { reads: ListReads; calls: Call[] 
       return new Map(ids.flatMap((id) => (records.has(id) ? [[id, records.get(id) as PostRecord<D>]] : [])));
     },
     async tallyDays(scope, who, b) {
-      calls.push({ read: 'tallyDays', arg: scope });
+      calls.push({ read: 'tallyDays', arg: scopeName(scope) });
       const days = new Map<string, number>();
       for (const e of cal.events)
         if (
@@ -144,7 +160,7 @@ export function fakeReads(cal: FakeCalendar): { reads: ListReads; calls: Call[] 
           e.status !== 'trash' &&
           (who === 'a' || e.status === 'publish') &&
           inBounds(b, e.data.start, e.data.end) &&
-          scopesOf(e, parentOf).has(scope)
+          scopesOf(e, parentOf).has(scopeName(scope))
         )
           days.set(dayKey(e.data.start), (days.get(dayKey(e.data.start)) ?? 0) + 1);
       const sorted = [...days].sort(([a], [b]) => (a < b ? -1 : 1));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../shared/db/keys';
+import { allScope, featuredScope, linkedScope, treeScope, venueTreeScope } from '../../shared/domain/tallies';
 
 /** Every key format of the single table (shared/db/keys.ts; docs/data-model.md). */
 
@@ -54,15 +55,53 @@ describe('item keys', () => {
   });
 
   it('keys a month tally as TALLY#<scope> / <start month>', () => {
-    const key = keys.tally('TERM#5', '2027-01');
+    const key = keys.tally(linkedScope({ kind: 'TERM', id: 5 }), '2027-01');
 
     expect(key).toEqual({ pk: 'TALLY#TERM#5', sk: '2027-01' });
+  });
+
+  // Existing tables hold these strings: a scope's keys must stay byte for byte what they are.
+  it('keys the month tallies and day sums of every kind of scope exactly as stored', () => {
+    const scopes = [
+      allScope,
+      featuredScope,
+      linkedScope({ kind: 'TERM', id: 5 }),
+      linkedScope({ kind: 'VENUE', id: 4 }),
+      linkedScope({ kind: 'ORGANIZER', id: 9 }),
+      treeScope(7),
+      venueTreeScope(4, 7),
+    ];
+
+    const stored = scopes.map((s) => [
+      keys.tallyPartition(s),
+      keys.tally(s, '2027-01'),
+      keys.tallySums(s, '2027-01'),
+    ]);
+
+    expect(stored).toEqual([
+      ['TALLY#ALL', { pk: 'TALLY#ALL', sk: '2027-01' }, { pk: 'TALLY#ALL', sk: 'S#2027-01' }],
+      ['TALLY#FEATURED', { pk: 'TALLY#FEATURED', sk: '2027-01' }, { pk: 'TALLY#FEATURED', sk: 'S#2027-01' }],
+      ['TALLY#TERM#5', { pk: 'TALLY#TERM#5', sk: '2027-01' }, { pk: 'TALLY#TERM#5', sk: 'S#2027-01' }],
+      ['TALLY#VENUE#4', { pk: 'TALLY#VENUE#4', sk: '2027-01' }, { pk: 'TALLY#VENUE#4', sk: 'S#2027-01' }],
+      [
+        'TALLY#ORGANIZER#9',
+        { pk: 'TALLY#ORGANIZER#9', sk: '2027-01' },
+        { pk: 'TALLY#ORGANIZER#9', sk: 'S#2027-01' },
+      ],
+      ['TALLY#TREE#7', { pk: 'TALLY#TREE#7', sk: '2027-01' }, { pk: 'TALLY#TREE#7', sk: 'S#2027-01' }],
+      [
+        'TALLY#VENUE#4',
+        { pk: 'TALLY#VENUE#4', sk: 'TREE#7#2027-01' },
+        { pk: 'TALLY#VENUE#4', sk: 'TREE#7#S#2027-01' },
+      ],
+    ]);
+    expect(keys.treeStale(7)).toEqual({ pk: 'TALLY#TREE#7', sk: 'STALE' });
   });
 
   it('sorts the stale flag of a subtree after every month of its tallies', () => {
     const flag = keys.treeStale(5);
 
-    expect(flag.pk).toBe(keys.tally('TREE#5', '9999-12').pk);
+    expect(flag.pk).toBe(keys.tally(treeScope(5), '9999-12').pk);
     expect(flag.sk > '9999-12').toBe(true);
   });
 });
@@ -126,9 +165,9 @@ describe('partitions and prefixes used by queries', () => {
   });
 
   it('names the tally partition of a scope as tally writes it', () => {
-    const partition = keys.tallyPartition('FEATURED');
+    const partition = keys.tallyPartition(featuredScope);
 
-    expect(partition).toBe(keys.tally('FEATURED', '2027-01').pk);
+    expect(partition).toBe(keys.tally(featuredScope, '2027-01').pk);
   });
 
   it('gives a link prefix per kind that the link sort keys of that kind start with', () => {

@@ -22,10 +22,14 @@ describe('subtree tally scopes', () => {
 
   it('counts one category with children by its subtree, and nothing else by it', () => {
     const tree = { kind: 'TERM' as const, ids: [1, 2, 3, 4], leaf: false, tree: 1 };
-    expect(tallyScope([tree], undefined)).toBe(treeScope(1));
+    expect(tallyScope([tree], undefined)).toEqual(treeScope(1));
     expect(tallyScope([tree], true)).toBeUndefined();
     expect(tallyScope([{ kind: 'TERM', ids: [1, 2], leaf: false }], undefined)).toBeUndefined();
-    expect(tallyScope([{ kind: 'TERM', ids: [5], leaf: true }], undefined)).toBe('TERM#5');
+    expect(tallyScope([{ kind: 'TERM', ids: [5], leaf: true }], undefined)).toEqual({
+      of: 'link',
+      kind: 'TERM',
+      id: 5,
+    });
     expect(tallyScope([tree, { kind: 'VENUE', ids: [7], leaf: true }], undefined)).toBeUndefined();
   });
 });
