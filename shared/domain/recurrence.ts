@@ -1,7 +1,7 @@
 import { RRuleTemporal } from 'rrule-temporal';
 import { toText } from 'rrule-temporal/totext';
 import { invalidParam } from './errors';
-import { type LineTime, readRecurrenceLines, type RecurrenceLines, type Rule } from './recurrence-lines';
+import { type LineTime, readRecurrenceLines, type Rule } from './recurrence-lines';
 import type { TimeMaths } from './time-maths';
 
 /**
@@ -33,7 +33,6 @@ export interface SeriesTimes {
 export type Occurrence = Pick<SeriesTimes, 'start' | 'end'>;
 
 export interface Series {
-  lines: RecurrenceLines;
   /** Every occurrence starting at or before the horizon, in order, the first at the series' start. */
   occurrences: Occurrence[];
   /** False when the rule goes on past the horizon (no COUNT or UNTIL ending it before). */
@@ -155,7 +154,6 @@ export function expandSeries<Z, M>(
   if (!occurrences.length)
     bad('Every date of the series is excluded by an EXDATE: the series would be empty.');
   return {
-    lines: read,
     occurrences,
     ended: !open,
     text: rule ? ruleText(rule, times.start, until) : 'On chosen dates',

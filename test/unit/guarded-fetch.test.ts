@@ -95,7 +95,7 @@ describe('guarded fetch', () => {
     ).rejects.toThrow(/192\.168\.1\.5 is a private address/);
   });
 
-  it('refuses loopback and private addresses even locally when they are not loopback', async () => {
+  it('allows loopback locally, never private or link-local addresses', async () => {
     expect(addressRefusal('127.0.0.1', local)).toBeUndefined();
     expect(addressRefusal('10.0.0.1', local)).toMatch(/private/);
     expect(addressRefusal('169.254.169.254', local)).toMatch(/linkLocal/);
