@@ -82,4 +82,27 @@ export const config = {
       throw new Error('Setting CHANGES_SETTLE_SECONDS must be a whole number of seconds (0 or more).');
     return n;
   },
+  /**
+   * Outbound requests (webhooks) may reach loopback and plain http: the local stack sets
+   * CAL_OUTBOUND_LOCAL=1; never in Lambda, whatever the environment says. Read at each use (tests flip it).
+   */
+  get outboundLocal(): boolean {
+    return !inLambda() && process.env.CAL_OUTBOUND_LOCAL === '1';
+  },
+  /** Seconds before each webhook attempt (CAL_WEBHOOK_RETRY_SCHEDULE, comma-separated; tests shorten it). */
+  get webhookRetrySchedule(): number[] | undefined {
+    const raw = optionalEnv('CAL_WEBHOOK_RETRY_SCHEDULE');
+    if (raw === undefined) return undefined;
+    const list = raw.split(',').map(Number);
+    if (!list.every((n) => Number.isFinite(n) && n >= 0))
+      throw new Error('Setting CAL_WEBHOOK_RETRY_SCHEDULE must be seconds separated by commas (0,5,300).');
+    return list;
+  },
+  /** How long one webhook attempt may take, in ms (CAL_WEBHOOK_TIMEOUT_MS; 10 s). */
+  get webhookTimeoutMs(): number {
+    const n = Number(optionalEnv('CAL_WEBHOOK_TIMEOUT_MS') ?? 10_000);
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error('Setting CAL_WEBHOOK_TIMEOUT_MS must be a positive integer.');
+    return n;
+  },
 };

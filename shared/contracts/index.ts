@@ -5,6 +5,7 @@ import { systemOps } from './system';
 import { categoryOps, tagOps } from './terms';
 import type { Operation } from './types';
 import { venueOps } from './venues';
+import { webhookOps } from './webhooks';
 
 /**
  * Every operation of the API, in the order routes are listed by the namespace index and /doc.
@@ -19,6 +20,7 @@ export const operations: readonly Operation[] = [
   ...Object.values(categoryOps),
   ...Object.values(tagOps),
   ...Object.values(changeOps),
+  ...Object.values(webhookOps),
 ];
 
 /** Route template (`/categories/{id}`) → regular expression over the path below the namespace. */
@@ -28,8 +30,8 @@ export function pathPattern(path: string): RegExp {
     .map((seg) =>
       seg === '{id}'
         ? '(?<id>\\d+)'
-        : seg === '{slug}'
-          ? '(?<slug>[^/]+)'
+        : /^\{\w+\}$/.test(seg)
+          ? `(?<${seg.slice(1, -1)}>[^/]+)`
           : seg.replace(/[.*+?^$()|[\]\\]/g, '\\$&'),
     )
     .join('/');

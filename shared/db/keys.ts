@@ -39,6 +39,14 @@ import type { TallyScope } from '../domain/tallies';
  *                                                       byAssignment = WORD#<first two characters> / <word>#<eventId>
  *   change           CHANGES / <ISO time>#<writer>#<seq>  the change log (GET /changes), one partition in
  *                                                       write order, each entry expiring after 35 days
+ *   webhook          WEBHOOKS / <id>                    a webhook subscription (all in one partition: the
+ *                                                       dispatcher reads them in one Query)
+ *   delivery         WEBHOOK#<id> / DELIVERY#<msg id>   one delivery of a subscription, newest last
+ *   lane marker      WHLANE#<id>#<resource>#<record> / <stream sequence>  a pending delivery of one record to
+ *                                                       one subscription: only the lowest is delivered (order)
+ *   job              WHQUEUE / <due ISO time>#<id>#<msg id>  a delivery job due at that time (the local queue;
+ *                                                       deployed, the dispatcher moves each to SQS)
+ *   stream position  WHSTREAM / <shard id>               the local dispatcher's checkpoint in the table's stream
  *
  * Index sort keys hold event-local wall times (`Y-m-d H:i:s` in the event's own zone), because list
  * windows compare wall times (reference §4.3); only the `utcEnd` attribute is UTC.
@@ -72,7 +80,7 @@ const tallyParts = (s: TallyScope): [string, string] => {
 };
 
 export const keys = {
-  counter: (sequence: 'post' | 'term'): Key => ({ pk: 'COUNTER', sk: sequence }),
+  counter: (sequence: 'post' | 'term' | 'webhook'): Key => ({ pk: 'COUNTER', sk: sequence }),
 
   term: (id: number): Key => ({ pk: `TERM#${id}`, sk: 'TERM' }),
   termIndex: (taxonomy: Taxonomy, slug: string) => ({ gsi1pk: `TAXONOMY#${taxonomy}`, gsi1sk: slug }),
@@ -162,6 +170,24 @@ export const keys = {
   /** The change log is one partition, so that a page of it is one Query in write order. */
   changePartition: 'CHANGES',
   change: (position: string): Key => ({ pk: 'CHANGES', sk: position }),
+
+  /** Webhooks (docs/webhooks.md): subscriptions, deliveries, per-record lanes, jobs and the stream position. */
+  webhookPartition: 'WEBHOOKS',
+  webhook: (id: number): Key => ({ pk: 'WEBHOOKS', sk: pad(id) }),
+  deliveryPartition: (webhook: number) => `WEBHOOK#${webhook}`,
+  deliveryPrefix: 'DELIVERY#',
+  delivery: (webhook: number, id: string): Key => ({ pk: `WEBHOOK#${webhook}`, sk: `DELIVERY#${id}` }),
+  lanePartition: (webhook: number, lane: string) => `WHLANE#${webhook}#${lane}`,
+  laneMarker: (webhook: number, lane: string, order: string): Key => ({
+    pk: `WHLANE#${webhook}#${lane}`,
+    sk: order,
+  }),
+  jobPartition: 'WHQUEUE',
+  job: (dueMs: number, webhook: number, delivery: string): Key => ({
+    pk: 'WHQUEUE',
+    sk: `${new Date(dueMs).toISOString()}#${webhook}#${delivery}`,
+  }),
+  streamCheckpoint: (shardId: string): Key => ({ pk: 'WHSTREAM', sk: shardId }),
 
   /** A word of an event's texts in the search index; `head` is the word's first two characters. */
   word: (eventId: number, word: string): Key => ({ pk: `POST#${eventId}`, sk: `WORD#${word}` }),

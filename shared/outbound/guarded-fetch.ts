@@ -158,3 +158,23 @@ export function guardedFetch(raw: string, r: GuardedRequest): Promise<GuardedRes
     req.end(r.body);
   });
 }
+
+/**
+ * Why a URL may not be a destination, checked when it is saved: its own form, then every address its
+ * host name resolves to (deliveries check the addresses again when they connect, against rebinding).
+ */
+export async function destinationRefusal(
+  raw: string,
+  policy: OutboundPolicy,
+  resolve: Resolve = dnsLookup as unknown as Resolve,
+): Promise<string | undefined> {
+  const refusal = urlRefusal(raw, policy);
+  if (refusal) return refusal;
+  const host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(host)) return undefined;
+  const addresses = await new Promise<LookupAddress[] | undefined>((done) =>
+    resolve(host, { all: true }, (err, found) => done(err ? undefined : found)),
+  );
+  if (!addresses?.length) return `its host ${host} does not resolve`;
+  return addresses.map((a) => addressRefusal(a.address, policy)).find(Boolean);
+}

@@ -11,4 +11,6 @@ Object.assign(process.env, {
   SITE_TIMEZONE: 'UTC',
   MAX_PER_PAGE: '50',
   TABLE_NAME: `t-${randomUUID()}`,
+  // Webhooks may reach receivers on 127.0.0.1, as in the local stack (never deployed: shared/config.ts).
+  CAL_OUTBOUND_LOCAL: '1',
 });

@@ -40,4 +40,13 @@ export const operations = {
   updateTag: { method: 'POST', path: '/tags/{id}' },
   deleteTag: { method: 'DELETE', path: '/tags/{id}' },
   listChanges: { method: 'GET', path: '/changes' },
+  listWebhooks: { method: 'GET', path: '/webhooks' },
+  createWebhook: { method: 'POST', path: '/webhooks' },
+  getWebhook: { method: 'GET', path: '/webhooks/{id}' },
+  updateWebhook: { method: 'PATCH', path: '/webhooks/{id}' },
+  deleteWebhook: { method: 'DELETE', path: '/webhooks/{id}' },
+  rotateWebhookSecret: { method: 'POST', path: '/webhooks/{id}/rotate-secret' },
+  pingWebhook: { method: 'POST', path: '/webhooks/{id}/ping' },
+  listWebhookDeliveries: { method: 'GET', path: '/webhooks/{id}/deliveries' },
+  retryWebhookDelivery: { method: 'POST', path: '/webhooks/{id}/deliveries/{delivery}/retry' },
 } as const;

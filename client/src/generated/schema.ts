@@ -508,6 +508,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook subscriptions (never their secrets)
+         * @description Requires a bearer token of a user with the administrator role or a higher one.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to changes, signed with a secret shown only in this answer
+         * @description Requires a bearer token of a user with the administrator role or a higher one.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a webhook subscription
+         * @description Requires a bearer token of a user with the administrator role or a higher one.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook subscription; its pending deliveries are dropped
+         * @description Requires a bearer token of a user with the administrator role or a higher one.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook subscription (partial); active: true re-enables a disabled one
+         * @description Requires a bearer token of a user with the administrator role or a higher one.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret; the previous one keeps signing beside it for 24 hours
+         * @description Requires a bearer token of a user with the administrator role or a higher one.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a webhook.ping delivery to the subscription
+         * @description Requires a bearer token of a user with the administrator role or a higher one.
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deliveries of a subscription, newest first, with their attempts
+         * @description Requires a bearer token of a user with the administrator role or a higher one.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{delivery}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try a failed delivery again now (same webhook-id and body)
+         * @description Requires a bearer token of a user with the administrator role or a higher one.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1134,6 +1266,107 @@ export interface components {
             next_cursor: string;
             /** @description More changes can be read at once; false: the caller is up to date, poll again later. */
             has_more: boolean;
+        };
+        Webhooks: {
+            webhooks: components["schemas"]["GetWebhookResponse"][];
+        };
+        Webhook: {
+            id: number;
+            url: string;
+            events: string[];
+            description: string;
+            active: boolean;
+            /** @enum {string} */
+            visibility: "public" | "editor";
+            /** @description Why the service stopped deliveries (410 Gone, or five days without a success); absent otherwise. */
+            disabled_reason?: string;
+            created_utc: string;
+            modified_utc: string;
+            /** @description The last delivery the receiver accepted; absent before. */
+            last_success_utc?: string;
+            rest_url: string;
+            /** @description The signing secret (whsec_ + base64), shown only in this answer: keep it; it is never shown again. */
+            secret: string;
+        };
+        CreateWebhookBody: {
+            /** @description Where deliveries are POSTed: https only, to a host on the public internet (the local stack also takes http://127.0.0.1 and localhost). */
+            url: string;
+            /** @description Types to deliver: <resource>.<action> (event, venue, organizer, category, tag × created, updated, removed, restored), <resource>.* or *. */
+            events: ("*" | "event.*" | "event.created" | "event.updated" | "event.removed" | "event.restored" | "venue.*" | "venue.created" | "venue.updated" | "venue.removed" | "venue.restored" | "organizer.*" | "organizer.created" | "organizer.updated" | "organizer.removed" | "organizer.restored" | "category.*" | "category.created" | "category.updated" | "category.removed" | "category.restored" | "tag.*" | "tag.created" | "tag.updated" | "tag.removed" | "tag.restored")[];
+            /** @description A note for administrators. */
+            description?: string;
+            /** @description Whether deliveries are made; false pauses them. */
+            active?: boolean;
+            /**
+             * @description public: what an anonymous caller’s change feed shows, records as an anonymous caller reads them; editor: what an editor’s feed shows (drafts, pending and private records too).
+             * @enum {string}
+             */
+            visibility?: "public" | "editor";
+        };
+        GetWebhookResponse: {
+            id: number;
+            url: string;
+            events: string[];
+            description: string;
+            active: boolean;
+            /** @enum {string} */
+            visibility: "public" | "editor";
+            /** @description Why the service stopped deliveries (410 Gone, or five days without a success); absent otherwise. */
+            disabled_reason?: string;
+            created_utc: string;
+            modified_utc: string;
+            /** @description The last delivery the receiver accepted; absent before. */
+            last_success_utc?: string;
+            rest_url: string;
+        };
+        UpdateWebhookBody: {
+            /** @description Where deliveries are POSTed: https only, to a host on the public internet (the local stack also takes http://127.0.0.1 and localhost). */
+            url?: string;
+            /** @description Types to deliver: <resource>.<action> (event, venue, organizer, category, tag × created, updated, removed, restored), <resource>.* or *. */
+            events?: ("*" | "event.*" | "event.created" | "event.updated" | "event.removed" | "event.restored" | "venue.*" | "venue.created" | "venue.updated" | "venue.removed" | "venue.restored" | "organizer.*" | "organizer.created" | "organizer.updated" | "organizer.removed" | "organizer.restored" | "category.*" | "category.created" | "category.updated" | "category.removed" | "category.restored" | "tag.*" | "tag.created" | "tag.updated" | "tag.removed" | "tag.restored")[];
+            /** @description A note for administrators. */
+            description?: string;
+            /** @description Whether deliveries are made; false pauses them. */
+            active?: boolean;
+            /**
+             * @description public: what an anonymous caller’s change feed shows, records as an anonymous caller reads them; editor: what an editor’s feed shows (drafts, pending and private records too).
+             * @enum {string}
+             */
+            visibility?: "public" | "editor";
+        };
+        PingWebhook: {
+            /** @description The webhook-id header of every attempt. */
+            id: string;
+            type: string;
+            /** @enum {string} */
+            resource?: "events" | "venues" | "organizers" | "categories" | "tags";
+            record_id?: number;
+            /**
+             * @description pending: waiting for its turn or its next try; delivered: a 2xx; failed: given up (retryable).
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            created_utc: string;
+            /** @description When the next try is due (pending only). */
+            next_attempt_utc?: string;
+            /** @description Why a failed delivery was given up. */
+            error?: string;
+            /** @description The latest attempts, oldest first. */
+            attempts: {
+                /** @description When the attempt started (ISO 8601, UTC). */
+                at_utc: string;
+                /** @description The receiver’s HTTP status; absent when it gave none. */
+                status?: number;
+                latency_ms: number;
+                /** @description Why the attempt failed (timeout, network error, refused address, status). */
+                error?: string;
+            }[];
+        };
+        WebhookDeliveries: {
+            /** @description Newest first. */
+            deliveries: components["schemas"]["PingWebhook"][];
+            /** @description Send as cursor for older deliveries; absent on the last page. */
+            next_cursor?: string;
         };
     };
     responses: {
@@ -3912,6 +4145,321 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every subscription. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key unique to this create (a UUID): sent again within 24 hours with the same body, the create is not repeated and its first answer is returned. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["CreateWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description The subscription and its signing secret. */
+            201: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetWebhookResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted subscription. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetWebhookResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description The changed subscription. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetWebhookResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription and its new secret, shown only here. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queued delivery: read its attempts in the deliveries. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingWebhook"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description Deliveries per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveries"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+                /** @description The delivery’s webhook-id. */
+                delivery: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, pending again. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingWebhook"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
