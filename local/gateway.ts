@@ -9,6 +9,7 @@ import { CORS_EXPOSE_HEADERS, NAMESPACE_PATH, NO_ROUTE_HANDLER } from '../shared
 import type { Invoker } from '../shared/http/dispatch';
 import { ApiError } from '../shared/http/errors';
 import { errorResponse } from '../shared/http/respond';
+import { isPagePath } from '../shared/domain/page-paths';
 import { serveLocalSignIn } from './oauth';
 import { readBody } from './request-body';
 import { serveWeb } from './web';
@@ -115,6 +116,19 @@ async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void
   )(event, contextFor(handlerPath, event.requestContext.requestId));
   res.writeHead(result.statusCode ?? 200, { ...CORS, ...(result.headers as Record<string, string>) });
   res.end(result.body ?? '');
+}
+
+/** The public pages' function (functions/pages), which CloudFront's page behaviours reach deployed. */
+const PAGE_HANDLER = 'functions/pages/render-page';
+
+/** GET / HEAD of a public page (`/event/<slug>/`, ...): the pages' handler, as deployed. */
+async function servePage(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const event = toEvent(req, Buffer.alloc(0), '$default');
+  const result = await (
+    await load(PAGE_HANDLER)
+  )(event, contextFor(PAGE_HANDLER, event.requestContext.requestId));
+  res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
+  res.end(req.method === 'HEAD' ? undefined : (result.body ?? ''));
 }
 
 /** The longest request target (path and query) the gateway routes; a longer one is a 414. */
@@ -229,7 +243,9 @@ export async function startGateway(port: number, host = '127.0.0.1'): Promise<Se
     // The calendar page and the API explorer (web/dist) outside /cal/, as CloudFront serves them, and
     // the local stand-in for Cognito's hosted sign-in.
     if (serveLocalSignIn(req, res) || serveWeb(req, res)) return;
-    dispatch(req, res).catch((e) => {
+    const { pathname } = new URL(req.url ?? '/', 'http://local');
+    const page = (req.method === 'GET' || req.method === 'HEAD') && isPagePath(pathname);
+    (page ? servePage(req, res) : dispatch(req, res)).catch((e) => {
       console.error(e);
       res.writeHead(500, { 'Content-Type': 'application/json' });
       res.end(

@@ -1,0 +1,35 @@
+/**
+ * The public pages of the site that are not files of the calendar's build: the addresses every record's
+ * `url` names (decisions: `<SITE_URL>/event/<slug>/`, `/venue/<slug>/`, `/organizer/<slug>/`,
+ * `/events/category/<path>/`, `/tag/<slug>/`). One list for the page renderer, the local gateway and
+ * the CloudFront behaviours (infra/site.ts), so the three cannot drift.
+ */
+export const PAGE_PREFIXES = ['/event/', '/venue/', '/organizer/', '/events/category/', '/tag/'] as const;
+
+export type PageRoute =
+  | { kind: 'event' | 'venue' | 'organizer' | 'tag'; slug: string }
+  /** A category's archive names its ancestors' slugs too; the last one is the category. */
+  | { kind: 'category'; slug: string; path: string[] };
+
+const SLUG = /^[^\s/?#\\]+$/u;
+
+/** Which page a request path names, or undefined when it is not one of the pages (nor a valid slug). */
+export function pageRouteOf(pathname: string): PageRoute | undefined {
+  let path: string;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  const prefix = PAGE_PREFIXES.find((p) => path.startsWith(p));
+  if (!prefix) return undefined;
+  const parts = path.slice(prefix.length).split('/').filter(Boolean);
+  if (parts.length === 0 || !parts.every((p) => SLUG.test(p))) return undefined;
+  if (prefix === '/events/category/') return { kind: 'category', slug: parts.at(-1)!, path: parts };
+  if (parts.length !== 1) return undefined;
+  const kind = prefix.slice(1, -1) as 'event' | 'venue' | 'organizer' | 'tag';
+  return { kind, slug: parts[0]! };
+}
+
+/** Whether a request path is one of the pages' (by its prefix: a bad slug there is the pages' 404). */
+export const isPagePath = (pathname: string): boolean => PAGE_PREFIXES.some((p) => pathname.startsWith(p));

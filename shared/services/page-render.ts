@@ -1,0 +1,160 @@
+import { config, NAMESPACE } from '../config';
+import { DomainError } from '../domain/errors';
+import { type PageRoute, pageRouteOf } from '../domain/page-paths';
+import type { Taxonomy, TermRecord } from '../domain/records';
+import { findTerms } from '../repositories/term-lookup';
+import type { Caller } from './context';
+import { getEvent } from './event-read';
+import { listEvents } from './event-list';
+import type { EventView } from './event-view';
+import { linkedPostReads } from './linked-read';
+import type { LinkedView } from './linked-post-view';
+import { organizerView } from './organizer-type';
+import { eventJsonLd, jsonLdScript, linkedJsonLd } from './page-json-ld';
+import {
+  archiveHeading,
+  errorPage,
+  eventArticle,
+  headTags,
+  imageUrl,
+  intoShell,
+  linkedArticle,
+  sitePath,
+  summary,
+  SITE_NAME,
+  type TermLinks,
+} from './page-templates';
+import { archiveUrl } from './term-view';
+import { venueView } from './venue-type';
+
+/**
+ * The public pages at the addresses the API's `url` fields name: an event, a venue, an organizer (their
+ * detail server-rendered, with head tags and JSON-LD for previews and search), a category's or tag's
+ * view of the calendar. Everything is read as an anonymous visitor through the same services as the
+ * API, so a page shows exactly what GET /events/by-slug/{slug} shows a visitor: drafts never.
+ */
+export type PageOutcome = 'ok' | 'not-found' | 'gone';
+
+export interface RenderedPage {
+  outcome: PageOutcome;
+  html: string;
+}
+
+/** A visitor (no token); `rest_url`s as the site's API root shows them. */
+const visitor: Caller = { user: null, root: `${config.apiBaseUrl ?? config.siteUrl}/${NAMESPACE}` };
+const venues = linkedPostReads(venueView);
+const organizers = linkedPostReads(organizerView);
+/** How many upcoming events a venue's or organizer's page lists. */
+const UPCOMING = 20;
+
+const NOUN: Record<PageRoute['kind'], string> = {
+  event: 'event',
+  venue: 'venue',
+  organizer: 'organizer',
+  category: 'category',
+  tag: 'tag',
+};
+
+/**
+ * The page for a request path, in the calendar page's HTML (`shell`). Unknown slugs are `not-found`, as
+ * are records a visitor may not see (a draft's existence is not told); trashed ones are `gone`.
+ */
+export async function renderPage(pathname: string, shell: string): Promise<RenderedPage> {
+  const route = pageRouteOf(pathname);
+  if (!route) return { outcome: 'not-found', html: errorPage(false, 'page') };
+  try {
+    return { outcome: 'ok', html: await render(route, shell) };
+  } catch (e) {
+    if (!(e instanceof DomainError)) throw e;
+    const gone = e.code.endsWith('-no-longer-available');
+    if (gone || e.kind === 'not-found' || e.kind === 'forbidden')
+      return { outcome: gone ? 'gone' : 'not-found', html: errorPage(gone, NOUN[route.kind]) };
+    throw e;
+  }
+}
+
+async function render(route: PageRoute, shell: string): Promise<string> {
+  switch (route.kind) {
+    case 'event':
+      return eventPage(await getEvent({ slug: route.slug }, visitor), shell);
+    case 'venue':
+    case 'organizer':
+      return linkedPage(route.kind, route.slug, shell);
+    case 'category':
+    case 'tag':
+      return archivePage(route.kind === 'category' ? 'tribe_events_cat' : 'post_tag', route.slug, shell);
+  }
+}
+
+async function eventPage(e: EventView, shell: string): Promise<string> {
+  const head = headTags({
+    title: e.title,
+    description: summary(e.excerpt || e.description || '') || `${e.title}: ${e.start_date.slice(0, 10)}`,
+    url: e.url,
+    image: imageUrl(e.image),
+    jsonLd: jsonLdScript(eventJsonLd(e, { context: true })),
+  });
+  return intoShell(shell, head, eventArticle(e, await termLinks(e)));
+}
+
+/** The archive paths of an event's categories (their ancestors' slugs included) and of its tags. */
+async function termLinks(e: EventView): Promise<TermLinks> {
+  const byId = new Map<number, TermRecord>();
+  let wanted = (e.categories ?? []).map((c) => c.id);
+  // Each round reads the parents not read yet: as many rounds as the deepest category is deep.
+  for (let depth = 0; wanted.length > 0 && depth < 10; depth++) {
+    const found = await findTerms(
+      'tribe_events_cat',
+      wanted.map((id) => ({ id })),
+    );
+    for (const t of found) if (t) byId.set(t.id, t);
+    wanted = [...new Set(found.flatMap((t) => (t && t.parent > 0 && !byId.has(t.parent) ? [t.parent] : [])))];
+  }
+  return {
+    categories: (e.categories ?? []).flatMap((c) => {
+      const t = byId.get(c.id);
+      return t ? [{ name: c.name, href: sitePath(archiveUrl(t, byId)) }] : [];
+    }),
+    tags: (e.tags ?? []).map((t) => ({ name: t.name, href: `/tag/${encodeURIComponent(t.slug)}/` })),
+  };
+}
+
+async function linkedPage(type: 'venue' | 'organizer', slug: string, shell: string): Promise<string> {
+  const reads = type === 'venue' ? venues : organizers;
+  const p = (await reads.get({ slug }, visitor)) as LinkedView;
+  // The events a visitor sees that have not ended, however far ahead (the list's default window stops
+  // two years on), soonest first.
+  const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
+  const { items } = await listEvents(
+    { [type]: [p.id], ends_after: now, per_page: UPCOMING } as Parameters<typeof listEvents>[0],
+    visitor,
+  );
+  const name = type === 'venue' ? p.venue : p.organizer;
+  const head = headTags({
+    title: name,
+    description: summary(p.description ?? '') || `Upcoming events ${type === 'venue' ? 'at' : 'by'} ${name}.`,
+    url: p.url,
+    image: imageUrl(p.image),
+    jsonLd: jsonLdScript(linkedJsonLd(type, p, items)),
+  });
+  return intoShell(shell, head, linkedArticle(type, p, items));
+}
+
+async function archivePage(taxonomy: Taxonomy, slug: string, shell: string): Promise<string> {
+  const [term] = await findTerms(taxonomy, [{ slug }]);
+  if (!term) throw new DomainError('not-found', 'page-not-found', `No ${taxonomy} ${slug}.`);
+  const byId = new Map([[term.id, term]]);
+  for (let p = term.parent, depth = 0; p > 0 && depth < 10; depth++) {
+    const [parent] = await findTerms(taxonomy, [{ id: p }]);
+    if (!parent) break;
+    byId.set(parent.id, parent);
+    p = parent.parent;
+  }
+  const noun = taxonomy === 'post_tag' ? 'Tag' : 'Category';
+  const head = headTags({
+    title: `${noun}: ${term.name}`,
+    description: summary(term.description) || `Events in ${term.name} – ${SITE_NAME}.`,
+    url: archiveUrl(term, byId),
+  });
+  return intoShell(shell, head, archiveHeading(noun, term.name, term.description));
+}
