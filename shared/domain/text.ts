@@ -1,5 +1,4 @@
 import type sanitizeHtml from 'sanitize-html';
-import { someEntry } from './walk';
 
 type Sanitize = typeof sanitizeHtml;
 
@@ -26,24 +25,23 @@ export const toWellFormed = (text: string): string => text.replace(LONE_SURROGAT
 /**
  * The sanitizer changes text only where it holds `<`, `>` or `&` (a tag, an entity or a bare angle
  * bracket): any other text comes out trimmed and otherwise as it went in (test/unit/text.test.ts checks
- * every UTF-16 code unit). So sanitize-html is loaded only by a write whose body holds markup, on its
- * first such request, instead of at every write function's cold start (issue 9).
+ * every UTF-16 code unit). So sanitize-html is loaded only for a body with markup, on its first such
+ * request, instead of at every write function's cold start (issue 9): shared/http/lazy-parts.ts loads
+ * it before the service runs and hands it over here.
  */
 const MARKUP = /[<>&]/;
 let loaded: Sanitize | undefined;
 
-const hasMarkup = (value: unknown): boolean =>
-  typeof value === 'string'
-    ? MARKUP.test(value)
-    : someEntry(value, (_key, v) => typeof v === 'string' && MARKUP.test(v));
+/** Whether the sanitizer would change more of `text` than its ends: what makes a body need it. */
+export const hasMarkup = (text: string): boolean => MARKUP.test(text);
 
-/** Loads the sanitizer when any string in `value` (a request body, at any depth) holds markup. */
-export async function htmlReady(value: unknown): Promise<void> {
-  if (!loaded && hasMarkup(value)) loaded = (await import('sanitize-html')).default;
+/** Takes the sanitizer shared/http/lazy-parts.ts loaded. */
+export function useSanitizer(sanitize: Sanitize): void {
+  loaded = sanitize;
 }
 
 function sanitizer(): Sanitize {
-  if (!loaded) throw new Error('text with markup before htmlReady(body) loaded the sanitizer');
+  if (!loaded) throw new Error('text with markup before shared/http/lazy-parts.ts loaded the sanitizer');
   return loaded;
 }
 

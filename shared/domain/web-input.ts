@@ -1,31 +1,30 @@
 import type * as Formats from 'ajv-formats/dist/formats';
 import { invalidParam } from './errors';
-import { someEntry } from './walk';
 
 /**
  * Checks of web-shaped inputs that a JSON Schema `format` cannot express because `""` must also pass
  * (it clears the field, decisions §6); they use ajv-formats' own definitions of a URI and an e-mail
- * address. Those are loaded only by a write whose body holds a web field, on its first such request,
- * instead of at every write function's cold start (issue 9), as text.ts's htmlReady loads the sanitizer.
+ * address. Those are loaded only for a body that holds a web field, on its first such request, instead
+ * of at every write function's cold start (issue 9): shared/http/lazy-parts.ts loads them before the
+ * service runs and hands them over here.
  */
-let formats: (typeof Formats)['fullFormats'] | undefined;
+export type WebFormats = (typeof Formats)['fullFormats'];
+let formats: WebFormats | undefined;
 
 /** The body fields these checks read, at any depth (an event's inline venues and organizers too). */
 const WEB_FIELDS = new Set(['website', 'image', 'email']);
 
-const hasWebField = (value: unknown): boolean =>
-  someEntry(value, (key, v) => WEB_FIELDS.has(key) && v !== undefined && v !== null);
+/** Whether a body entry is one these checks read: what makes a body need them. */
+export const isWebField = (key: string, value: unknown): boolean =>
+  WEB_FIELDS.has(key) && value !== undefined && value !== null;
 
-/** Loads the URI and e-mail definitions when `body` holds a web field. */
-export async function webReady(body: unknown): Promise<void> {
-  if (formats || !hasWebField(body)) return;
-  const mod = (await import('ajv-formats/dist/formats')) as typeof Formats & { default?: typeof Formats };
-  // A CommonJS module: Node and tsx give its exports by name, the bundles as the default export.
-  formats = mod.fullFormats ?? mod.default!.fullFormats;
+/** Takes the URI and e-mail definitions shared/http/lazy-parts.ts loaded. */
+export function useWebFormats(loadedFormats: WebFormats): void {
+  formats = loadedFormats;
 }
 
-function loaded(): NonNullable<typeof formats> {
-  if (!formats) throw new Error('a URL or e-mail address before webReady(body) loaded its checks');
+function loaded(): WebFormats {
+  if (!formats) throw new Error('a URL or e-mail address before shared/http/lazy-parts.ts loaded its checks');
   return formats;
 }
 

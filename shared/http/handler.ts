@@ -4,7 +4,6 @@ import type { Infer as InferSchema } from '../schemas/infer';
 import type { Operation, RuntimeOperation } from '../contracts/types';
 import { atLeast, type User } from '../domain/roles';
 import { forbidden } from '../domain/errors';
-import { bundled } from './bundled';
 import type { Precondition } from '../domain/revisions';
 import type { CreationKey } from '../repositories/creations';
 import { coerceObject } from '../schemas/coerce';
@@ -13,6 +12,7 @@ import { parseBody } from './body';
 import { conditionalGet } from './conditional';
 import { unauthenticated } from './errors';
 import { parseIfMatch } from './etag';
+import { loadAuth, loadForBody } from './lazy-parts';
 import { logger } from './logger';
 import { businessMetrics } from './metrics';
 import { parseQueryString } from './params';
@@ -56,14 +56,11 @@ type MiddyRequest = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructu
 
 /**
  * The caller named by the Authorization header, if any. JWT verification (auth.ts, with jose) is loaded
- * by the first request that carries a token: anonymous reads, most of a public calendar's traffic,
- * never load it. A function whose every request carries one (a write) has it bundled into its start
- * instead (CAL_BUNDLED_AUTH, infra/bundle/build-options.ts): a chunk loaded on demand costs more.
+ * by the first request that carries a token (lazy-parts.ts): anonymous reads, most of a public
+ * calendar's traffic, never load it.
  */
 const caller = async (header: string | undefined): Promise<User | null> =>
-  header
-    ? (process.env.CAL_BUNDLED_AUTH ? bundled.auth! : await import('./auth')).authenticate(header)
-    : null;
+  header ? (await loadAuth()).authenticate(header) : null;
 
 /**
  * Wraps an operation's handler in the one middleware stack: logging context, authentication, query and
@@ -140,6 +137,8 @@ export function createHandler<O extends Operation>(
         [validators.query, query],
         [validators.body, body],
       ]);
+      // What the body needs (the sanitizer for markup, ...) is loaded here, so the services never wait.
+      if (shapes.body) await loadForBody(body);
       Object.assign(state, { params, query, body, sent: new Set(Object.keys(rawBody)) });
     },
   };

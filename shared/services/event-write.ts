@@ -13,11 +13,11 @@ import {
 import { resolveEventTimes } from '../domain/event-times';
 import { assertCanEdit, statusOnWrite } from '../domain/post-rules';
 import { assertMeets } from '../domain/revisions';
-import { datesReady, publishedAt } from '../domain/published-at';
+import { publishedAt } from '../domain/published-at';
 import { atLeast, type User } from '../domain/roles';
 import { slugify } from '../domain/slugs';
-import { htmlReady, plainText, safeHtml } from '../domain/text';
-import { httpUrl, imageUrl, webReady } from '../domain/web-input';
+import { plainText, safeHtml } from '../domain/text';
+import { httpUrl, imageUrl } from '../domain/web-input';
 import type { LinkKind, PostRecord, PostType } from '../domain/records';
 import type { PlannedWrite } from '../db/transact';
 import { goneLinkTargets } from '../repositories/events';
@@ -77,7 +77,6 @@ async function nextState(
   );
   // `date` and `modified` are the site's local times, as the reference writes them (decisions §8).
   const dated = has('date') || has('date_utc') || !current;
-  if (dated) await datesReady(body);
   const dates = dated ? publishedAt(body, now) : { date: current.date, date_utc: current.date_utc };
   const prev = current?.data;
   const flag = (
@@ -180,7 +179,6 @@ function createdWrites(created: PlannedRecord[], event: EventRecord, slugs: stri
  * found by resolving the body again.
  */
 async function save(body: EventBody, sent: Set<string>, ctx: Writer, current?: EventRecord): Promise<Saved> {
-  await Promise.all([htmlReady(body), webReady(body)]);
   for (let attempt = 0; ; attempt++) {
     try {
       // The category taxonomy (for subtree tallies) and the link targets of an update are read

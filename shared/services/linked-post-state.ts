@@ -19,7 +19,7 @@ export interface NextState<D extends LinkedData> {
 /**
  * The venue or organizer a create (no `current`) or partial update produces (decisions §6): only
  * the sent fields change, `null` / `""` clear optional ones, and every 400 is thrown before anything
- * is written. A body that sends a date needs datesReady(body) first.
+ * is written. A body that sends a date needs its parser loaded first (shared/http/lazy-parts.ts).
  */
 export function nextState<D extends LinkedData, B extends object>(
   def: LinkedPostType<D, B>,

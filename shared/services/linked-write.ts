@@ -3,15 +3,12 @@ import { assertCanEdit } from '../domain/post-rules';
 import type { PostRecord } from '../domain/records';
 import { assertMeets } from '../domain/revisions';
 import type { User } from '../domain/roles';
-import { htmlReady } from '../domain/text';
-import { webReady } from '../domain/web-input';
 import { canSee } from '../domain/visibility';
 import { createPost, nextPostId, postsWithSlugPrefix, updatePost } from '../repositories/posts';
 import { coerceObject, type Shape } from '../schemas/coerce';
 import { checker, type RawValidate } from '../schemas/validation-errors';
 import { type Ref, retryStale, staleError, type Writer } from './context';
 import { loadLinked } from './linked-read';
-import { datesReady } from '../domain/published-at';
 import { nextState } from './linked-post-state';
 import type { Body, LinkedData, LinkedPostType } from './linked-post-type';
 import { linkedView } from './linked-post-view';
@@ -40,7 +37,6 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
   }
 
   async function updateOnce(ref: Ref, body: B, sent: Set<string>, ctx: Writer) {
-    await Promise.all([htmlReady(body), datesReady(body), webReady(body)]);
     const current = await loadLinked(def, ref);
     const { record, slugBase } = nextState(
       def,
@@ -57,7 +53,6 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
 
   return {
     async create(body: B, sent: Set<string>, ctx: Writer) {
-      await Promise.all([htmlReady(body), datesReady(body), webReady(body)]);
       const { record, slugBase } = nextState(def, body, withoutSlug(sent), ctx.user);
       const { id: _id, slug: _slug, version: _v, countPublic: _p, countAll: _a, ...fresh } = record;
       return linkedView(def, await createPost<D>(fresh, slugBase ?? '', undefined, ctx.creation), false);
@@ -88,9 +83,8 @@ export function linkedPostWrites<D extends LinkedData, B extends object>(def: Li
     ): Promise<InlineResult> {
       const body = coerceObject(createShape, raw) as B;
       const sent = new Set(Object.keys(raw));
-      await datesReady(body);
-      // Its markup and web fields loaded the sanitizer and the URL checks with the event body's
-      // (event-write.ts, htmlReady and webReady).
+      // What it needs (the sanitizer, the URL checks, the date parser) was loaded for the event's body
+      // (shared/http/lazy-parts.ts).
       validateInline ??= checker(validateCreateBody);
       const { record, slugBase } = nested(param, () => {
         validateInline!(body);

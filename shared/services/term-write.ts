@@ -3,7 +3,7 @@ import { movedTrees } from '../domain/tallies';
 import { assertMeets } from '../domain/revisions';
 import type { Taxonomy, TermRecord } from '../domain/records';
 import { slugify } from '../domain/slugs';
-import { htmlReady, plainText, safeHtml } from '../domain/text';
+import { plainText, safeHtml } from '../domain/text';
 import { seesAll } from '../domain/visibility';
 import { markStaleTrees } from '../repositories/tallies';
 import { createTerm, listTerms, type TermChanges, updateTerm } from '../repositories/terms';
@@ -51,7 +51,6 @@ export function termWrites(taxonomy: Taxonomy) {
 
   return {
     async create(body: TermBody, { user, root, creation }: Writer): Promise<TermView> {
-      await htmlReady(body);
       const name = cleanName(body.name ?? '');
       const all =
         taxonomy === 'tribe_events_cat' ? byIdMap(await listTerms(taxonomy)) : new Map<number, TermRecord>();
@@ -74,7 +73,6 @@ export function termWrites(taxonomy: Taxonomy) {
     },
 
     async update(id: number, body: TermBody, sent: Set<string>, ctx: Writer): Promise<TermView> {
-      await htmlReady(body);
       return retryStale(ctx, async () => {
         const { user, root } = ctx;
         const current = await load(id);

@@ -5,8 +5,8 @@ import { useStack } from '../support/use-stack';
 import { type Rec } from '../support/bodies';
 
 /**
- * sanitize-html is loaded only by a write whose body holds markup (shared/domain/text.ts, htmlReady).
- * Each write function here runs in a fresh module graph, as a cold Lambda does, so that no earlier
+ * sanitize-html is loaded only by a write whose body holds markup (shared/http/lazy-parts.ts, from the
+ * handler). Each write function here runs in a fresh module graph, as a cold Lambda does, so that no earlier
  * write has loaded the sanitizer for it: its first request with markup must still be sanitized.
  */
 const {

@@ -6,7 +6,7 @@ import { type Rec } from '../support/bodies';
 
 /**
  * The venue and organizer writes load the luxon-based date parser only for a body that sends `date` or
- * `date_utc` (shared/domain/published-at.ts, datesReady; issue 9). Each function here runs in a
+ * `date_utc` (shared/http/lazy-parts.ts loads it for the handler; issue 9). Each function here runs in a
  * fresh module graph, as a cold Lambda does, so that no earlier write has loaded the parser for it: its
  * first request with a date must still read it (the site zone is UTC in the tests), and one without a
  * date is dated at the instant of its `modified` stamps.

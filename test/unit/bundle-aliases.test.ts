@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUNDLE_ALIASES } from '../../infra/bundle/aliases';
-import { htmlReady, plainText, safeHtml } from '../../shared/domain/text';
+import { plainText, safeHtml } from '../../shared/domain/text';
+import { loadForBody } from '../../shared/http/lazy-parts';
 
 /**
  * The function bundles leave postcss out and take only htmlparser2's Parser (infra/bundle/aliases.ts):
@@ -27,9 +28,16 @@ const SAMPLES = [
 
 describe('the bundled sanitizer without postcss', () => {
   it('bundles no postcss nor htmlparser2 beyond its Parser, and sanitizes as the full one does', async () => {
+    // The text functions with the module that loads their sanitizer, as the functions bundle them.
+    const entry = join(dir, 'text.ts');
+    writeFileSync(
+      entry,
+      `export * from '${resolve(import.meta.dirname, '../../shared/domain/text.ts')}';\n` +
+        `export { loadForBody } from '${resolve(import.meta.dirname, '../../shared/http/lazy-parts.ts')}';\n`,
+    );
     const out = join(dir, 'text.mjs');
     const result = await build({
-      entryPoints: [resolve(import.meta.dirname, '../../shared/domain/text.ts')],
+      entryPoints: [entry],
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -49,8 +57,9 @@ describe('the bundled sanitizer without postcss', () => {
     expect(inputs.filter((p) => /entities\/lib\/(esm\/)?encode/.test(p))).toEqual([]);
     expect(inputs.some((p) => p.includes('sanitize-html'))).toBe(true);
 
-    const bundled = (await import(pathToFileURL(out).href)) as typeof import('../../shared/domain/text');
-    await Promise.all([htmlReady(SAMPLES), bundled.htmlReady(SAMPLES)]);
+    const bundled = (await import(pathToFileURL(out).href)) as typeof import('../../shared/domain/text') &
+      typeof import('../../shared/http/lazy-parts');
+    await Promise.all([loadForBody(SAMPLES), bundled.loadForBody(SAMPLES)]);
     for (const html of SAMPLES) {
       expect(bundled.safeHtml(html), html).toBe(safeHtml(html));
       expect(bundled.plainText(html), html).toBe(plainText(html));
@@ -62,7 +71,6 @@ describe('the bundled sanitizer without postcss', () => {
 describe('node:stream/web in the function bundles', () => {
   it('is replaced for @middy/core, its only importer, by a stand-in that answers instanceof as it would', async () => {
     const entry = join(dir, 'streams.ts');
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(
       entry,
       "import middy from '@middy/core';\nimport { ReadableStream } from 'node:stream/web';\nexport { middy, ReadableStream };\n",

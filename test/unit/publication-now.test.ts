@@ -5,7 +5,7 @@ import { SITE_INSTANTS, SITE_ZONES, asSite } from '../support/site-zones';
 
 /**
  * A venue or organizer write dates itself with clock.ts (Intl, no luxon) when its body sends no `date`
- * / `date_utc`, and with publication-dates.ts (luxon, loaded by datesReady) when it sends one
+ * / `date_utc`, and with publication-dates.ts (luxon, loaded by shared/http/lazy-parts.ts) when it sends one
  * (shared/domain/published-at.ts, issue 9). Both must give what the write gave when it always
  * called publicationDates(body, siteZone(), DateTime.now()): checked here for several site zones,
  * instants and bodies, 400s included, on creates and on updates.
@@ -62,7 +62,7 @@ async function site(zone: string) {
     pub: await import('../../shared/domain/publication-dates'),
     clock: await import('../../shared/domain/clock'),
     state: await import('../../shared/services/linked-post-state'),
-    published: await import('../../shared/domain/published-at'),
+    lazy: await import('../../shared/http/lazy-parts'),
     venue: (await import('../../shared/services/venue-input')).venueType,
   };
 }
@@ -88,9 +88,9 @@ function before(m: Site, body: Rec, sent: Set<string>, current?: PostRecord<obje
   );
 }
 
-/** The dates (and `modified` stamps) nextState gives now, after datesReady as the writes call it. */
+/** The dates (and `modified` stamps) nextState gives now, after the handler's loadForBody. */
 async function after(m: Site, body: Rec, sent: Set<string>, current?: PostRecord<object>) {
-  await m.published.datesReady(body);
+  await m.lazy.loadForBody(body);
   return outcome(() => {
     const { record } = m.state.nextState(m.venue, body as never, sent, EDITOR, current as never);
     const { date, date_utc, modified, modified_utc, sortDate } = record;

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { htmlReady, isWellFormed, withoutControls } from '../../shared/domain/text';
-import { webReady } from '../../shared/domain/web-input';
+import { isWellFormed, withoutControls } from '../../shared/domain/text';
+import { loadForBody } from '../../shared/http/lazy-parts';
 import { DomainError } from '../../shared/domain/errors';
 import { parseBody } from '../../shared/http/body';
 import { ApiError } from '../../shared/http/errors';
@@ -175,8 +175,7 @@ describe('control characters', () => {
   it('leave the on-demand loaders able to look through a body of any depth', async () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { a: deep };
-    await expect(htmlReady({ title: deep })).resolves.toBeUndefined();
-    await expect(webReady({ title: deep })).resolves.toBeUndefined();
+    await expect(loadForBody({ title: deep })).resolves.toBeUndefined();
   });
 
   it('are exactly C0 but tab, LF and CR; surrogate pairs are text, lone ones are not', () => {

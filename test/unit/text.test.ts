@@ -1,6 +1,7 @@
 import sanitizeHtml from 'sanitize-html';
 import { describe, expect, it } from 'vitest';
-import { htmlReady, plainText, safeHtml } from '../../shared/domain/text';
+import { plainText, safeHtml } from '../../shared/domain/text';
+import { loadForBody } from '../../shared/http/lazy-parts';
 
 /**
  * shared/domain/text.ts loads sanitize-html only for text holding `<`, `>` or `&`, because the
@@ -13,7 +14,7 @@ const sanitizers = [
 
 describe('text without markup', () => {
   it('is what the sanitizer makes of it, for every UTF-16 code unit but < > &', async () => {
-    await htmlReady({});
+    await loadForBody({});
     for (let c = 0; c < 0x10000; c++) {
       const ch = String.fromCharCode(c);
       if ('<>&'.includes(ch)) continue;
@@ -31,9 +32,9 @@ describe('text without markup', () => {
 
 describe('loading the sanitizer', () => {
   it('waits for a body with markup, at any depth, and then sanitizes', async () => {
-    await htmlReady({ title: 'Plain', venue: [{ venue: 'Hall', tags: ['a', 1, null] }] });
-    expect(() => safeHtml('<b>x</b>')).toThrow(/htmlReady/);
-    await htmlReady({ title: 'Plain', venue: [{ venue: 'Hall', description: 'A &amp; B' }] });
+    await loadForBody({ title: 'Plain', venue: [{ venue: 'Hall', tags: ['a', 1, null] }] });
+    expect(() => safeHtml('<b>x</b>')).toThrow(/lazy-parts\.ts loaded the sanitizer/);
+    await loadForBody({ title: 'Plain', venue: [{ venue: 'Hall', description: 'A &amp; B' }] });
     expect(safeHtml('<b onclick="x()">x</b><script>y</script>')).toBe('<b>x</b>');
     expect(plainText(' <i>Rock</i> &amp; roll ')).toBe('Rock & roll');
     expect(safeHtml('a > b')).toBe('a &gt; b');
