@@ -1,3 +1,4 @@
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AssetHashType,
@@ -35,6 +36,8 @@ export interface ApiFunctionProps {
   environment: Record<string, string>;
   logRetention: RetentionDays;
   retainLogs: boolean;
+  /** Files copied next to the bundle, by name in the bundle (the public pages' index.html). */
+  files?: Record<string, string>;
 }
 
 /** Lambda's longest function name. */
@@ -70,7 +73,7 @@ export class ApiFunction extends Construct {
     this.fn = new LambdaFunction(this, 'Fn', {
       functionName: props.functionName,
       role,
-      code: bundledCode(props.repoRoot, props.handler),
+      code: bundledCode(props.repoRoot, props.handler, props.files),
       handler: `${FUNCTION_ENTRY.replace(/\.mjs$/, '')}.handler`,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
@@ -114,7 +117,7 @@ export function dataFunction(scope: Construct, id: string, props: DataFunctionPr
  * infra/bundle/build-options.ts says: split into chunks, which CDK's NodejsFunction cannot do, as it
  * writes one file). The asset's hash is the bundle's, so a deploy uploads only functions that changed.
  */
-function bundledCode(repoRoot: string, handler: string): Code {
+function bundledCode(repoRoot: string, handler: string, files: Record<string, string> = {}): Code {
   return Code.fromAsset(repoRoot, {
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
@@ -126,6 +129,7 @@ function bundledCode(repoRoot: string, handler: string): Code {
         tryBundle(outputDir) {
           const op = operations.find((o) => o.handler === handler);
           buildSync({ ...functionBuild(join(repoRoot, `${handler}.ts`), outputDir, op), sourcemap: true });
+          for (const [name, from] of Object.entries(files)) copyFileSync(from, join(outputDir, name));
           return true;
         },
       },

@@ -1,10 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duration, Fn, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { type HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import {
   AllowedMethods,
+  type BehaviorOptions,
+  CacheCookieBehavior,
+  CacheHeaderBehavior,
   CachePolicy,
+  CacheQueryStringBehavior,
   Distribution,
   Function as CloudFrontFunction,
   FunctionCode,
@@ -33,8 +38,16 @@ import {
   ObjectOwnership,
 } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { PAGE_PREFIXES } from '../shared/domain/page-paths';
+import { PAGE_MAX_AGE_SECONDS } from '../shared/http/page-reply';
 import type { SignInConfig } from '../web/src/signin-config';
+import { NO_AUTHORIZER_REASON } from './api';
+import { FunctionAlarms } from './alarms';
+import { dataFunction } from './function-defaults';
 
 export interface SiteProps {
   /** The HTTP API, served by the same distribution under `/cal/*`. */
@@ -46,7 +59,24 @@ export interface SiteProps {
   signIn?: { userPool: IUserPool; domain: UserPoolDomain };
   /** The stage's throttle, for what cdk-nag is told about it: requests per second on each of `routes`. */
   throttle: { rate: number; burst: number; routes: number };
+  /**
+   * The public pages' function (functions/pages): the table it reads, the functions' settings. Without
+   * it (the build test) the distribution has no page behaviours.
+   */
+  pages?: {
+    repoRoot: string;
+    table: ITable;
+    environment: Record<string, string>;
+    functionName: string;
+    logRetention: RetentionDays;
+    retainLogs: boolean;
+  };
 }
+
+/** The routes of the public pages on the HTTP API: GET and HEAD below each page prefix. */
+export const PAGE_ROUTE_KEYS = PAGE_PREFIXES.flatMap((prefix) =>
+  (['GET', 'HEAD'] as const).map((method) => `${method} ${prefix}{proxy+}`),
+);
 
 /** What a path without a file name serves (the same map as local/web.ts). */
 const PAGES_FUNCTION = `function handler(event) {
@@ -85,6 +115,8 @@ export class Site extends NestedStack {
    * of the stack's own pool (infra/auth.ts), so no function waits for this stack.
    */
   readonly webClient?: UserPoolClient;
+  /** The public pages' function (`renderPage`), when the site has the pages. */
+  renderPage?: LambdaFunction;
 
   constructor(scope: Construct, id: string, props: SiteProps) {
     super(scope, id, { description: 'Event calendar page: S3 bucket and CloudFront distribution' });
@@ -131,6 +163,8 @@ export class Site extends NestedStack {
       comment: "Passes the viewer's host name to the API for its links",
     });
 
+    const pageBehaviors = props.pages ? this.pageBehaviors(props.pages, props.httpApi, apiOrigin) : {};
+
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Event calendar page and API',
       defaultRootObject: 'index.html',
@@ -160,6 +194,7 @@ export class Site extends NestedStack {
           compress: true,
           functionAssociations: [{ function: apiHost, eventType: FunctionEventType.VIEWER_REQUEST }],
         },
+        ...pageBehaviors,
       },
     });
 
@@ -169,7 +204,10 @@ export class Site extends NestedStack {
     });
     Validations.of(this.distribution).acknowledge({
       id: 'AwsSolutions-CFR2',
-      reason: throttleReason(props.throttle),
+      reason: throttleReason({
+        ...props.throttle,
+        routes: props.throttle.routes + (props.pages ? PAGE_ROUTE_KEYS.length : 0),
+      }),
     });
     Validations.of(this.distribution).acknowledge({
       id: 'AwsSolutions-CFR4',
@@ -194,6 +232,65 @@ export class Site extends NestedStack {
       memoryLimit: 512,
     });
     this.acknowledgeDeploymentHandler();
+  }
+
+  /**
+   * The public pages (`/event/<slug>/`, ...: shared/domain/page-paths.ts), rendered by a function of
+   * their own behind the HTTP API (routes outside the API's namespace), read-only on the table. CloudFront
+   * keeps each page for PAGE_MAX_AGE_SECONDS at most (the function's Cache-Control), by its path alone:
+   * no query string, header or cookie reaches the function, which renders for an anonymous visitor.
+   * The function lives here, not in the API's families: its SITE_URL may be this distribution's address.
+   */
+  private pageBehaviors(
+    pages: NonNullable<SiteProps['pages']>,
+    httpApi: HttpApi,
+    origin: HttpOrigin,
+  ): Record<string, BehaviorOptions> {
+    const fn = dataFunction(this, 'RenderPage', {
+      repoRoot: pages.repoRoot,
+      handler: 'functions/pages/render-page',
+      functionName: pages.functionName,
+      environment: pages.environment,
+      logRetention: pages.logRetention,
+      retainLogs: pages.retainLogs,
+      table: pages.table,
+      readOnly: true,
+      // The calendar page every public page is rendered into (functions/pages/shell.ts).
+      files: { 'index.html': join(pages.repoRoot, 'web', 'src', 'index.html') },
+    });
+    this.renderPage = fn;
+    const integration = new HttpLambdaIntegration('RenderPageIntegration', fn);
+    for (const key of PAGE_ROUTE_KEYS) {
+      const [method, path] = key.split(' ') as ['GET' | 'HEAD', string];
+      new HttpRoute(this, `Page${method}${path.replace(/[^A-Za-z]/g, '')}`, {
+        httpApi,
+        routeKey: HttpRouteKey.with(path, HttpMethod[method]),
+        integration,
+      });
+    }
+    Validations.of(this).acknowledge({ id: 'AwsSolutions-APIG4', reason: NO_AUTHORIZER_REASON });
+    new FunctionAlarms(this, 'PageAlarms', { functions: new Map([['renderPage', fn]]) });
+
+    const cachePolicy = new CachePolicy(this, 'PageCache', {
+      comment: 'Public pages: by path only, kept as long as the page says (at most a few minutes)',
+      minTtl: Duration.seconds(0),
+      defaultTtl: Duration.seconds(PAGE_MAX_AGE_SECONDS),
+      maxTtl: Duration.seconds(5 * PAGE_MAX_AGE_SECONDS),
+      queryStringBehavior: CacheQueryStringBehavior.none(),
+      headerBehavior: CacheHeaderBehavior.none(),
+      cookieBehavior: CacheCookieBehavior.none(),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+    const behavior: BehaviorOptions = {
+      origin,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy,
+      responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+      compress: true,
+    };
+    return Object.fromEntries(PAGE_PREFIXES.map((prefix) => [`${prefix}*`, behavior]));
   }
 
   /**

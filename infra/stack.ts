@@ -84,6 +84,12 @@ export class CalEventsStack extends Stack {
         retain,
         signIn: auth.userPool && auth.domain ? { userPool: auth.userPool, domain: auth.domain } : undefined,
         throttle: { rate: settings.throttleRate, burst: settings.throttleBurst, routes },
+        // The public pages at the records' `url`s (issue 29), rendered by a function of the site's.
+        pages: {
+          ...common,
+          environment: environment(siteUrlLater),
+          functionName: `${functionPrefix}renderPage`,
+        },
       });
       new CfnOutput(this, 'SiteUrl', { value: this.site.url });
     }

@@ -2,7 +2,9 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { describe, expect, it } from 'vitest';
-import { Site, throttleReason } from '../../infra/site';
+import { PAGE_ROUTE_KEYS, Site, throttleReason } from '../../infra/site';
+import { PAGE_PREFIXES } from '../../shared/domain/page-paths';
+import { PAGE_MAX_AGE_SECONDS } from '../../shared/http/page-reply';
 import { CalEventsStack } from '../../infra/stack';
 import { operations } from '../../shared/contracts';
 import { synth as synthApp } from './synth';
@@ -111,7 +113,8 @@ describe('the distribution', () => {
   it('serves the page over HTTPS only: every behavior redirects HTTP', () => {
     const config = distribution();
     const behaviors = [config.DefaultCacheBehavior, ...(config.CacheBehaviors ?? [])];
-    expect(behaviors.length).toBe(2);
+    // The page (default), the API and the public pages' prefixes (issue 29).
+    expect(behaviors.length).toBe(2 + PAGE_PREFIXES.length);
     for (const b of behaviors) expect(b.ViewerProtocolPolicy).toBe('redirect-to-https');
     expect(config.DefaultRootObject).toBe('index.html');
   });
@@ -165,6 +168,66 @@ describe('the distribution', () => {
 
   it('is an output of the stack', () => {
     expect(Object.keys(parent.findOutputs('*'))).toContain('SiteUrl');
+  });
+});
+
+describe('the public pages (issue 29)', () => {
+  const behaviors = () =>
+    (distribution().CacheBehaviors as Array<Record<string, any>>).filter((b) => b.PathPattern !== '/cal/*');
+  const pageFn = () =>
+    Object.entries(template.findResources('AWS::Lambda::Function')).find(([, f]) =>
+      JSON.stringify(f.Properties.FunctionName ?? '').includes('renderPage'),
+    )!;
+
+  it("sends each page prefix to the API's origin, GET and HEAD only, over HTTPS", () => {
+    expect(behaviors().map((b) => b.PathPattern)).toEqual(PAGE_PREFIXES.map((p) => `${p}*`));
+    const api = (distribution().CacheBehaviors as Array<Record<string, any>>).find(
+      (b) => b.PathPattern === '/cal/*',
+    )!;
+    for (const b of behaviors()) {
+      expect(b.TargetOriginId).toBe(api.TargetOriginId);
+      expect(b.AllowedMethods.sort()).toEqual(['GET', 'HEAD']);
+      expect(b.ViewerProtocolPolicy).toBe('redirect-to-https');
+      // Nothing of the viewer's reaches the function: the page is the same for everyone.
+      expect(b.OriginRequestPolicyId).toBeUndefined();
+    }
+  });
+
+  it('caches a page by its path alone, for as long as it says (a minute), so that an edit shows within one', () => {
+    const ids = new Set(behaviors().map((b) => JSON.stringify(b.CachePolicyId)));
+    expect(ids.size).toBe(1);
+    const [policy] = Object.values(template.findResources('AWS::CloudFront::CachePolicy'));
+    const config = policy!.Properties.CachePolicyConfig;
+    expect(config).toMatchObject({ MinTTL: 0, DefaultTTL: PAGE_MAX_AGE_SECONDS });
+    expect(config.MaxTTL).toBeLessThanOrEqual(300);
+    const key = config.ParametersInCacheKeyAndForwardedToOrigin;
+    expect(key.QueryStringsConfig.QueryStringBehavior).toBe('none');
+    expect(key.HeadersConfig.HeaderBehavior).toBe('none');
+    expect(key.CookiesConfig.CookieBehavior).toBe('none');
+  });
+
+  it('routes GET and HEAD below each prefix to the pages function', () => {
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (r) => r.Properties.RouteKey,
+    );
+    expect(routes.sort()).toEqual([...PAGE_ROUTE_KEYS].sort());
+    const integrations = Object.values(template.findResources('AWS::ApiGatewayV2::Integration'));
+    expect(integrations).toHaveLength(1);
+    expect(integrations[0]!.Properties.IntegrationUri['Fn::GetAtt'][0]).toBe(pageFn()[0]);
+  });
+
+  it('reads the table and nothing else: no write, no other service', () => {
+    const [fnId, fn] = pageFn();
+    const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+    const statements = Object.values(
+      template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }),
+    ).flatMap((p) => p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>);
+    const actions = statements.flatMap((st) => [st.Action].flat());
+    expect(actions.length).toBeGreaterThan(0);
+    expect(
+      actions.filter((a) => !/^(dynamodb:(BatchGet|Get|Query|Scan|ConditionCheck|Describe)|xray:)/.test(a)),
+    ).toEqual([]);
+    expect(fnId).toMatch(/RenderPage/);
   });
 });
 
@@ -273,7 +336,11 @@ describe('the site is optional (issue 25)', () => {
     const app = synthApp();
     for (const name of app.functions.keys()) {
       const value = JSON.stringify(app.fn(name).resource.Properties.Environment.Variables.SITE_URL);
-      expect(value, name).toMatch(/^\{"Fn::Join":\["",\["https:\/\/",.*Site.*Distribution.*DomainName/);
+      // The pages' function is in the site's own template, where the distribution is named directly.
+      const distribution = name === 'renderPage' ? '.*"Distribution\\w+"' : '.*Site.*Distribution';
+      expect(value, name).toMatch(
+        new RegExp(`^\\{"Fn::Join":\\["",\\["https:\\/\\/",${distribution}.*DomainName`),
+      );
     }
     const warnings = Annotations.fromStack(app.stack).findWarning('*', Match.stringLikeRegexp('siteUrl'));
     expect(warnings.map((w) => String(w.entry.data))).toEqual([

@@ -3,6 +3,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { NAMESPACE_PATH } from '../../infra/api';
+import { PAGE_ROUTE_KEYS } from '../../infra/site';
 import { CalEventsStack } from '../../infra/stack';
 import { operations } from '../../shared/contracts';
 import { TABLE } from '../../shared/db/table';
@@ -19,7 +20,8 @@ const WRITE_ACTIONS = [
 const dev = synth();
 /** The templates of the API: the service's stack and the families' (not the page's). */
 const apiTemplates = (s: Synth) => s.templates.filter((t) => !t.name.endsWith('/Site'));
-const allFunctionNames = [...operations.map((op) => op.operationId), 'noRoute'];
+/** Every function of the service: the operations', `$default`'s and the public pages' (issue 29). */
+const allFunctionNames = [...operations.map((op) => op.operationId), 'noRoute', 'renderPage'];
 
 /** Every IAM statement of one function's role, in its template: its inline policies' and policy resources'. */
 function statementsOf(
@@ -50,10 +52,10 @@ const actionsOf = (s: Synth, name: string): string[] =>
     .filter((a) => !a.startsWith('logs:'));
 
 describe('routes', () => {
-  it('declares one route per operation and method, plus $default', () => {
+  it("declares one route per operation and method, plus $default and the public pages' (issue 29)", () => {
     const expected = operations.flatMap((op) => op.methods.map((m) => `${m} ${NAMESPACE_PATH}${op.path}`));
     const keys = Object.values(dev.resources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey);
-    expect(keys.sort()).toEqual([...expected, '$default'].sort());
+    expect(keys.sort()).toEqual([...expected, '$default', ...PAGE_ROUTE_KEYS].sort());
   });
 
   it('sends every route to the function of its operation, in the same template', () => {
@@ -377,9 +379,9 @@ describe('alarms', () => {
     (alarm.Properties.Metrics as any[])
       .filter((m) => m.MetricStat)
       .map((m) => m.MetricStat.Metric as { Namespace: string; MetricName: string; Dimensions: any[] });
-  /** Each family's throttles are watched ten functions an alarm, and the $default function's too. */
+  /** Each family's throttles are watched ten functions an alarm, and the $default and pages' functions' too. */
   const throttleAlarms =
-    [...dev.stack.families.values()].reduce((n, f) => n + Math.ceil(f.functions.size / 10), 0) + 1;
+    [...dev.stack.families.values()].reduce((n, f) => n + Math.ceil(f.functions.size / 10), 0) + 2;
 
   it('watches API 5xx, every function and table throttling', () => {
     expect(alarms()).toHaveLength(1 + 1 + allFunctionNames.length + throttleAlarms + 1);

@@ -38,6 +38,8 @@ export function synth(context: Record<string, unknown> = {}, operations?: readon
   for (const [name, fn] of api.functions) functions.set(name, fn);
   for (const family of stack.families.values())
     for (const [name, fn] of family.functions) functions.set(name, fn);
+  // The public pages' function, in the site's stack (issue 29).
+  if (stack.site?.renderPage) functions.set('renderPage', stack.site.renderPage);
 
   /** A function's template, logical ID and resource, by operationId (`noRoute` for the fallback). */
   const fn = (name: string) => {
