@@ -194,6 +194,13 @@ export const patterns = {
     example: [allScope],
     usedBy: 'tallies.ts tallyKeys, deletes.ts',
   }),
+  changesAfter: pattern({
+    serves: 'the change log after a cursor, in write order (the change feed)',
+    partition: (_after: string) => keys.changePartition,
+    sort: (after) => ({ after }),
+    example: ['2031-03-01T12:00:00.000Z#0a1b2c3d#000000'],
+    usedBy: 'changes.ts changesAfter',
+  }),
 };
 
 const condition = (sort: Sort | undefined, descending?: boolean) => {
@@ -201,6 +208,7 @@ const condition = (sort: Sort | undefined, descending?: boolean) => {
   if (!sort) return `whole partition${order}`;
   if ('prefix' in sort) return `begins_with \`${sort.prefix}\`${order}`;
   if ('between' in sort) return `between \`${sort.between[0]}\` and \`${sort.between[1]}\`${order}`;
+  if ('after' in sort) return `after \`${sort.after}\`${order}`;
   return `from \`${sort.from}\`${order}`;
 };
 

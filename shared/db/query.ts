@@ -18,8 +18,8 @@ export interface IndexQuery {
   /** A global secondary index, or the table itself when absent. */
   index?: IndexKey;
   partition: string;
-  /** Sort-key condition: a prefix, or an inclusive range (either end open), or at least / at most. */
-  sort?: { prefix: string } | { between: [string, string] } | { from: string };
+  /** Sort-key condition: a prefix, an inclusive range, at least `from`, or after `after` (a cursor). */
+  sort?: { prefix: string } | { between: [string, string] } | { from: string } | { after: string };
   descending?: boolean;
   /**
    * Items per round trip; without it DynamoDB returns pages of up to 1 MB. A function is asked before
@@ -53,9 +53,12 @@ export async function* queryIndex(q: IndexQuery): AsyncGenerator<Item> {
       condition += ' AND #sk BETWEEN :a AND :b';
       values[':a'] = q.sort.between[0];
       values[':b'] = q.sort.between[1];
-    } else {
+    } else if ('from' in q.sort) {
       condition += ' AND #sk >= :a';
       values[':a'] = q.sort.from;
+    } else {
+      condition += ' AND #sk > :a';
+      values[':a'] = q.sort.after;
     }
   }
   let projection: string | undefined;

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type ChangeEntry,
   type ChangeResource,
@@ -12,8 +11,10 @@ import {
   timeOfPosition,
 } from '../domain/changes';
 import type { PostRecord, TermRecord } from '../domain/records';
-import { ddb, tableName } from '../db/client';
+import { patterns } from '../db/access-patterns';
+import { tableName } from '../db/client';
 import { keys } from '../db/keys';
+import { collect, queryIndex } from '../db/query';
 import type { PlannedWrite } from '../db/transact';
 
 /**
@@ -106,22 +107,17 @@ export function termChange(before: TermRecord | undefined, after: TermRecord | u
 }
 
 /**
- * One page of the log after `after`: at most `limit` entries in one Query (`limit + 1` are asked
- * for, so that `more` says whether the log goes on), plus `more` when DynamoDB stopped early.
+ * One page of the log after `after`: at most `limit` entries, `limit + 1` asked for in one Query so
+ * that `more` says whether the log goes on (a second Query only if DynamoDB stopped early, at 1 MB).
  */
 export async function changesAfter(
   after: string,
   limit: number,
 ): Promise<{ entries: ChangeEntry[]; more: boolean }> {
-  const out = await ddb.send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND sk > :after',
-      ExpressionAttributeValues: { ':pk': keys.changePartition, ':after': after },
-      Limit: limit + 1,
-    }),
+  const items = await collect(
+    queryIndex({ ...patterns.changesAfter.query(after), pageSize: limit + 1 }),
+    limit + 1,
   );
-  const items = out.Items ?? [];
   const entries = items.slice(0, limit).map((item): ChangeEntry => ({
     position: String(item.sk),
     resource: item.resource as ChangeResource,
@@ -130,5 +126,5 @@ export async function changesAfter(
     after: item.after as ChangeState | undefined,
     modified_utc: String(item.modified_utc),
   }));
-  return { entries, more: items.length > limit || out.LastEvaluatedKey !== undefined };
+  return { entries, more: items.length > limit };
 }
