@@ -1,5 +1,12 @@
 import { idPath } from '../schemas/common';
-import { eventCreateBody, eventListQuery, eventSchema, eventUpdateBody } from '../schemas/event';
+import {
+  eventCreateBody,
+  eventDeleteQuery,
+  eventListQuery,
+  eventSchema,
+  eventUpdateBody,
+  eventUpdateQuery,
+} from '../schemas/event';
 import { eventIcalQuery, icalendarText } from '../schemas/ical';
 import { postOperations } from './posts';
 import { CALENDAR_HEADERS, CALENDAR_OPTIONAL_HEADERS, errors, notModified, READ_ERRORS } from './responses';
@@ -14,16 +21,23 @@ const calendar = (description: string) =>
     optionalHeaders: CALENDAR_OPTIONAL_HEADERS,
   }) as const;
 
+const posts = postOperations({
+  collection: 'events',
+  one: 'event',
+  item: eventSchema,
+  listQuery: eventListQuery,
+  createBody: eventCreateBody,
+  updateBody: eventUpdateBody,
+  updateBySlugBody: eventUpdateBody,
+});
+
 export const eventOps = {
-  ...postOperations({
-    collection: 'events',
-    one: 'event',
-    item: eventSchema,
-    listQuery: eventListQuery,
-    createBody: eventCreateBody,
-    updateBody: eventUpdateBody,
-    updateBySlugBody: eventUpdateBody,
-  }),
+  ...posts,
+  // Writes of an occurrence take the scope of a series (docs/recurrence.md).
+  update: { ...posts.update, query: eventUpdateQuery },
+  delete: { ...posts.delete, query: eventDeleteQuery },
+  updateBySlug: { ...posts.updateBySlug, query: eventUpdateQuery },
+  deleteBySlug: { ...posts.deleteBySlug, query: eventDeleteQuery },
   /** The subscription feed: every matching event of a window, as text/calendar. */
   ical: {
     operationId: 'getEventsIcal',

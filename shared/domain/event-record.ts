@@ -18,6 +18,23 @@ export interface EventData extends EventTimes {
   categories: number[];
   tags: number[];
   parent?: number;
+  /** Absent on a single event. */
+  series?: Occurrence;
+}
+
+/** An occurrence's place in its series (docs/recurrence.md, "Storage"). */
+export interface Occurrence {
+  /** The series' ID: its first occurrence's event ID. */
+  id: number;
+  /** The series' `recurrence` lines and their English text, copied on every occurrence. */
+  lines: string[];
+  text: string;
+  /** Where the rule placed this occurrence (event-local wall time), kept when it is moved. */
+  start: string;
+  /** Edited or moved on its own (scope=this). */
+  exception: boolean;
+  /** The body fields edited on this occurrence alone: a scope=all write leaves them as they are. */
+  edited: string[];
 }
 
 export type EventRecord = PostRecord<EventData>;
@@ -33,6 +50,8 @@ export interface EventRow {
   end: string;
   utcEnd: string;
   parent?: number;
+  /** The series the event is an occurrence of (`?series=` filters on it). */
+  series?: number;
   /**
    * The terms and the venues / organizers the event links to: a list page reads them in the same
    * batch as its events (the records decide; an ID missing here is read after them), and a second
@@ -52,6 +71,7 @@ export const rowOf = (e: EventRecord): EventRow => ({
   end: e.data.end,
   utcEnd: e.data.utcEnd,
   ...(e.data.parent ? { parent: e.data.parent } : {}),
+  ...(e.data.series ? { series: e.data.series.id } : {}),
   terms: [...e.data.categories, ...e.data.tags],
   posts: [...e.data.venues, ...e.data.organizers],
 });

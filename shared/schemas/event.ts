@@ -97,6 +97,16 @@ const eventFields = {
   tags: termRefs('Event tags'),
   venue: linkRef('venue'),
   organizer: linkRef('organizer'),
+  recurrence: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 100,
+    items: { type: 'string', minLength: 1, maxLength: 2000 },
+    description:
+      'Makes the event a series (create) or changes its rule (update, scope=all or following): RFC 5545 lines ' +
+      '(RRULE, RDATE, EXDATE) read in the event time zone, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20270630"]. ' +
+      'See docs/recurrence.md.',
+  },
 } as const;
 
 export const eventCreateBody = {
@@ -163,6 +173,11 @@ export const eventListQuery = {
     },
     include: ids('Only these event IDs; date filters are then ignored.'),
     post_parent: { type: 'integer', minimum: 1, description: 'Events whose parent is this event.' },
+    series: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Only the occurrences of the series this event belongs to (any occurrence ID names it).',
+    },
     ticketed: bool('true is refused: this service sells no tickets; false filters nothing.'),
   },
 } as const;
@@ -236,6 +251,23 @@ export const eventSchema = {
     tags: { type: 'array', items: embeddedTermSchema },
     venue: { anyOf: [linked, { type: 'array', items: linked }] },
     organizer: { type: 'array', items: linked },
+    series_id: {
+      type: ['integer', 'null'],
+      description: "The series' ID (its first occurrence's); null for a single event.",
+    },
+    recurrence: {
+      anyOf: [{ type: 'array', items: str }, { type: 'null' }],
+      description: "The series' RFC 5545 lines; null for a single event.",
+    },
+    recurrence_text: {
+      type: ['string', 'null'],
+      description: 'The rule in English; null for a single event.',
+    },
+    occurrence_start: {
+      type: ['string', 'null'],
+      description: 'Where the rule placed this occurrence (event-local Y-m-d H:i:s), kept when it is moved.',
+    },
+    is_exception: { type: 'boolean', description: 'This occurrence was edited or moved on its own.' },
     json_ld: { type: 'object' },
   },
   required: [
@@ -253,4 +285,26 @@ export const eventSchema = {
     'organizer',
   ],
   additionalProperties: false,
+} as const;
+
+/** What a write of one occurrence of a series changes (docs/recurrence.md); a single event takes none. */
+const scope = {
+  type: 'string',
+  enum: ['this', 'following', 'all'],
+  description:
+    'For an occurrence of a series: this occurrence (default), this and the following ones (splits the series), or all of them.',
+} as const;
+
+export const eventUpdateQuery = { type: 'object', properties: { scope } } as const;
+
+export const eventDeleteQuery = {
+  type: 'object',
+  properties: {
+    force: {
+      type: 'boolean',
+      default: false,
+      description: 'Delete permanently instead of moving to the trash (editors).',
+    },
+    scope,
+  },
 } as const;

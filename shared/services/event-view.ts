@@ -96,6 +96,12 @@ export async function presentEvents(
       tags: termList(d.tags),
       venue: venueViews.length === 0 ? [] : venueViews.length === 1 ? venueViews[0] : venueViews,
       organizer: organizers.map((o) => linkedPostView(o, { root: ctx.root, single: ctx.single })),
+      // Series fields come last (docs/recurrence.md): a client that knows nothing of series ignores them.
+      series_id: d.series?.id ?? null,
+      recurrence: d.series ? [...d.series.lines] : null,
+      recurrence_text: d.series?.text ?? null,
+      occurrence_start: d.series?.start ?? null,
+      is_exception: d.series?.exception ?? false,
     };
     if (ctx.single) {
       const numeric = values.filter((v) => /^\d+(\.\d+)?$/.test(v));

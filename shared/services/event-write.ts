@@ -118,6 +118,7 @@ async function nextState(
       ? await resolveLinkedPosts('organizer', body.organizer, user, created, reads)
       : kept('ORGANIZER', prev?.organizers),
     ...(prev?.parent ? { parent: prev.parent } : {}),
+    ...(prev?.series ? { series: prev.series } : {}),
   };
   if (data.image === undefined) delete data.image;
   if (data.website === undefined) delete data.website;

@@ -65,6 +65,12 @@ const EVENT_KEYS = [
   'tags',
   'venue',
   'organizer',
+  // Issue 27: every event carries its series fields after reference §3.1's keys (null on a single event).
+  'series_id',
+  'recurrence',
+  'recurrence_text',
+  'occurrence_start',
+  'is_exception',
 ];
 
 const create = async (body: Record<string, unknown>, token = editor) => {

@@ -787,6 +787,16 @@ export interface components {
             organizer: {
                 id: number;
             }[];
+            /** @description The series' ID (its first occurrence's); null for a single event. */
+            series_id?: number | null;
+            /** @description The series' RFC 5545 lines; null for a single event. */
+            recurrence?: string[] | null;
+            /** @description The rule in English; null for a single event. */
+            recurrence_text?: string | null;
+            /** @description Where the rule placed this occurrence (event-local Y-m-d H:i:s), kept when it is moved. */
+            occurrence_start?: string | null;
+            /** @description This occurrence was edited or moved on its own. */
+            is_exception?: boolean;
             json_ld?: Record<string, unknown>;
         };
         CreateEventBody: {
@@ -841,6 +851,8 @@ export interface components {
             venue?: number | string | Record<string, unknown> | (number | string | Record<string, unknown>)[] | null;
             /** @description Organizer IDs (number, CSV, array), {"id": N} objects, or inline objects with a "organizer" name that create the record; "" or null links none. An event links at most 30 records in all (categories, tags, venues and organizers together). */
             organizer?: number | string | Record<string, unknown> | (number | string | Record<string, unknown>)[] | null;
+            /** @description Makes the event a series (create) or changes its rule (update, scope=all or following): RFC 5545 lines (RRULE, RDATE, EXDATE) read in the event time zone, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20270630"]. See docs/recurrence.md. */
+            recurrence?: string[];
         };
         UpdateEventBody: {
             /** @description The event title (plain text). */
@@ -894,6 +906,8 @@ export interface components {
             venue?: number | string | Record<string, unknown> | (number | string | Record<string, unknown>)[] | null;
             /** @description Organizer IDs (number, CSV, array), {"id": N} objects, or inline objects with a "organizer" name that create the record; "" or null links none. An event links at most 30 records in all (categories, tags, venues and organizers together). */
             organizer?: number | string | Record<string, unknown> | (number | string | Record<string, unknown>)[] | null;
+            /** @description Makes the event a series (create) or changes its rule (update, scope=all or following): RFC 5545 lines (RRULE, RDATE, EXDATE) read in the event time zone, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20270630"]. See docs/recurrence.md. */
+            recurrence?: string[];
         };
         /** @description An iCalendar object (RFC 5545): VCALENDAR with its VTIMEZONEs and VEVENTs. */
         EventsIcal: string;
@@ -1664,6 +1678,8 @@ export interface operations {
                 include?: number[];
                 /** @description Events whose parent is this event. */
                 post_parent?: number;
+                /** @description Only the occurrences of the series this event belongs to (any occurrence ID names it). */
+                series?: number;
                 /** @description true is refused: this service sells no tickets; false filters nothing. */
                 ticketed?: boolean;
             };
@@ -1805,7 +1821,10 @@ export interface operations {
     };
     updateEvent_put: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description For an occurrence of a series: this occurrence (default), this and the following ones (splits the series), or all of them. */
+                scope?: "this" | "following" | "all";
+            };
             header?: {
                 /** @description The ETag of the version the caller read (or `*`): the write applies only to that version, else 412. */
                 "If-Match"?: string;
@@ -1849,7 +1868,10 @@ export interface operations {
     };
     updateEvent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description For an occurrence of a series: this occurrence (default), this and the following ones (splits the series), or all of them. */
+                scope?: "this" | "following" | "all";
+            };
             header?: {
                 /** @description The ETag of the version the caller read (or `*`): the write applies only to that version, else 412. */
                 "If-Match"?: string;
@@ -1896,6 +1918,8 @@ export interface operations {
             query?: {
                 /** @description Delete permanently instead of moving to the trash (editors). */
                 force?: boolean;
+                /** @description For an occurrence of a series: this occurrence (default), this and the following ones (splits the series), or all of them. */
+                scope?: "this" | "following" | "all";
             };
             header?: {
                 /** @description The ETag of the version the caller read (or `*`): the write applies only to that version, else 412. */
@@ -1936,7 +1960,10 @@ export interface operations {
     };
     updateEvent_patch: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description For an occurrence of a series: this occurrence (default), this and the following ones (splits the series), or all of them. */
+                scope?: "this" | "following" | "all";
+            };
             header?: {
                 /** @description The ETag of the version the caller read (or `*`): the write applies only to that version, else 412. */
                 "If-Match"?: string;
@@ -2025,7 +2052,10 @@ export interface operations {
     };
     updateEventBySlug_put: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description For an occurrence of a series: this occurrence (default), this and the following ones (splits the series), or all of them. */
+                scope?: "this" | "following" | "all";
+            };
             header?: {
                 /** @description The ETag of the version the caller read (or `*`): the write applies only to that version, else 412. */
                 "If-Match"?: string;
@@ -2069,7 +2099,10 @@ export interface operations {
     };
     updateEventBySlug: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description For an occurrence of a series: this occurrence (default), this and the following ones (splits the series), or all of them. */
+                scope?: "this" | "following" | "all";
+            };
             header?: {
                 /** @description The ETag of the version the caller read (or `*`): the write applies only to that version, else 412. */
                 "If-Match"?: string;
@@ -2116,6 +2149,8 @@ export interface operations {
             query?: {
                 /** @description Delete permanently instead of moving to the trash (editors). */
                 force?: boolean;
+                /** @description For an occurrence of a series: this occurrence (default), this and the following ones (splits the series), or all of them. */
+                scope?: "this" | "following" | "all";
             };
             header?: {
                 /** @description The ETag of the version the caller read (or `*`): the write applies only to that version, else 412. */
@@ -2156,7 +2191,10 @@ export interface operations {
     };
     updateEventBySlug_patch: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description For an occurrence of a series: this occurrence (default), this and the following ones (splits the series), or all of them. */
+                scope?: "this" | "following" | "all";
+            };
             header?: {
                 /** @description The ETag of the version the caller read (or `*`): the write applies only to that version, else 412. */
                 "If-Match"?: string;
