@@ -1,0 +1,123 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { adminToken, type ApiClient } from '../seed';
+import { progress } from './progress';
+import { importSite } from './site-import';
+import { ImportError, openSite } from './site-source';
+import { defaultStateFile, loadState, saveState } from './state';
+import { importClient } from './target';
+import { reportLines } from './upsert';
+
+/**
+ * `npm run import -- <kind> <source> [options]` (docs/import-export.md):
+ *
+ *   npm run import -- site https://example.org [--user admin --app-password "abcd efgh ..."] [--dry-run]
+ *   npm run import -- site http://localhost:3000/cal/events/v1 --source-token T --to https://api.example.com/cal/events/v1 --token T2
+ *
+ * Writes to the local stack (`npm start`) with an administrator token signed locally, unless --to
+ * (and --token) name another deployment. Progress goes to stderr, the closing report to stdout.
+ */
+
+const USAGE =
+  'Usage: npm run import -- site <site URL or REST root> [--to <API root>] [--token T] ' +
+  '[--user U --app-password P | --source-token T] [--dry-run] [--state file] [--concurrency 8]';
+
+export const LOCAL_API = 'http://localhost:3000/cal/events/v1';
+
+/** The target's client, after a read that shows an API answers there. */
+export async function targetClient(to: string | undefined, token: string | undefined): Promise<ApiClient> {
+  const base = (to ?? process.env.CAL_BASE_URL ?? LOCAL_API).replace(/\/+$/, '');
+  const probe = await fetch(`${base}/categories?per_page=1`).catch((e: Error) => e);
+  if (probe instanceof Error || !probe.ok)
+    throw new ImportError(
+      `No API answers at ${base}` +
+        (probe instanceof Error
+          ? ` (${(probe.cause as Error | undefined)?.message ?? probe.message})`
+          : ` (HTTP ${probe.status})`) +
+        (to ? ': check --to.' : ': start the local stack with `npm start`, or give --to and --token.'),
+    );
+  if (to && !token)
+    throw new ImportError('--to needs --token: an editor or administrator token of that API.');
+  return importClient(base, token ?? (await adminToken()));
+}
+
+/** Whether a URL is this machine (loopback and plain http are allowed for it, as the local stack). */
+const isLocal = (raw: string) => {
+  try {
+    return ['localhost', '127.0.0.1', '[::1]'].includes(
+      new URL(/^https?:/.test(raw) ? raw : `https://${raw}`).hostname,
+    );
+  } catch {
+    return false;
+  }
+};
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      to: { type: 'string' },
+      token: { type: 'string' },
+      user: { type: 'string' },
+      'app-password': { type: 'string' },
+      'source-token': { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      state: { type: 'string' },
+      concurrency: { type: 'string', default: '8' },
+      quiet: { type: 'boolean', default: false },
+    },
+  });
+  const [kind, from] = positionals;
+  const concurrency = Number(values.concurrency);
+  if (kind !== 'site' || !from || !(concurrency >= 1)) throw new ImportError(USAGE);
+  if ((values.user === undefined) !== (values['app-password'] === undefined))
+    throw new ImportError('--user and --app-password go together (an application password of that user).');
+
+  const api = await targetClient(values.to, values.token);
+  const source = await openSite(
+    from,
+    { user: values.user, appPassword: values['app-password'], token: values['source-token'] },
+    isLocal(from),
+  );
+  const file = values.state ?? defaultStateFile(source.root, api.base);
+  const state = loadState(file, source.root, api.base);
+  const dryRun = values['dry-run'];
+  const checkpoint = () => {
+    if (!dryRun) saveState(file, state);
+  };
+  // Ctrl-C: what is written is in the state file, and the next run goes on from there.
+  process.once('SIGINT', () => {
+    checkpoint();
+    process.stderr.write(`\nStopped. Run the same command again to resume (state: ${file}).\n`);
+    process.exit(130);
+  });
+  process.stderr.write(
+    `Importing ${source.root} (${source.authenticated ? 'every status' : 'published records only'}) into ${api.base}\n`,
+  );
+  const report = await importSite({
+    source,
+    api,
+    state,
+    dryRun,
+    concurrency,
+    progress: progress(process.stderr, values.quiet),
+    checkpoint,
+  }).finally(checkpoint);
+  console.log(reportLines(report, dryRun).join('\n'));
+  if (!dryRun) console.log(`State: ${file}`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main(process.argv.slice(2)).catch((e: unknown) => {
+    const message =
+      e instanceof ImportError || (e as Error).name === 'TypeError'
+        ? (e as Error).message
+        : String((e as Error).stack ?? e);
+    console.error(`Import failed: ${message}`);
+    process.exit(e instanceof ImportError ? 2 : 1);
+  });
+}
+
+export { main };
