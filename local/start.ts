@@ -82,6 +82,7 @@ function launchChain(): Array<[child: number, parent: number]> {
 
 let dynamo: LocalDynamo | undefined;
 let server: Server | undefined;
+let webhooks: { stop: () => Promise<void> } | undefined;
 let stopping = false;
 
 /** Lets requests in flight finish (briefly), then drops every connection. */
@@ -100,6 +101,7 @@ const stop = async (code = 0) => {
   stopping = true;
   clearInterval(watch);
   if (server) await closeServer(server);
+  await webhooks?.stop();
   // Stopped before DynamoDB Local was up: exiting kills it (local/dynamo.ts).
   await dynamo?.stop();
   process.exit(code);
@@ -121,6 +123,8 @@ try {
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     AUTH_LOCAL_SECRET: localSecret(),
     SITE_URL: process.env.SITE_URL ?? `http://localhost:${port}`,
+    // Webhooks may reach receivers on this machine (http://127.0.0.1, localhost): the local stack only.
+    CAL_OUTBOUND_LOCAL: '1',
   });
   // The calendar page (web/dist), built when a source changed since the last build; the API runs without it.
   const web = await import('../web/build')
@@ -136,6 +140,9 @@ try {
   // Imported only now: handler modules read their configuration when they load.
   const { startGateway } = await import('./gateway');
   server = await startGateway(port, process.env.HOST ?? '127.0.0.1');
+  // Webhooks: the dispatcher on the table's stream and the deliverer on its jobs (docs/webhooks.md).
+  const { startWebhookEngine } = await import('./webhooks');
+  webhooks = await startWebhookEngine({ endpoint: dynamo.endpoint, tableName });
   console.log(
     `Event calendar API ready at http://localhost:${port}/cal/events/v1 (${inMemory ? 'in memory' : `data in ${DATA_DIR}/`})`,
   );

@@ -74,5 +74,10 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
       ],
       Projection: { ProjectionType: 'ALL' },
     })),
+    // Webhooks' dispatcher reads new change-log items from the stream (docs/webhooks.md).
+    StreamSpecification: STREAM,
   };
 }
+
+/** The table's stream: new images are all the webhook dispatcher reads; the CDK table declares the same. */
+export const STREAM = { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } as const;

@@ -228,9 +228,11 @@ export async function reopenDelivery(d: DeliveryRecord, nowMs: number): Promise<
             Update: {
               TableName: tableName(),
               Key: keys.delivery(d.webhook, d.id),
-              UpdateExpression: 'SET #s = :pending, next_attempt_ms = :now REMOVE #e, lease_until_ms',
+              // Out of its lane: a retry by hand is sent at once, whatever else of its record is pending.
+              UpdateExpression:
+                'SET #s = :pending, next_attempt_ms = :now REMOVE #e, lease_until_ms, lane, #o',
               ConditionExpression: '#s = :failed',
-              ExpressionAttributeNames: { '#s': 'status', '#e': 'error' },
+              ExpressionAttributeNames: { '#s': 'status', '#e': 'error', '#o': 'order' },
               ExpressionAttributeValues: { ':pending': 'pending', ':failed': 'failed', ':now': nowMs },
             },
           },

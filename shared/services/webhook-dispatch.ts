@@ -9,7 +9,7 @@ import {
   type Visibility,
 } from '../domain/webhooks';
 import { nextPosition } from '../repositories/changes';
-import { createDelivery, type DeliveryRecord } from '../repositories/webhook-deliveries';
+import { createDelivery, type DeliveryRecord, laneHead } from '../repositories/webhook-deliveries';
 import { listWebhooks, type WebhookRecord } from '../repositories/webhooks';
 import type { Caller } from './context';
 import { getEvent } from './event-read';
@@ -41,6 +41,9 @@ export const apiRoot = () => `${config.apiBaseUrl ?? config.siteUrl}${NAMESPACE_
 export const deliveryIdOf = (position: string) => `msg_${position.replace(/[-:.]/g, '').replace(/#/g, '_')}`;
 
 const utc = (ms: number) => new Date(ms).toISOString();
+
+/** A delivery made behind another of its record looks by itself this much later, if no hand-over came. */
+const LANE_WAIT_MS = 5_000;
 
 const venues = linkedPostReads(venueView);
 const organizers = linkedPostReads(organizerView);
@@ -105,7 +108,10 @@ export async function dispatchChanges(changes: StreamedChange[], now = Date.now(
   let made = 0;
   for (const { entry, order } of changes) {
     const messages = new Map<Visibility, Promise<Message | undefined>>();
+    const at = timeOfPosition(entry.position);
     for (const w of subscribers) {
+      // A subscription is told of the changes made after it was made (the stream may still hold older ones).
+      if (at < Date.parse(w.created_utc)) continue;
       if (!messages.has(w.visibility)) messages.set(w.visibility, messageFor(entry, w.visibility));
       const message = await messages.get(w.visibility)!;
       if (!message || !matchesType(w.events, message.type)) continue;
@@ -124,7 +130,10 @@ export async function dispatchChanges(changes: StreamedChange[], now = Date.now(
         lane: `${entry.resource}#${entry.id}`,
         order,
       };
-      if (await createDelivery(delivery, now)) made++;
+      // Behind another pending delivery of its record it waits for the hand-over; its own job is only a
+      // safety net then (shared/services/webhook-delivery.ts).
+      const waiting = (await laneHead(w.id, delivery.lane!, 1)).length > 0;
+      if (await createDelivery(delivery, waiting ? now + LANE_WAIT_MS : now)) made++;
     }
   }
   return made;

@@ -1,0 +1,231 @@
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  ExpiredIteratorException,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamRecord,
+  type Shard,
+  TrimmedDataAccessException,
+} from '@aws-sdk/client-dynamodb-streams';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { ChangeEntry } from '../shared/domain/changes';
+import type { Resolve } from '../shared/outbound/guarded-fetch';
+import { keys } from '../shared/db/keys';
+import {
+  deleteJob,
+  dueJobs,
+  getCheckpoint,
+  type JobRef,
+  putCheckpoint,
+  putJob,
+} from '../shared/repositories/webhook-deliveries';
+import { dispatchChanges, type StreamedChange, streamOrder } from '../shared/services/webhook-dispatch';
+import { runJob } from '../shared/services/webhook-delivery';
+
+/**
+ * The webhook engine of the local stack, in this process: the dispatcher on DynamoDB Local's stream of
+ * the table, and the deliverer on the jobs in the table. Both keep their state in the table (the
+ * stream position after each batch, the jobs until they are done), so a stack killed outright delivers
+ * what it owed when it starts again. Deployed, the same dispatcher and deliverer run in Lambda
+ * (functions/webhook-engine/).
+ */
+
+export interface WebhookEngineOptions {
+  endpoint: string;
+  tableName: string;
+  /** Name resolution for deliveries (tests give their own); the system's otherwise. */
+  resolve?: Resolve;
+  /** How often an idle engine looks for changes and due jobs. */
+  pollMs?: number;
+  /** Jobs run at once (deliveries of one record still go one after the other). */
+  concurrency?: number;
+  log?: (line: string) => void;
+}
+
+export interface WebhookEngine {
+  stop: () => Promise<void>;
+}
+
+const JOB_PAGE = 50;
+/** A job whose run failed (the table busy, a bug) is tried again this much later, not in a tight loop. */
+const JOB_ERROR_DELAY_MS = 5_000;
+
+/** A change-log item of the stream as the dispatcher takes it; undefined for every other item. */
+function changeOf(r: StreamRecord): StreamedChange | undefined {
+  const image = r.dynamodb?.NewImage;
+  if (r.eventName !== 'INSERT' || !image || r.dynamodb?.Keys?.pk?.S !== keys.changePartition)
+    return undefined;
+  const item = unmarshall(image as Parameters<typeof unmarshall>[0]);
+  const entry: ChangeEntry = {
+    position: String(item.sk),
+    resource: item.resource,
+    id: Number(item.id),
+    before: item.before,
+    after: item.after,
+    modified_utc: String(item.modified_utc),
+  };
+  return { entry, order: streamOrder(r.dynamodb!.SequenceNumber!) };
+}
+
+export async function startWebhookEngine(o: WebhookEngineOptions): Promise<WebhookEngine> {
+  const config = {
+    endpoint: o.endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  };
+  const dynamo = new DynamoDBClient(config);
+  const streams = new DynamoDBStreamsClient(config);
+  const log = o.log ?? ((line: string) => console.error(line));
+  const pollMs = o.pollMs ?? 100;
+  const concurrency = o.concurrency ?? 16;
+  const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: o.tableName }));
+  const streamArn = Table?.LatestStreamArn;
+  if (!streamArn) throw new Error(`Table ${o.tableName} has no stream: webhooks cannot be dispatched.`);
+
+  let stopped = false;
+  const sleepers = new Set<() => void>();
+  const sleep = (ms: number) =>
+    new Promise<void>((ok) => {
+      const done = () => {
+        clearTimeout(timer);
+        sleepers.delete(done);
+        ok();
+      };
+      const timer = setTimeout(done, ms);
+      sleepers.add(done);
+    });
+  /** New deliveries (or stopping): the loops look now rather than after their pause. */
+  const wake = () => [...sleepers].forEach((done) => done());
+
+  // -------------------------------------------------------------------------------------------------
+  // The dispatcher: every shard in order (a parent before its children), from its checkpoint on.
+
+  const iterators = new Map<string, string>();
+  const finished = new Set<string>();
+
+  async function openIterator(shard: Shard): Promise<string | undefined> {
+    const after = await getCheckpoint(shard.ShardId!);
+    const open = (type: 'AFTER_SEQUENCE_NUMBER' | 'TRIM_HORIZON') =>
+      streams.send(
+        new GetShardIteratorCommand({
+          StreamArn: streamArn,
+          ShardId: shard.ShardId,
+          ShardIteratorType: type,
+          SequenceNumber: type === 'AFTER_SEQUENCE_NUMBER' ? after : undefined,
+        }),
+      );
+    try {
+      return (await open(after ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON')).ShardIterator;
+    } catch (e) {
+      // The checkpoint is older than what the stream keeps (24 h): read what it has.
+      if (!(e instanceof TrimmedDataAccessException)) throw e;
+      return (await open('TRIM_HORIZON')).ShardIterator;
+    }
+  }
+
+  async function shards(): Promise<Shard[]> {
+    const all: Shard[] = [];
+    let start: string | undefined;
+    do {
+      const out = await streams.send(
+        new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: start }),
+      );
+      all.push(...(out.StreamDescription?.Shards ?? []));
+      start = out.StreamDescription?.LastEvaluatedShardId;
+    } while (start);
+    return all.sort((a, b) =>
+      BigInt(a.SequenceNumberRange?.StartingSequenceNumber ?? 0) <
+      BigInt(b.SequenceNumberRange?.StartingSequenceNumber ?? 0)
+        ? -1
+        : 1,
+    );
+  }
+
+  /** Reads what the stream has now; true when it found records. */
+  async function readStream(): Promise<boolean> {
+    let found = false;
+    for (const shard of await shards()) {
+      const id = shard.ShardId!;
+      if (finished.has(id)) continue;
+      let iterator = iterators.get(id) ?? (await openIterator(shard));
+      while (iterator && !stopped) {
+        let out;
+        try {
+          out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 500 }));
+        } catch (e) {
+          if (!(e instanceof ExpiredIteratorException)) throw e;
+          iterator = await openIterator(shard);
+          continue;
+        }
+        const records = out.Records ?? [];
+        const changes = records.map(changeOf).filter((c): c is StreamedChange => c !== undefined);
+        if (changes.length) {
+          await dispatchChanges(changes);
+          wake();
+        }
+        // Checkpointed only after the deliveries exist: a crash in between dispatches again, and
+        // dispatching again makes nothing twice.
+        if (records.length) await putCheckpoint(id, records.at(-1)!.dynamodb!.SequenceNumber!);
+        iterator = out.NextShardIterator;
+        if (!records.length) break;
+        found = true;
+      }
+      if (iterator) iterators.set(id, iterator);
+      else {
+        iterators.delete(id);
+        finished.add(id);
+      }
+    }
+    return found;
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // The deliverer: due jobs, several at once; a job is deleted once it has run.
+
+  async function runOne(job: JobRef): Promise<void> {
+    try {
+      await runJob(job, { resolve: o.resolve });
+    } catch (e) {
+      log(`webhooks: job of delivery ${job.delivery} failed (${(e as Error).message}); trying again shortly`);
+      await putJob({ ...job, due_ms: Date.now() + JOB_ERROR_DELAY_MS }).catch(() => {});
+    }
+    await deleteJob(job);
+  }
+
+  /** Runs the jobs due now; true when a full page was due (more may be waiting). */
+  async function runDue(): Promise<boolean> {
+    const jobs = await dueJobs(Date.now(), JOB_PAGE);
+    const queue = [...jobs];
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+        for (let job = queue.shift(); job; job = queue.shift()) await runOne(job);
+      }),
+    );
+    return jobs.length === JOB_PAGE;
+  }
+
+  const loop = async (name: string, step: () => Promise<boolean>) => {
+    while (!stopped) {
+      let busy = false;
+      try {
+        busy = await step();
+      } catch (e) {
+        if (!stopped) log(`webhooks: the ${name} stumbled (${(e as Error).message}); going on`);
+      }
+      if (!busy && !stopped) await sleep(pollMs);
+    }
+  };
+  const running = [loop('dispatcher', readStream), loop('deliverer', runDue)];
+
+  return {
+    async stop() {
+      stopped = true;
+      wake();
+      await Promise.all(running);
+      dynamo.destroy();
+      streams.destroy();
+    },
+  };
+}
