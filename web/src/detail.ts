@@ -86,7 +86,8 @@ export function renderDetail(e: CalEvent): HTMLElement {
     );
   if (e.tags?.length)
     list.append(...row('Tags', el('span', { 'data-role': 'tags' }, e.tags.map((t) => t.name).join(', '))));
-  if (isHttp(e.website)) list.append(...row('Website', link(e.website, e.website)));
+  // `website` falls back to the event's own page (its `url`): only a website of its own is one.
+  if (isHttp(e.website) && e.website !== e.url) list.append(...row('Website', link(e.website, e.website)));
   body.append(list);
 
   // The API sanitizes descriptions on write (an allow-list of safe HTML), so it is shown as HTML.

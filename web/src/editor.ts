@@ -122,7 +122,9 @@ export function openEditor(
     check('featured', !!e.featured);
     set('description', e.description ?? '');
     set('cost', e.cost ?? '');
-    set('website', e.website ?? '');
+    // The API shows the event's own page as `website` when it has none: that is not a website to save
+    // (it would keep the old address after a slug change), so the field stays empty then.
+    set('website', e.website && e.website !== e.url ? e.website : '');
     set('image', e.image ? e.image.url : '');
     set('venue', String(venuesOf(e).find((v) => v && v.id)?.id ?? ''));
     select(

@@ -1,4 +1,5 @@
 import type { EventQuery } from './api';
+import { archiveFilter } from './page-route';
 
 /**
  * The page's state lives in its URL, so any view can be bookmarked and shared:
@@ -23,15 +24,30 @@ export interface PageState extends Filters {
 
 export const VIEWS = ['dayGridMonth', 'timeGridWeek', 'timeGridDay', 'listMonth'] as const;
 
-export function readState(search = location.search): PageState {
+/** Whether `YYYY-MM-DD` names a day of the calendar (`2031-02-31` does not: it must not roll over). */
+export function isDay(date: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return false;
+  const d = new Date(`${date}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === date;
+}
+
+/** The `date` of the address when it is there but names no day (the page says so and shows today). */
+export const badDate = (search = location.search): string | null => {
+  const date = new URLSearchParams(search).get('date');
+  return date !== null && date !== '' && !isDay(date) ? date : null;
+};
+
+export function readState(search = location.search, pathname = location.pathname): PageState {
   const q = new URLSearchParams(search);
   const view = q.get('view') ?? '';
+  // A category's or tag's page applies its filter (page-route.ts).
+  const archive = archiveFilter(pathname);
   return {
     view: (VIEWS as readonly string[]).includes(view) ? view : 'dayGridMonth',
-    date: /^\d{4}-\d{2}-\d{2}$/.test(q.get('date') ?? '') ? q.get('date')! : '',
+    date: isDay(q.get('date') ?? '') ? q.get('date')! : '',
     search: q.get('search') ?? '',
-    category: q.get('category') ?? '',
-    tag: q.get('tag') ?? '',
+    category: q.get('category') ?? archive.category ?? '',
+    tag: q.get('tag') ?? archive.tag ?? '',
     venue: q.get('venue') ?? '',
     organizer: q.get('organizer') ?? '',
     featured: q.get('featured') === '1',

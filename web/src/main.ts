@@ -5,8 +5,9 @@ import timeGridPlugin from '@fullcalendar/timegrid';
 import { API_ROOT, ApiError, type CalEvent, cal, listAll, type Term, token } from './api';
 import { el, renderDetail, statusLabel } from './detail';
 import { openEditor, saveEditor } from './editor';
-import { apiFilters, type PageState, readState, searchOf, stateQuery } from './filters';
+import { apiFilters, badDate, type PageState, readState, searchOf, stateQuery } from './filters';
 import { nextDay, toInput, utcInstant } from './format';
+import { calendarPath, eventSlugOf } from './page-route';
 import {
   beginSignIn,
   completeSignIn,
@@ -165,12 +166,52 @@ function updateSubscribe(): void {
   $<HTMLAnchorElement>('subscribe').href = `${API_ROOT}/events/ical${q ? `?${q}` : ''}`;
 }
 
-/** Keeps the URL in step with the page; a new entry for a filter change, a replaced one when browsing dates. */
+// ---- The address: the calendar's view, or the open event's page (page-route.ts) ------------------
+
+/** The slug of the event whose detail is open: the address is then its page, `/event/<slug>/`. */
+let openSlug: string | null = null;
+/** The calendar's path while an event is open (a category's or tag's page, a venue's, or `/`). */
+let calendarBase = eventSlugOf() ? '/' : location.pathname;
+/** The document's title for the calendar (a server-rendered page names its record). */
+let calendarTitle = eventSlugOf() ? 'Event calendar' : document.title;
+
+/** The address of the calendar's view as the state stands. */
+function calendarUrl(): string {
+  const { path, omit } = calendarPath(state, calendarBase);
+  return `${path}${stateQuery(omit ? { ...state, [omit]: '' } : state)}`;
+}
+
+/**
+ * Keeps the URL in step with the page: a new entry for a filter change or a month browsed (so Back
+ * returns to it), a replaced one for the view the page opens on. Nothing while an event is open: the
+ * address is the event's then.
+ */
 function syncUrl(push: boolean): void {
-  const url = `${location.pathname}${stateQuery(state)}`;
+  if (openSlug) return;
+  const url = calendarUrl();
   if (url === `${location.pathname}${location.search}`) return;
   if (push) history.pushState(null, '', url);
   else history.replaceState(null, '', url);
+}
+
+/** An event's detail opened: the address becomes its page (a new entry, so Back closes it). */
+function showEventAddress(e: CalEvent): void {
+  document.title = `${e.title} – Event calendar`;
+  openSlug = e.slug;
+  const path = `/event/${encodeURIComponent(e.slug)}/`;
+  if (location.pathname !== path) history.pushState({ event: e.slug }, '', path);
+}
+
+/** The detail closed (Close, Escape, Edit, trash): back to the calendar's address. */
+function leaveEventAddress(): void {
+  if (!openSlug) return;
+  openSlug = null;
+  document.title = calendarTitle;
+  // The event page's own content belongs to its address.
+  document.querySelector('#record[data-kind="event"]')?.remove();
+  // Opened from the calendar: its entry is the one before. Opened at its address: there is none.
+  if ((history.state as { event?: string } | null)?.event) history.back();
+  else history.replaceState(null, '', calendarUrl());
 }
 
 // ---- Events for the visible range ----------------------------------------------------------------
@@ -242,16 +283,21 @@ async function fetchEvents(info: EventSourceFuncArg): Promise<EventInput[]> {
 
 // ---- Dialogs ---------------------------------------------------------------------------------------
 
-async function showDetail(id: string): Promise<void> {
+async function showDetail(ref: { id: string } | { slug: string }): Promise<void> {
   const dialog = $<HTMLDialogElement>('detail');
   let e: CalEvent;
   let etag: string | null;
   try {
-    ({ data: e, etag } = await cal.getEvent({ path: { id: Number(id) } }));
+    ({ data: e, etag } =
+      'id' in ref
+        ? await cal.getEvent({ path: { id: Number(ref.id) } })
+        : await cal.getEventBySlug({ path: { slug: ref.slug } }));
   } catch (err) {
     notice(`Could not open the event: ${(err as Error).message}`);
+    if ('slug' in ref && eventSlugOf()) history.replaceState(null, '', calendarUrl());
     return;
   }
+  showEventAddress(e);
   $('detail-title').textContent = e.title;
   $('detail-body').replaceChildren(renderDetail(e));
   const actions = $('detail-actions');
@@ -394,7 +440,18 @@ function wireFilters(): void {
     calendar.refetchEvents();
   });
   window.addEventListener('popstate', () => {
-    state = readState();
+    // Forward to an event's address opens it again; Back from it closes it.
+    const slug = eventSlugOf();
+    if (slug) {
+      void showDetail({ slug });
+      return;
+    }
+    if (openSlug) {
+      openSlug = null;
+      document.title = calendarTitle;
+      $<HTMLDialogElement>('detail').close();
+    }
+    state = readState(location.search, calendarBase);
     writeFilters();
     calendar.changeView(state.view, state.date || undefined);
     calendar.refetchEvents();
@@ -403,6 +460,12 @@ function wireFilters(): void {
 
 function start(): void {
   renderAccount();
+  // An event's page opens the calendar at the event's day, with the event open.
+  const eventPage = eventSlugOf();
+  const recordDate = document.querySelector<HTMLElement>('#record[data-kind="event"]')?.dataset.date;
+  if (eventPage && !state.date && recordDate) state = { ...state, date: recordDate };
+  const bad = badDate();
+  if (bad) notice(`“${bad}” in the address is not a date of the calendar: showing today instead.`);
   const narrow = window.matchMedia('(max-width: 600px)').matches;
   // A phone opens on the list unless the URL names a view.
   if (narrow && !new URLSearchParams(location.search).has('view')) state = { ...state, view: 'listMonth' };
@@ -434,7 +497,7 @@ function start(): void {
     dayCellDidMount: (arg) => arg.el.removeAttribute('aria-labelledby'),
     eventClick: (arg) => {
       arg.jsEvent.preventDefault();
-      void showDetail(arg.event.id);
+      void showDetail({ id: arg.event.id });
     },
     datesSet: (arg) => {
       const d = arg.view.currentStart;
@@ -444,9 +507,12 @@ function start(): void {
         view: arg.view.type,
         date: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`,
       };
-      syncUrl(false);
+      // The view the page opens on replaces its address; each one browsed after is an entry of its own.
+      syncUrl(rendered);
+      rendered = true;
     },
   });
+  let rendered = false;
   calendar.render();
   // The toolbar's arrow icons are decoration inside labelled buttons (axe: role-img-alt).
   const hideIcons = () =>
@@ -457,6 +523,8 @@ function start(): void {
   new MutationObserver(hideIcons).observe($('calendar'), { childList: true, subtree: true });
   wireDialogs();
   wireFilters();
+  $('detail').addEventListener('close', leaveEventAddress);
+  if (eventPage) void showDetail({ slug: eventPage });
   writeFilters();
   loadOptions().catch((e) => statusLine(`Could not load the filters: ${(e as Error).message}`));
   void setUpSignIn();

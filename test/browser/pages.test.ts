@@ -1,0 +1,205 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ensureWebBuilt } from '../../web/build';
+import { useStack } from '../support/use-stack';
+import { launch, screenshot, seriousViolations, skipBrowser, viewer, watchErrors } from './browser';
+
+/**
+ * The public pages and the page's addresses in a real browser (issue 29): an event's page with the app
+ * started on it, the category and tag views, the address following the open event and the months
+ * browsed, and the edit form never saving the link the API derives as a website.
+ */
+vi.setConfig({ testTimeout: 60_000 });
+
+const { api, tokens } = await useStack({ tokens: { editor: 'editor' } });
+
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+let jazz: Record<string, any>;
+let plain: Record<string, any>;
+
+async function created(path: string, body: unknown): Promise<Record<string, any>> {
+  const res = await api.post(path, body, { token: tokens.editor });
+  if (res.status !== 201) throw new Error(`seed ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+beforeAll(async () => {
+  if (skipBrowser) return;
+  await Promise.all([ensureWebBuilt(), launch().then((b) => (browser = b))]);
+  const music = await created('/categories', { name: 'Music' });
+  const talks = await created('/categories', { name: 'Talks' });
+  const tag = await created('/tags', { name: 'Accessible' });
+  const venue = await created('/venues', { venue: 'Blue Hall', city: 'Bristol', country: 'United Kingdom' });
+  jazz = await created('/events', {
+    title: 'Jazz Night',
+    status: 'publish',
+    start_date: '2031-03-12 20:00:00',
+    end_date: '2031-03-12 23:00:00',
+    timezone: 'America/New_York',
+    description: '<p>Standards and <strong>late sets</strong>.</p>',
+    categories: [music.id],
+    tags: [tag.id],
+    venue: [venue.id],
+  });
+  plain = await created('/events', {
+    title: 'Town Talk',
+    status: 'publish',
+    start_date: '2031-03-14 10:00:00',
+    end_date: '2031-03-14 11:00:00',
+    timezone: 'UTC',
+    categories: [talks.id],
+  });
+});
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+});
+
+async function open(path: string, o: { token?: string; width?: number } = {}) {
+  const context = await viewer(browser, o.width);
+  contexts.push(context);
+  if (o.token) await context.addInitScript(`sessionStorage.setItem('cal-token', ${JSON.stringify(o.token)})`);
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${api.origin}${path}`);
+  await page
+    .locator('#status')
+    .filter({ hasText: /shown\.$/ })
+    .waitFor();
+  return { page, errors };
+}
+
+const titles = async (page: Page) =>
+  (await page.locator('.fc-event .fc-event-title, .fc-list-event-title').allTextContents()).map((t) =>
+    t.trim(),
+  );
+const path = (page: Page) => {
+  const u = new URL(page.url());
+  return `${u.pathname}${u.search}`;
+};
+const poll = <T>(fn: () => Promise<T> | T, timeout = 10_000) => expect.poll(fn, { timeout });
+const dialogOpen = (page: Page) =>
+  page.locator('#detail').evaluate((d) => (d as unknown as { open: boolean }).open);
+
+describe.skipIf(skipBrowser)('an event page', () => {
+  it("shows the server-rendered event and starts the calendar on it, at the event's month, with the event open", async () => {
+    const { page, errors } = await open(new URL(jazz.url).pathname);
+
+    expect(await page.title()).toBe('Jazz Night – Event calendar');
+    expect(await page.locator('#record h2').textContent()).toBe('Jazz Night');
+    await poll(() => page.locator('#detail-title').textContent()).toBe('Jazz Night');
+    expect(await dialogOpen(page)).toBe(true);
+    expect(await page.locator('.fc-toolbar-title').textContent()).toBe('March 2031');
+    expect(path(page)).toBe(new URL(jazz.url).pathname);
+    await screenshot(page, 'event-page');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Closing it leaves the event's address for the calendar's.
+    await page.keyboard.press('Escape');
+    await poll(() => path(page)).toBe('/?date=2031-03-01');
+    expect(await page.title()).toBe('Event calendar');
+    expect(await page.locator('#record').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('links its categories and tags to their views of the calendar, filtered', async () => {
+    const { page } = await open('/events/category/music/?date=2031-03-01');
+
+    await poll(() => titles(page)).toContain('Jazz Night');
+    expect(await titles(page)).not.toContain('Town Talk');
+    await poll(() => page.locator('#f-category').inputValue()).toBe('music');
+    expect(await page.title()).toBe('Category: Music – Event calendar');
+    expect(path(page)).toBe('/events/category/music/?date=2031-03-01');
+
+    const tag = await open('/tag/accessible/?date=2031-03-01');
+    await poll(() => titles(tag.page)).toEqual(['Jazz Night']);
+    // Another filter leaves the tag's page for the calendar's own address.
+    await tag.page.locator('#f-category option[value="talks"]').waitFor({ state: 'attached' });
+    await tag.page.selectOption('#f-tag', '');
+    await poll(() => path(tag.page)).toBe('/?date=2031-03-01');
+  });
+});
+
+describe.skipIf(skipBrowser)("the page's address", () => {
+  it("is the open event's page; Back closes it and Forward opens it again", async () => {
+    const { page, errors } = await open('/?date=2031-03-01');
+
+    await page.locator('.fc-event', { hasText: 'Town Talk' }).click();
+    await poll(() => path(page)).toBe(new URL(plain.url).pathname);
+    expect(await page.title()).toBe('Town Talk – Event calendar');
+
+    await page.goBack();
+    await poll(() => dialogOpen(page)).toBe(false);
+    expect(path(page)).toBe('/?date=2031-03-01');
+
+    await page.goForward();
+    await poll(() => dialogOpen(page)).toBe(true);
+    expect(await page.locator('#detail-title').textContent()).toBe('Town Talk');
+
+    // Closing it by its button goes back to the calendar's entry, not a new one.
+    await page.locator('#detail-actions button', { hasText: 'Close' }).click();
+    await poll(() => path(page)).toBe('/?date=2031-03-01');
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps the months browsed in the history', async () => {
+    const { page } = await open('/?date=2031-03-01');
+
+    await page.click('.fc-next-button');
+    await poll(() => path(page)).toBe('/?date=2031-04-01');
+    await page.click('.fc-next-button');
+    await poll(() => path(page)).toBe('/?date=2031-05-01');
+
+    await page.goBack();
+    await poll(() => page.locator('.fc-toolbar-title').textContent()).toBe('April 2031');
+    expect(path(page)).toBe('/?date=2031-04-01');
+    await page.goBack();
+    await poll(() => page.locator('.fc-toolbar-title').textContent()).toBe('March 2031');
+  });
+
+  it('refuses a date that is not a day of the calendar, saying so, rather than rolling it over', async () => {
+    const { page } = await open('/?date=2031-02-31');
+
+    await poll(() => page.locator('#notice').textContent()).toBe(
+      '“2031-02-31” in the address is not a date of the calendar: showing today instead.',
+    );
+    expect(await page.locator('.fc-toolbar-title').textContent()).not.toBe('March 2031');
+    expect(new URL(page.url()).searchParams.get('date')).not.toBe('2031-02-31');
+  });
+});
+
+describe.skipIf(skipBrowser)('the edit form', () => {
+  it("never saves the link the API derives as the event's website, so a new slug leaves none stale", async () => {
+    // The event has no website: the API shows its own page there.
+    const event = await created('/events', {
+      title: 'Harbour Walk',
+      status: 'publish',
+      start_date: '2031-03-18 10:00:00',
+      end_date: '2031-03-18 12:00:00',
+      timezone: 'UTC',
+    });
+    expect(event.website).toBe(event.url);
+    const { page } = await open('/?date=2031-03-01', { token: tokens.editor });
+
+    await page.locator('.fc-event', { hasText: 'Harbour Walk' }).click();
+    expect(await page.locator('#detail dt', { hasText: 'Website' }).count()).toBe(0);
+    await page.locator('#detail-actions button', { hasText: 'Edit' }).click();
+    expect(await page.locator('#e-website').inputValue()).toBe('');
+    await page.fill('#e-title', 'Harbour Walk (long)');
+    await page.click('#e-save');
+    await poll(() => titles(page)).toContain('Harbour Walk (long)');
+
+    // Then its slug changes: with the old link saved as its website, that would still name the old page.
+    const renamed = await api.post(
+      `/events/${event.id}`,
+      { slug: 'harbour-stroll' },
+      { token: tokens.editor },
+    );
+    expect(renamed.status).toBe(200);
+    const stored = (await api.get(`/events/${event.id}`)).body;
+    expect(stored.url).toMatch(/\/event\/harbour-stroll\/$/);
+    expect(stored.website).toBe(stored.url);
+  });
+});
