@@ -13,6 +13,7 @@ import type { Infer } from '../schemas/infer';
 import type { Caller } from './context';
 import { type EventListQuery, listEvents } from './event-list';
 import { getEvent } from './event-read';
+import { type ExpandSeries, feedVevents, type TimeForm, type Vevent } from './event-ical-series';
 import type { EventView } from './event-view';
 
 /**
@@ -42,7 +43,7 @@ const PARALLEL_READS = 4;
 export const CHUNK_EVENTS = 100;
 const DAY_MS = 86_400_000;
 /** Bump when the rendering changes, so the entity tags of unchanged data change with it. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** SEQUENCE is modified_utc in seconds since this instant (fits 32 bits until 2088). */
 const SEQUENCE_EPOCH = Date.UTC(2020, 0, 1) / 1000;
 
@@ -119,7 +120,11 @@ export async function eventsFeed(
     .flat()
     .filter((e) => !seen.has(e.id) && seen.add(e.id))
     .slice(0, limit);
-  return calendarOf(events, now, { kind: 'feed', query: { ...base, limit }, user: ctx.user });
+  // The recurrence library (and its Temporal polyfill) loads only for a feed with a series in it.
+  const expand = events.some((e) => (e as { series_id?: number | null }).series_id != null)
+    ? (await import('../domain/recurrence')).expandSeries
+    : undefined;
+  return calendarOf(events, now, { kind: 'feed', query: { ...base, limit }, user: ctx.user }, expand);
 }
 
 type ListPage = Awaited<ReturnType<typeof listEvents>>;
@@ -181,7 +186,12 @@ export async function eventCalendar(id: number, ctx: Caller & { now?: Date }): P
   return calendarOf([event], ctx.now ?? new Date(), { kind: 'event', id, user: ctx.user });
 }
 
-function calendarOf(events: EventView[], now: Date, request: object): CalendarDocument {
+function calendarOf(
+  events: EventView[],
+  now: Date,
+  request: object,
+  expand?: ExpandSeries,
+): CalendarDocument {
   const hash = createHash('sha256')
     .update(JSON.stringify({ format: FORMAT, site: [config.siteUrl, config.siteTimezone], request }))
     .update(JSON.stringify(events))
@@ -192,7 +202,7 @@ function calendarOf(events: EventView[], now: Date, request: object): CalendarDo
     .reduce((a, b) => (b > a ? b : a), '');
   const modified = newest ? utcInstant(newest) : undefined;
   return {
-    body: renderCalendar(events, now),
+    body: renderCalendar(events, now, expand),
     etag: `W/"${hash}"`,
     lastModified: modified === undefined ? undefined : new Date(modified).toUTCString(),
   };
@@ -232,6 +242,11 @@ const siteHost = () => new URL(config.siteUrl).hostname;
 
 /** The UID of an event: never changes, whatever is edited (the slug included). */
 export const eventUid = (id: number) => `event-${id}@${siteHost()}`;
+/**
+ * The UID of a series in the feed (its ID is its first occurrence's): not that occurrence's own, which
+ * its single calendar (GET /events/{id}/ical) keeps, so importing it never replaces the series.
+ */
+export const seriesUid = (id: number) => `series-${id}@${siteHost()}`;
 
 /** SEQUENCE: grows with every update, as modified_utc does (whole seconds since 2020). */
 export function sequenceOf(modifiedUtc: string | undefined): number {
@@ -276,8 +291,19 @@ const utc = (wall: string) => new Date(utcInstant(wall) ?? Number.NaN);
 const dayOf = (wall: string, plusDays = 0) =>
   new Date(Date.parse(`${wall.slice(0, 10)}T00:00:00Z`) + plusDays * DAY_MS);
 
-/** A VCALENDAR of the events, in the order given. */
-export function renderCalendar(events: EventView[], now: Date): string {
+/** How an event's times are written: dates, wall times of its TZID, or UTC. */
+function timeForm(e: EventView): TimeForm {
+  if (e.all_day) return { kind: 'date' };
+  // ical-generator pads a TZID'd local year to two digits only: before year 1000, times go in UTC.
+  const tzid = e.start_date < '1000' ? undefined : tzidOf(e.timezone ?? '');
+  return tzid ? { kind: 'tzid', tzid } : { kind: 'utc' };
+}
+
+/**
+ * A VCALENDAR of the events, in the order given. With `expand` (the feed), the occurrences of a series
+ * are written as the series (event-ical-series.ts); without, each event is a VEVENT of its own.
+ */
+export function renderCalendar(events: EventView[], now: Date, expand?: ExpandSeries): string {
   const host = siteHost();
   const calendar = ical({
     name: `Events · ${host}`,
@@ -289,7 +315,10 @@ export function renderCalendar(events: EventView[], now: Date): string {
     timezone: { name: null, generator: vtimezone },
   });
   calendar.x('X-WR-TIMEZONE', tzidOf(siteZoneName()) ?? 'UTC');
-  const vevents = events.map((e) => calendar.createEvent(eventData(e, now)));
+  const planned: Vevent[] = expand
+    ? feedVevents(events, { form: timeForm, uid: seriesUid, expand })
+    : events.map((event) => ({ event, lines: [] }));
+  const vevents = planned.map((p) => calendar.createEvent(eventData(p.event, now, p.uid)));
   const zones = [...new Set(vevents.map((v) => v.timezone()).filter((z): z is string => !!z))];
 
   // ical-generator 10 (the last line that runs on Node 20) folds its finished text with a new
@@ -303,25 +332,30 @@ export function renderCalendar(events: EventView[], now: Date): string {
   const end = head.lastIndexOf('END:VCALENDAR');
   const components = [
     ...zones.map((tzid) => `${vtimezone(tzid)!.replace(/\r?\n/g, '\r\n').trim()}\r\n`),
-    ...vevents.map((v) => v.toString()),
+    // The series' lines go in as they are written (ical-generator's RRULE model has no RDATE).
+    ...vevents.map((v, i) =>
+      v
+        .toString()
+        .replace(/END:VEVENT\r\n$/, `${planned[i]!.lines.map((l) => `${l}\r\n`).join('')}END:VEVENT\r\n`),
+    ),
   ];
   return `${head.slice(0, end)}${foldContentLines(withoutIcalControls(components.join('')))}END:VCALENDAR\r\n`;
 }
 
 /** What ical-generator needs for one VEVENT. */
-function eventData(e: EventView, now: Date): ICalEventData {
+function eventData(e: EventView, now: Date, uid = eventUid(e.id)): ICalEventData {
   const venues = (Array.isArray(e.venue) ? e.venue : [e.venue]).filter(Boolean);
   const venue = venues[0];
   const organizer = e.organizer.find((o) => field(o, 'email'));
   const location = locationText(venue);
   const lat = coordinate(venue, 'geo_lat');
   const lng = coordinate(venue, 'geo_lng');
-  // ical-generator pads a TZID'd local year to two digits only: before year 1000, times go in UTC.
-  const tzid = e.all_day || e.start_date < '1000' ? undefined : tzidOf(e.timezone ?? '');
+  const form = timeForm(e);
+  const tzid = form.kind === 'tzid' ? form.tzid : undefined;
   const description = descriptionText(e.description ?? '');
   const categories = (e.categories ?? []).map((c) => c.name).filter((n) => n.trim() !== '');
   return {
-    id: eventUid(e.id),
+    id: uid,
     stamp: now,
     sequence: sequenceOf(e.modified_utc),
     ...(e.all_day
