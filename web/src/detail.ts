@@ -39,6 +39,25 @@ function row(label: string, ...value: Array<Node | string>): HTMLElement[] {
 const link = (href: string, text: string, external = true) =>
   el('a', external ? { href, rel: 'noopener noreferrer', target: '_blank' } : { href }, text);
 
+/**
+ * An occurrence's series: the rule in words (the API's `recurrence_text`), whether this date was changed
+ * on its own, and a link to the calendar showing only the series, as a list of the occurrence's year.
+ */
+function seriesParts(e: CalEvent): Array<Node | string> {
+  const text = e.recurrence_text ?? '';
+  const parts: Array<Node | string> = [
+    el('span', { 'data-role': 'recurrence' }, `Repeats ${text.charAt(0).toLowerCase()}${text.slice(1)}`),
+  ];
+  if (e.is_exception) parts.push(' (this date was changed on its own)');
+  const q = new URLSearchParams({
+    view: 'listYear',
+    date: e.start_date.slice(0, 10),
+    series: String(e.series_id),
+  });
+  parts.push(el('br'), el('a', { href: `/?${q}`, 'data-role': 'series-link' }, 'All dates of this series'));
+  return parts;
+}
+
 /** The body of the detail dialog for one event, as GET /events/{id} returned it. */
 export function renderDetail(e: CalEvent): HTMLElement {
   const body = el('div', { class: 'detail', 'data-event-id': String(e.id) });
@@ -52,6 +71,7 @@ export function renderDetail(e: CalEvent): HTMLElement {
   list.append(...row('When', el('span', { 'data-role': 'dates' }, dates.main)));
   if (dates.own)
     list.append(...row('Local to the event', el('span', { 'data-role': 'own-dates' }, dates.own)));
+  if (e.series_id != null) list.append(...row('Series', ...seriesParts(e)));
   if (e.cost) list.append(...row('Cost', el('span', { 'data-role': 'cost' }, e.cost)));
 
   for (const v of venuesOf(e).filter((x) => x && x.id)) {

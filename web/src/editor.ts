@@ -1,6 +1,17 @@
 import type { Schemas } from '../../client/src';
 import { ApiError, type CalEvent, cal, fieldMessages, pageError, venuesOf } from './api';
 import { fromInput, toInput, viewerZone } from './format';
+import {
+  dayName,
+  type Frequency,
+  frequencyChoices,
+  NO_REPEAT,
+  type Repeat,
+  recurrenceLines,
+  repeatOf,
+  WEEKDAYS,
+} from './repeat-lines';
+import { askScope } from './scope';
 
 /**
  * The create / edit form. It sends what the API takes (decisions §6: a partial update, arrays replace
@@ -75,12 +86,115 @@ export function showErrors(error: ApiError): void {
   (first ?? top).focus?.();
 }
 
+// ---- The repeat control (a new event, or an occurrence of a series) ----------------------------------
+
+/** Whether the user changed the repeat control: an edit sends `recurrence` only then. */
+let repeatTouched = false;
+const UNIT: Partial<Record<Frequency, string>> = { daily: 'days', weekly: 'weeks', yearly: 'years' };
+
+const startWall = () => fromInput((input('start_date') as HTMLInputElement).value.trim());
+const repeatField = () => form().querySelector<HTMLElement>('[data-field="recurrence"]')!;
+
+/** The frequency choices for the start in the form (their labels name its day), keeping the one chosen. */
+function fillFrequencies(): void {
+  const select = $<HTMLSelectElement>('e-freq');
+  const current = select.value;
+  const choices = frequencyChoices(startWall());
+  select.replaceChildren(...choices.map((c) => new Option(c.label, c.value)));
+  select.value = choices.some((c) => c.value === current) ? current : 'never';
+}
+
+/** Shows the parts of the control the chosen frequency uses. */
+function showRepeatParts(): void {
+  const freq = $<HTMLSelectElement>('e-freq').value as Frequency;
+  $('e-every').hidden = freq === 'never';
+  $('e-interval-unit').textContent = freq.startsWith('monthly') ? 'months' : (UNIT[freq] ?? '');
+  $('e-days').hidden = freq !== 'weekly';
+  $('e-ends').hidden = freq === 'never';
+}
+
+function readRepeat(): Repeat {
+  const ends = form().querySelector<HTMLInputElement>('input[name="ends"]:checked')?.value;
+  return {
+    freq: $<HTMLSelectElement>('e-freq').value as Frequency,
+    interval: Math.max(1, Math.trunc(Number($<HTMLInputElement>('e-interval').value)) || 1),
+    days: WEEKDAYS.filter((d) => $<HTMLInputElement>(`e-day-${d}`).checked),
+    ends: (ends ?? 'never') as Repeat['ends'],
+    until: $<HTMLInputElement>('e-until').value,
+    count: Math.max(1, Math.trunc(Number($<HTMLInputElement>('e-count').value)) || 1),
+  };
+}
+
+function writeRepeat(r: Repeat): void {
+  fillFrequencies();
+  $<HTMLSelectElement>('e-freq').value = r.freq;
+  $<HTMLInputElement>('e-interval').value = String(r.interval);
+  for (const d of WEEKDAYS) $<HTMLInputElement>(`e-day-${d}`).checked = r.days.includes(d);
+  $<HTMLInputElement>(`e-ends-${r.ends}`).checked = true;
+  $<HTMLInputElement>('e-until').value = r.until;
+  $<HTMLInputElement>('e-count').value = String(r.count);
+  showRepeatParts();
+}
+
+/** Builds the day boxes and wires the control; once, when the page starts. */
+export function setUpRepeat(): void {
+  $('e-days').append(
+    ...WEEKDAYS.map((d) => {
+      const box = Object.assign(document.createElement('input'), {
+        type: 'checkbox',
+        id: `e-day-${d}`,
+        value: d,
+      });
+      const label = Object.assign(document.createElement('label'), {
+        htmlFor: box.id,
+        textContent: dayName(d),
+      });
+      const wrap = Object.assign(document.createElement('span'), { className: 'choice' });
+      wrap.append(box, label);
+      return wrap;
+    }),
+  );
+  const field = repeatField();
+  const touched = () => {
+    repeatTouched = true;
+    showRepeatParts();
+  };
+  field.addEventListener('change', touched);
+  field.addEventListener('input', touched);
+  input('start_date').addEventListener('change', fillFrequencies);
+}
+
+/** The control for the event being opened: hidden for a single event's edit (a series is made on create). */
+function openRepeat(e: CalEvent | null): void {
+  repeatTouched = false;
+  const kept = $('e-repeat-kept');
+  kept.hidden = true;
+  repeatField().hidden = !!e && e.series_id == null;
+  if (!e || e.series_id == null) return writeRepeat(NO_REPEAT);
+  const shown = repeatOf(e.recurrence, e.occurrence_start ?? e.start_date);
+  writeRepeat(shown ?? NO_REPEAT);
+  if (!shown) {
+    kept.textContent = `This series repeats by a rule the form cannot show (${e.recurrence_text ?? ''}): it stays as it is unless you choose a repeat here.`;
+    kept.hidden = false;
+  }
+}
+
+/** `recurrence` to send: a new event's repeat, or an occurrence's changed one (a series stays a series). */
+function recurrenceToSend(): string[] | null {
+  if (editing && (editing.series_id == null || !repeatTouched)) return null;
+  return recurrenceLines(readRepeat(), startWall());
+}
+
+// ---- The body --------------------------------------------------------------------------------------
+
 /** The body to send: every field of the form (a new event), or the fields that can change (an edit). */
 function body(): Schemas['CreateEventBody'] {
   const text = (name: string) => (input(name) as HTMLInputElement).value.trim();
   const checked = (name: string) => (input(name) as HTMLInputElement).checked;
   const venue = Number(text('venue')) || null;
+  const recurrence = recurrenceToSend();
   return {
+    ...(recurrence ? { recurrence } : {}),
     title: text('title'),
     start_date: fromInput(text('start_date')),
     end_date: fromInput(text('end_date')),
@@ -145,6 +259,7 @@ export function openEditor(
     set('end_date', defaults.end ?? '');
     set('status', 'publish');
   }
+  openRepeat(e);
   $<HTMLDialogElement>('editor').showModal();
   (input('title') as HTMLInputElement).focus();
 }
@@ -152,10 +267,18 @@ export function openEditor(
 /** Saves the form; resolves with the saved event, or null when the API refused it (shown in the form). */
 export async function saveEditor(): Promise<CalEvent | null> {
   const save = $<HTMLButtonElement>('e-save');
+  // An occurrence of a series: which of its events the change is for.
+  const scope = editing?.series_id != null ? await askScope('save', editing.title) : undefined;
+  if (scope === null) return null;
   save.disabled = true;
   try {
     const { data: saved } = editing
-      ? await cal.updateEvent({ path: { id: editing.id }, body: body(), ifMatch: editingEtag })
+      ? await cal.updateEvent({
+          path: { id: editing.id },
+          body: body(),
+          ifMatch: editingEtag,
+          ...(scope ? { query: { scope } } : {}),
+        })
       : await cal.createEvent({ body: body() });
     clearErrors();
     $<HTMLDialogElement>('editor').close();

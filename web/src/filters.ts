@@ -15,6 +15,8 @@ export interface Filters {
   featured: boolean;
   /** Signed-in users only: list the trash instead of the calendar's other statuses. */
   trash: boolean;
+  /** The occurrences of one series (any occurrence's ID names it): the detail's "all dates" link. */
+  series: string;
 }
 
 export interface PageState extends Filters {
@@ -22,7 +24,7 @@ export interface PageState extends Filters {
   date: string;
 }
 
-export const VIEWS = ['dayGridMonth', 'timeGridWeek', 'timeGridDay', 'listMonth'] as const;
+export const VIEWS = ['dayGridMonth', 'timeGridWeek', 'timeGridDay', 'listMonth', 'listYear'] as const;
 
 /** Whether `YYYY-MM-DD` names a day of the calendar (`2031-02-31` does not: it must not roll over). */
 export function isDay(date: string): boolean {
@@ -52,6 +54,7 @@ export function readState(search = location.search, pathname = location.pathname
     organizer: q.get('organizer') ?? '',
     featured: q.get('featured') === '1',
     trash: q.get('trash') === '1',
+    series: /^\d+$/.test(q.get('series') ?? '') ? q.get('series')! : '',
   };
 }
 
@@ -68,6 +71,7 @@ export function stateQuery(s: PageState): string {
   put('organizer', s.organizer);
   put('featured', s.featured ? '1' : '');
   put('trash', s.trash ? '1' : '');
+  put('series', s.series);
   const text = q.toString();
   return text ? `?${text}` : '';
 }
@@ -83,6 +87,7 @@ export function apiFilters(f: Filters, signedIn: boolean): EventQuery {
   if (f.organizer) q.organizer = [Number(f.organizer)];
   if (f.featured) q.featured = true;
   if (f.trash && signedIn) q.status = ['trash'];
+  if (f.series) q.series = Number(f.series);
   return q;
 }
 

@@ -4,10 +4,11 @@ import listPlugin from '@fullcalendar/list';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { API_ROOT, ApiError, type CalEvent, cal, listAll, type Term, token } from './api';
 import { el, renderDetail, statusLabel } from './detail';
-import { openEditor, saveEditor } from './editor';
+import { openEditor, saveEditor, setUpRepeat } from './editor';
 import { apiFilters, badDate, type PageState, readState, searchOf, stateQuery } from './filters';
 import { nextDay, toInput, utcInstant } from './format';
 import { calendarPath, eventSlugOf } from './page-route';
+import { askScope } from './scope';
 import {
   beginSignIn,
   completeSignIn,
@@ -143,6 +144,7 @@ function writeFilters(): void {
   for (const k of ['search', 'category', 'tag', 'venue', 'organizer'] as const) field(k).value = state[k];
   field('featured').checked = state.featured;
   field('trash').checked = state.trash;
+  $('f-series').hidden = !state.series;
   updateSubscribe();
 }
 
@@ -324,10 +326,16 @@ async function showDetail(ref: { id: string } | { slug: string }): Promise<void>
   if (!dialog.open) dialog.showModal();
 }
 
-/** Trash is DELETE (without force); restoring is an update of the status (decisions §6). */
+/**
+ * Trash is DELETE (without force); restoring is an update of the status (decisions §6). Trashing an
+ * occurrence of a series asks which of its events first; a restore brings back the one occurrence.
+ */
 async function changeStatus(e: CalEvent, to: 'trash' | 'restore', etag: string | null): Promise<void> {
+  const scope = to === 'trash' && e.series_id != null ? await askScope('trash', e.title) : undefined;
+  if (scope === null) return;
   try {
-    if (to === 'trash') await cal.deleteEvent({ path: { id: e.id }, ifMatch: etag });
+    if (to === 'trash')
+      await cal.deleteEvent({ path: { id: e.id }, ifMatch: etag, ...(scope ? { query: { scope } } : {}) });
     else await cal.updateEvent({ path: { id: e.id }, body: { status: 'draft' }, ifMatch: etag });
     $<HTMLDialogElement>('detail').close();
     notice(to === 'trash' ? `“${e.title}” moved to the trash.` : `“${e.title}” restored as a draft.`);
@@ -434,6 +442,7 @@ function wireFilters(): void {
       organizer: '',
       featured: false,
       trash: false,
+      series: '',
     };
     writeFilters();
     syncUrl(true);
@@ -525,6 +534,7 @@ function start(): void {
   wireFilters();
   $('detail').addEventListener('close', leaveEventAddress);
   if (eventPage) void showDetail({ slug: eventPage });
+  setUpRepeat();
   writeFilters();
   loadOptions().catch((e) => statusLine(`Could not load the filters: ${(e as Error).message}`));
   void setUpSignIn();
