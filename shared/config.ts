@@ -68,6 +68,13 @@ export const config = {
   metricsNamespace: requireEnv('POWERTOOLS_METRICS_NAMESPACE', 'CalEvents'),
   /** Public base of the API (scheme + host + stage prefix) when it cannot be read from the request. */
   apiBaseUrl: optionalEnv('API_BASE_URL')?.replace(/\/+$/, ''),
+  /**
+   * How far ahead a series without an end is written, in months (docs/recurrence.md); the extend job
+   * moves it on every day. Read by series writes only.
+   */
+  get seriesHorizonMonths(): number {
+    return positive('SERIES_HORIZON_MONTHS', '24');
+  },
   /** Most events an iCalendar feed carries; read when a feed is built, so only the feed's function needs it. */
   get icalMaxEvents(): number {
     return positive('ICAL_MAX_EVENTS', '2000');

@@ -5,5 +5,5 @@ import { ok } from '../../shared/http/replies';
 import { removeEvent } from '../../shared/services/event-delete';
 
 export const handler = createHandler<typeof eventOps.delete>(compiled, async (req) =>
-  ok(await removeEvent({ id: req.params.id }, req.query.force ?? false, req)),
+  ok(await removeEvent({ id: req.params.id }, req.query.force ?? false, req, req.query.scope)),
 );

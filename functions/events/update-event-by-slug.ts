@@ -5,5 +5,5 @@ import { ok } from '../../shared/http/replies';
 import { updateEvent } from '../../shared/services/event-write';
 
 export const handler = createHandler<typeof eventOps.updateBySlug>(compiled, async (req) =>
-  ok(await updateEvent({ slug: req.params.slug }, req.body, req.sent, req)),
+  ok(await updateEvent({ slug: req.params.slug }, req.body, req.sent, req, req.query.scope)),
 );

@@ -1,4 +1,4 @@
-import type { LinkKind, PostType, Taxonomy } from '../domain/records';
+import type { LinkKind, MemberKind, PostType, Taxonomy } from '../domain/records';
 import { allScope, type TallyScope } from '../domain/tallies';
 import { keys } from './keys';
 import type { IndexQuery } from './query';
@@ -113,7 +113,7 @@ export const patterns = {
   linkRowsOfTarget: pattern({
     serves: 'filter rows of the events linked to a term, venue or organizer, in start order',
     index: 'byAssignment',
-    partition: (kind: LinkKind, target: number, _r: StartRange) => keys.assignmentPartition(kind, target),
+    partition: (kind: MemberKind, target: number, _r: StartRange) => keys.assignmentPartition(kind, target),
     sort: (_kind, _target, r) => ({ between: [r.low, r.high] }),
     example: ['VENUE', 4, MARCH],
     usedBy: 'links.ts eventsLinkedTo, eventsLinkedToAny',
@@ -121,7 +121,7 @@ export const patterns = {
   eventIdsOfTarget: pattern({
     serves: 'IDs of every event linked to a term, venue or organizer',
     index: 'byAssignment',
-    partition: (kind: LinkKind, target: number) => keys.assignmentPartition(kind, target),
+    partition: (kind: MemberKind, target: number) => keys.assignmentPartition(kind, target),
     attributes: () => ['eventId'],
     example: ['TERM', 12],
     usedBy: 'links.ts eventIdsLinkedTo',

@@ -16,3 +16,19 @@ export async function nextId(sequence: 'post' | 'term' | 'webhook'): Promise<num
   );
   return Number(out.Attributes?.value);
 }
+
+/** `n` consecutive numbers of a sequence in one round trip (a series' occurrences, drawn before its write). */
+export async function nextIds(sequence: 'post' | 'term', n: number): Promise<number[]> {
+  const out = await ddb.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.counter(sequence),
+      UpdateExpression: 'ADD #v :n',
+      ExpressionAttributeNames: { '#v': 'value' },
+      ExpressionAttributeValues: { ':n': n },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  const last = Number(out.Attributes?.value);
+  return Array.from({ length: n }, (_, i) => last - n + 1 + i);
+}

@@ -1,4 +1,4 @@
-import type { LinkKind, PostType, Taxonomy } from '../domain/records';
+import type { LinkKind, MemberKind, PostType, Taxonomy } from '../domain/records';
 import type { TallyScope } from '../domain/tallies';
 
 /**
@@ -37,6 +37,10 @@ import type { TallyScope } from '../domain/tallies';
  *   idempotency      IDEMPOTENCY#<operation> / <op>#<hash> Powertools' record of a create's answer (24 h TTL)
  *   search word      POST#<eventId> / WORD#<word>        a folded word of an event's texts (search index);
  *                                                       byAssignment = WORD#<first two characters> / <word>#<eventId>
+ *   series           SERIES#<seriesId> / SERIES           a recurring series: its lines, template, horizon and
+ *                                                       journal (docs/recurrence.md); the ID is its first event's
+ *   series member    POST#<eventId> / LINK#SERIES#<id>   an occurrence's membership, with the event's filter row;
+ *                                                       byAssignment = SERIES#<seriesId> / <event-local start>#<eventId>
  *   change           CHANGES / <ISO time>#<writer>#<seq>  the change log (GET /changes), one partition in
  *                                                       write order, each entry expiring after 35 days
  *   webhook          WEBHOOKS / <id>                    a webhook subscription (all in one partition: the
@@ -128,16 +132,16 @@ export const keys = {
     sk: 'SEQ',
   }),
 
-  link: (eventId: number, kind: LinkKind, targetId: number): Key => ({
+  link: (eventId: number, kind: MemberKind, targetId: number): Key => ({
     pk: `POST#${eventId}`,
     sk: `LINK#${kind}#${targetId}`,
   }),
   linkPrefix: (kind?: LinkKind) => (kind ? `LINK#${kind}#` : 'LINK#'),
-  linkIndex: (kind: LinkKind, targetId: number, localStart: string, eventId: number) => ({
+  linkIndex: (kind: MemberKind, targetId: number, localStart: string, eventId: number) => ({
     gsi4pk: `${kind}#${targetId}`,
     gsi4sk: `${localStart}#${pad(eventId)}`,
   }),
-  assignmentPartition: (kind: LinkKind, targetId: number) => `${kind}#${targetId}`,
+  assignmentPartition: (kind: MemberKind, targetId: number) => `${kind}#${targetId}`,
   /** The record an event links to: a term or a post. */
   linkTarget: (kind: LinkKind, id: number): Key => (kind === 'TERM' ? keys.term(id) : keys.post(id)),
 
@@ -167,6 +171,11 @@ export const keys = {
   creationGuard: (request: string): Key => ({ pk: `CREATED#${request}`, sk: 'GUARD' }),
   /** Partition of Powertools' idempotency records of one create operation (its sort key is theirs). */
   idempotencyPartition: (operationId: string) => `IDEMPOTENCY#${operationId}`,
+  /** A recurring series (docs/recurrence.md); its ID is its first occurrence's event ID. */
+  series: (seriesId: number): Key => ({ pk: `SERIES#${seriesId}`, sk: 'SERIES' }),
+  /** An occurrence's membership of its series, read like a link (`?series=` through the links driver). */
+  seriesMember: (eventId: number, seriesId: number): Key => keys.link(eventId, 'SERIES', seriesId),
+
   /** The change log is one partition, so that a page of it is one Query in write order. */
   changePartition: 'CHANGES',
   change: (position: string): Key => ({ pk: 'CHANGES', sk: position }),

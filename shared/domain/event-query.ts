@@ -64,7 +64,8 @@ export function tallyWho(filter: StatusFilter): TallyWho | undefined {
  * one category asked for, when `ids` are it and its descendants and its subtree tallies are exact.
  */
 export interface LinkFilter {
-  kind: 'TERM' | 'VENUE' | 'ORGANIZER';
+  /** `SERIES`: the occurrences of one series (`?series=`), which no tally counts. */
+  kind: 'TERM' | 'VENUE' | 'ORGANIZER' | 'SERIES';
   ids: number[];
   leaf: boolean;
   tree?: number;
@@ -82,6 +83,7 @@ export interface LinkFilter {
 /** The tally scope that counts one link filter exactly, if any. */
 export function linkScope(l: LinkFilter): TallyScope | undefined {
   if (l.tree !== undefined) return treeScope(l.tree);
+  if (l.kind === 'SERIES') return undefined;
   return l.leaf && l.ids.length === 1 ? linkedScope({ kind: l.kind, id: l.ids[0]! }) : undefined;
 }
 

@@ -4,6 +4,8 @@ export type Taxonomy = 'tribe_events_cat' | 'post_tag';
 export type PostType = 'event' | 'venue' | 'organizer';
 /** What an event links to: a term (category or tag), a venue or an organizer. */
 export type LinkKind = 'TERM' | 'VENUE' | 'ORGANIZER';
+/** What an event's link items name: a link, or the series it is an occurrence of (docs/recurrence.md). */
+export type MemberKind = LinkKind | 'SERIES';
 
 /**
  * An event, venue or organizer. Fields every post has live at the top level; the type's own fields

@@ -138,6 +138,11 @@ export interface EventWriteOptions {
    * ancestor-or-self of the event's categories. Required whenever the event has categories.
    */
   parentOf?: ReadonlyMap<number, number>;
+  /**
+   * Tally deltas shared by several events written in one transaction (a series' occurrences): added
+   * to, and written once by the caller, since a transaction may name an item only once.
+   */
+  deltas?: Deltas;
 }
 
 function linkItem(e: EventRecord, l: EventLink) {
@@ -251,8 +256,43 @@ export function eventWrites(
         onConflict: () => o.linkedGone(l.field),
       });
   }
-  const deltas: Deltas = new Map();
+  writes.push(...memberWrites(before, after, rowChanged));
+  const deltas: Deltas = o.deltas ?? new Map();
   addTallies(deltas, before, -1, gone, o.parentOf);
   addTallies(deltas, after, 1, gone, o.parentOf);
-  return [...writes, ...wordWrites(before, after), ...deltaWrites(deltas)];
+  return [...writes, ...wordWrites(before, after), ...(o.deltas ? [] : deltaWrites(deltas))];
+}
+
+function memberItem(e: EventRecord, seriesId: number) {
+  return {
+    ...keys.seriesMember(e.id, seriesId),
+    ...keys.linkIndex('SERIES', seriesId, e.data.start, e.id),
+    type: 'link',
+    kind: 'SERIES',
+    eventId: e.id,
+    targetId: seriesId,
+    row: rowOf(e),
+  };
+}
+
+/**
+ * An occurrence's membership item (docs/recurrence.md), kept like a link: written with the event,
+ * rewritten when its filter row changes, moved when it changes series, deleted with it.
+ */
+function memberWrites(
+  before: EventRecord | undefined,
+  after: EventRecord | undefined,
+  rowChanged: boolean,
+): PlannedWrite[] {
+  const was = before?.data.series?.id;
+  const is = after?.data.series?.id;
+  const writes: PlannedWrite[] = [];
+  if (is !== undefined && (was !== is || rowChanged))
+    writes.push({
+      item: put(memberItem(after!, is)),
+      undo: was === is ? put(memberItem(before!, is)) : del(keys.seriesMember(after!.id, is)),
+    });
+  if (was !== undefined && was !== is)
+    writes.push({ item: del(keys.seriesMember(before!.id, was)), undo: put(memberItem(before!, was)) });
+  return writes;
 }

@@ -1,6 +1,6 @@
 import type { EventRow } from '../domain/event-record';
 import { byStart } from '../domain/event-query';
-import type { LinkKind } from '../domain/records';
+import type { LinkKind, MemberKind } from '../domain/records';
 import { patterns } from '../db/access-patterns';
 import { keys } from '../db/keys';
 import { batchGet, collect, itemKey, type PageSize, queryIndex } from '../db/query';
@@ -16,7 +16,7 @@ export async function linkedIds(eventId: number, kind: LinkKind): Promise<number
  * [low, high], in start order (byAssignment index).
  */
 export async function* eventsLinkedTo(
-  kind: LinkKind,
+  kind: MemberKind,
   target: number,
   range: { low: string; high: string },
   pageSize?: PageSize,
@@ -31,7 +31,7 @@ export async function* eventsLinkedTo(
  * consumer that stops after a page reads about one page per target, not every linked row.
  */
 export async function* eventsLinkedToAny(
-  kind: LinkKind,
+  kind: MemberKind,
   targets: number[],
   range: { low: string; high: string },
   pageSize?: PageSize,
@@ -60,7 +60,7 @@ export async function* eventsLinkedToAny(
 
 /** Which of these links exist (`<eventId>|<KIND>#<id>`), in one batched read of their link items. */
 export async function existingLinks(
-  links: Array<{ eventId: number; kind: LinkKind; id: number }>,
+  links: Array<{ eventId: number; kind: MemberKind; id: number }>,
 ): Promise<Set<string>> {
   const found = await batchGet(links.map((l) => keys.link(l.eventId, l.kind, l.id)));
   return new Set(
@@ -71,7 +71,7 @@ export async function existingLinks(
 }
 
 /** IDs of every event linked to one term, venue or organizer. */
-export async function eventIdsLinkedTo(kind: LinkKind, target: number): Promise<number[]> {
+export async function eventIdsLinkedTo(kind: MemberKind, target: number): Promise<number[]> {
   const items = await collect(queryIndex(patterns.eventIdsOfTarget.query(kind, target)));
   return items.map((i) => Number(i.eventId));
 }

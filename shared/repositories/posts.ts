@@ -219,12 +219,14 @@ export async function createPost<D extends object>(
   slugBase: string,
   extra: Extra<PostRecord<D>> = noExtra,
   creation?: CreationKey,
+  /** An ID drawn before (a series' first occurrence, whose ID names the series). */
+  presetId?: number,
 ): Promise<PostRecord<D>> {
   // With a slug base, its guard and counter are read together with the ID draw (an ID is the base
   // only of a record without one).
   const claimsFrom = (base: string) => [{ scope: { type: post.type }, base }, ...extra.claims];
   const [id, taken] = await Promise.all([
-    nextId('post'),
+    presetId ?? nextId('post'),
     slugBase ? slugStates(claimsFrom(slugBase)) : undefined,
   ]);
   const base = { ...post, id, version: 1, countPublic: 0, countAll: 0 };
@@ -255,7 +257,11 @@ export async function createPost<D extends object>(
 }
 
 /** The full update of a post's own item under its version condition. */
-function postUpdate<D extends object>(current: PostRecord<D>, record: PostRecord<D>, stale: () => Error) {
+export function postUpdate<D extends object>(
+  current: PostRecord<D>,
+  record: PostRecord<D>,
+  stale: () => Error,
+) {
   const set: Record<string, unknown> = { ...indexKeys(record) };
   for (const k of OWN) {
     if (k === 'id' || k === 'type') continue;
@@ -340,7 +346,12 @@ export async function deletePost(
   stale: () => Error,
   extra: PlannedWrite[] = [],
 ): Promise<void> {
-  await commitAll([
+  await commitAll([...deletePostWrites(current, stale), ...extra]);
+}
+
+/** The items of a post's permanent delete (its record, slug guard, status total and change entry). */
+export function deletePostWrites(current: PostRecord<object>, stale: () => Error): PlannedWrite[] {
+  return [
     {
       item: {
         Delete: {
@@ -359,8 +370,7 @@ export async function deletePost(
     },
     ...statusCount(current.type, current.status, undefined).map((w) => ({ ...w, final: true })),
     postChange(current, undefined),
-    ...extra,
-  ]);
+  ];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { nowStamps } from '../domain/clock';
+import { invalidParam } from '../domain/errors';
 import { trashed } from '../domain/errors';
 import { type EventData, type EventRecord, termsRecounted } from '../domain/event-record';
 import { assertCanDelete } from '../domain/post-rules';
@@ -6,22 +7,37 @@ import { assertMeets } from '../domain/revisions';
 import { goneLinkTargets } from '../repositories/events';
 import { eventWrites } from '../repositories/event-writes';
 import { deletePost, updatePost } from '../repositories/posts';
+import { leaveSeries } from '../repositories/series';
 import { syncTermsInUse } from '../repositories/term-use';
 import { type Ref, retryStale, staleError, type Writer } from './context';
 import { loadEvent } from './event-read';
 import { type EventView, presentEvent } from './event-view';
 import { linkedGone, parentsFor } from './event-write-parts';
+import type { Scope } from './event-series';
 
 // Apart from the creates and updates so that the delete function carries no body handling and no
 // HTML sanitizer.
 
-/** Moves to the trash (the trashed event; gone when already there); `force` deletes for good. */
-export function removeEvent(ref: Ref, force: boolean, ctx: Writer): Promise<EventView> {
-  return retryStale(ctx, () => removeOnce(ref, force, ctx));
+/**
+ * Moves to the trash (the trashed event; gone when already there); `force` deletes for good. An
+ * occurrence of a series takes a scope (docs/recurrence.md): `this` (the default) cancels only it,
+ * restorable by an update of its status; `following` and `all` reach the others too.
+ */
+export function removeEvent(ref: Ref, force: boolean, ctx: Writer, scope?: Scope): Promise<EventView> {
+  return retryStale(ctx, () => removeOnce(ref, force, ctx, scope));
 }
 
-async function removeOnce(ref: Ref, force: boolean, ctx: Writer): Promise<EventView> {
+async function removeOnce(ref: Ref, force: boolean, ctx: Writer, scope?: Scope): Promise<EventView> {
   const current = await loadEvent(ref);
+  const occurrence = current.data.series;
+  if (!occurrence && scope !== undefined)
+    throw invalidParam(
+      'scope',
+      'scope applies to an occurrence of a series; this event is a single event.',
+      'rest_invalid_param',
+    );
+  if (occurrence && (scope === 'all' || scope === 'following'))
+    return (await import('./event-series-delete')).removeSeriesPart(ref, current, force, scope, ctx);
   assertCanDelete(current, ctx.user, force);
   if (!force && current.status === 'trash') throw trashed('event');
   assertMeets(ctx.ifMatch, current, 'event');
@@ -32,7 +48,10 @@ async function removeOnce(ref: Ref, force: boolean, ctx: Writer): Promise<EventV
   ]);
   if (force) {
     const view = await presentEvent(current, ctx);
-    await deletePost(current, stale, eventWrites(current, undefined, { gone, linkedGone, parentOf }));
+    await deletePost(current, stale, [
+      ...eventWrites(current, undefined, { gone, linkedGone, parentOf }),
+      ...(occurrence ? [leaveSeries(occurrence.id, current.id)] : []),
+    ]);
     await syncTermsInUse(termsRecounted(current, undefined));
     return view;
   }
@@ -41,6 +60,12 @@ async function removeOnce(ref: Ref, force: boolean, ctx: Writer): Promise<EventV
     status: 'trash',
     ...nowStamps(),
   };
+  // A cancelled occurrence keeps its status when the whole series changes, until it is restored.
+  if (occurrence)
+    next.data = {
+      ...current.data,
+      series: { ...occurrence, edited: [...new Set([...occurrence.edited, 'status'])].sort() },
+    };
   const saved = await updatePost<EventData>(current, next, stale, {
     claims: [],
     build: (rec) => eventWrites(current, rec as EventRecord, { gone, linkedGone, parentOf }),

@@ -90,7 +90,14 @@ async function smallestFilter(
  */
 async function otherLinks(reads: ListReads, rows: EventRow[], others: LinkFilter[]): Promise<EventRow[]> {
   if (others.length === 0) return rows;
-  const named = (row: EventRow, f: LinkFilter) => (f.kind === 'TERM' ? row.terms : row.posts);
+  const named = (row: EventRow, f: LinkFilter) =>
+    f.kind === 'SERIES'
+      ? row.series === undefined
+        ? []
+        : [row.series]
+      : f.kind === 'TERM'
+        ? row.terms
+        : row.posts;
   const unnamed = rows.filter((r) => others.some((f) => named(r, f) === undefined));
   const found = await reads.existingLinks(
     unnamed.flatMap((r) =>

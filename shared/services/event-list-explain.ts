@@ -58,7 +58,7 @@ export const pageStartText = (plan: EventListPlan) =>
 export function explainPlan(plan: EventListPlan): string[] {
   const filters = plan.filters.map(
     (f) =>
-      `${f.param} ${f.refs.map((r) => (f.param === 'venue' || f.param === 'organizer' ? r : ref(r))).join(' or ')}`,
+      `${f.param} ${f.refs.map((r) => (f.param === 'venue' || f.param === 'organizer' || f.param === 'series' ? r : ref(r))).join(' or ')}`,
   );
   return [
     `driver:     ${plan.driver}`,

@@ -20,7 +20,7 @@ export type EventListQuery = Infer<typeof eventListQuery>;
  */
 export type Driver = 'ids' | 'search' | 'links' | 'window' | 'tally';
 
-export type FilterParam = 'categories' | 'tags' | 'venue' | 'organizer';
+export type FilterParam = 'categories' | 'tags' | 'venue' | 'organizer' | 'series';
 
 /** One link filter as the query names it: OR over its targets, AND with the other filters. */
 export interface FilterPlan {
@@ -41,7 +41,7 @@ export type ScopePlan =
 
 export interface EventListPlan {
   driver: Driver;
-  /** The link filters, in the order categories, tags, venue, organizer. */
+  /** The link filters, in the order categories, tags, venue, organizer, series. */
   filters: FilterPlan[];
   /** `featured`: true reads the featured events' own partition. */
   featured?: boolean;
@@ -93,12 +93,14 @@ function filtersOf(q: EventListQuery): FilterPlan[] {
   for (const param of ['categories', 'tags'] as const)
     if (q[param]) out.push({ param, refs: [...new Set(q[param])] });
   for (const param of ['venue', 'organizer'] as const) if (q[param]) out.push({ param, refs: q[param] });
+  // A series is read through its membership rows (docs/recurrence.md); no tally counts it.
+  if (q.series !== undefined) out.push({ param: 'series', refs: [q.series] });
   return out;
 }
 
 /** The scope of one filter with one target. */
 function filterScope(f: FilterPlan): ScopePlan | undefined {
-  if (f.refs.length !== 1) return undefined;
+  if (f.refs.length !== 1 || f.param === 'series') return undefined;
   const [ref] = f.refs as [number | string];
   if (f.param === 'categories') return { of: 'category', ref };
   if (f.param === 'tags') return { of: 'tag', ref };

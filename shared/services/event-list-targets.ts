@@ -2,6 +2,7 @@ import { invalidParam } from '../domain/errors';
 import type { LinkFilter } from '../domain/event-query';
 import { assertLinkable } from '../domain/post-rules';
 import type { PostRecord } from '../domain/records';
+import type { EventRecord } from '../domain/event-record';
 import { termIdsOf } from '../domain/term-refs';
 import { allInOrder } from './all-in-order';
 import type { EventListQuery } from './event-list-plan';
@@ -76,6 +77,19 @@ async function categoryTargets(reads: ListReads, refs: Array<number | string>): 
   };
 }
 
+/** The series an event ID names (any of its occurrences): a 400 naming `series` for any other ID. */
+async function seriesTarget(reads: ListReads, id: number): Promise<LinkFilter> {
+  const event = (await reads.getPosts([id])).get(id) as EventRecord | undefined;
+  const series = event?.type === 'event' ? event.data.series?.id : undefined;
+  if (series === undefined)
+    throw invalidParam(
+      'series',
+      `series must be the ID of an occurrence of a series; ${id} is ${event?.type === 'event' ? 'a single event' : 'no event'}.`,
+      'rest_invalid_param',
+    );
+  return { kind: 'SERIES', ids: [series], leaf: true };
+}
+
 /**
  * A venue / organizer filter, and the check that its IDs name existing, untrashed records of the
  * type: run later (see the drivers), so that it can share a round trip with the first read, unless
@@ -107,10 +121,11 @@ export async function resolveTargets(
   const links: LinkFilter[] = [];
   const checks: Check[] = [];
   const postIds = q.categories ? [...(q.venue ?? []), ...(q.organizer ?? [])] : [];
-  const [categories, tags, posts] = await allInOrder([
+  const [categories, tags, posts, series] = await allInOrder([
     q.categories ? categoryTargets(reads, q.categories) : undefined,
     q.tags ? tagTargets(reads, q.tags) : undefined,
     postIds.length > 0 ? reads.getPosts(postIds) : undefined,
+    q.series !== undefined ? seriesTarget(reads, q.series) : undefined,
   ] as const);
   if (categories) links.push(categories);
   if (tags) {
@@ -124,6 +139,7 @@ export async function resolveTargets(
     links.push(filter);
     checks.push(check);
   }
+  if (series) links.push(series);
   if (q.post_parent !== undefined) {
     const id = q.post_parent;
     checks.push(async () => {

@@ -30,6 +30,7 @@ import { allInOrder } from './all-in-order';
 import { type Ref, retryStale, staleError, type Writer } from './context';
 import { linkedGone, parentsFor } from './event-write-parts';
 import { loadEvent } from './event-read';
+import { creatingSeries, type Scope, type SeriesHook, updatingOccurrence } from './event-series';
 import { type EventView, presentEvent } from './event-view';
 import {
   checkLinks,
@@ -179,7 +180,13 @@ function createdWrites(created: PlannedRecord[], event: EventRecord, slugs: stri
  * creates) as one write (decisions §6). A term created concurrently under a name this body uses is
  * found by resolving the body again.
  */
-async function save(body: EventBody, sent: Set<string>, ctx: Writer, current?: EventRecord): Promise<Saved> {
+async function save(
+  body: EventBody,
+  sent: Set<string>,
+  ctx: Writer,
+  current?: EventRecord,
+  series?: SeriesHook,
+): Promise<Saved> {
   for (let attempt = 0; ; attempt++) {
     try {
       // The category taxonomy (for subtree tallies) and the link targets of an update are read
@@ -196,19 +203,22 @@ async function save(body: EventBody, sent: Set<string>, ctx: Writer, current?: E
         assertCanEdit(current, ctx.user);
         assertMeets(ctx.ifMatch, current, 'event');
       }
+      // A series write sets the record's series fields (its 400s name `recurrence`) and adds its items.
+      const presetId = await series?.prepare(record);
       const options = { created: new Set(created.map(linkId)), gone, linkedGone, parentOf };
       const extra = {
         claims: created.map((c) => c.claim),
         build: (saved: PostRecord<EventData>, slugs: string[]) => [
           ...createdWrites(created, saved as EventRecord, slugs),
           ...eventWrites(current, saved as EventRecord, options),
+          ...(series?.writes(saved as EventRecord) ?? []),
         ],
       };
       const { id: _id, slug: _slug, version: _v, countPublic: _p, countAll: _a, ...fresh } = record;
       const saved = (
         current
           ? await updatePost<EventData>(current, record, staleError(ctx, 'event'), extra, slugBase)
-          : await createPost<EventData>(fresh, slugBase ?? '', extra, ctx.creation)
+          : await createPost<EventData>(fresh, slugBase ?? '', extra, ctx.creation, presetId)
       ) as EventRecord;
       return { saved, synced: syncTermsInUse(termsRecounted(current, saved)) };
     } catch (e) {
@@ -218,9 +228,15 @@ async function save(body: EventBody, sent: Set<string>, ctx: Writer, current?: E
   }
 }
 
-/** POST /events: the new event as every event route shows it. */
+/**
+ * POST /events: the new event as every event route shows it. With `recurrence`, the first occurrence
+ * of a new series, whose other occurrences are written after it (services/event-series.ts).
+ */
 export async function createEvent(body: EventBody, sent: Set<string>, ctx: Writer): Promise<EventView> {
-  return present(await save(body, sent, ctx), ctx);
+  const series = sent.has('recurrence') ? creatingSeries(body.recurrence!, ctx) : undefined;
+  const saved = await save(body, sent, ctx, undefined, series);
+  await series?.finish(saved.saved);
+  return present(saved, ctx);
 }
 
 /** A committed event write, and the sync of its terms' in-use flags (repositories/term-use.ts). */
@@ -244,6 +260,15 @@ export async function updateEvent(
   body: EventBody,
   sent: Set<string>,
   ctx: Writer,
+  /** For an occurrence of a series: which occurrences change (docs/recurrence.md). */
+  scope?: Scope,
 ): Promise<EventView> {
-  return present(await retryStale(ctx, async () => save(body, sent, ctx, await loadEvent(ref))), ctx);
+  const write = async () => {
+    const loaded = await loadEvent(ref);
+    const { current, hook } = await updatingOccurrence(loaded, body, sent, scope, ctx, () => loadEvent(ref));
+    const saved = await save(body, sent, ctx, current, hook);
+    await hook?.finish(saved.saved);
+    return saved;
+  };
+  return present(await retryStale(ctx, write), ctx);
 }

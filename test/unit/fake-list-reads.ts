@@ -1,7 +1,7 @@
 import { inBounds } from '../../shared/domain/date-bounds';
 import { type EventData, type EventRecord, type EventRow, rowOf } from '../../shared/domain/event-record';
 import { byStart, eventIndexWords } from '../../shared/domain/event-query';
-import type { LinkKind, PostRecord, TermRecord } from '../../shared/domain/records';
+import type { MemberKind, PostRecord, TermRecord } from '../../shared/domain/records';
 import { dayKey, type TallyScope } from '../../shared/domain/tallies';
 import type { ListReads } from '../../shared/services/event-list-reads';
 
@@ -115,13 +115,15 @@ export function fakeReads(cal: FakeCalendar): { reads: ListReads; calls: Call[] 
     const { terms: _t, posts: _p, ...old } = row;
     return old;
   };
-  const linked = (e: EventRecord, kind: LinkKind) =>
+  const linked = (e: EventRecord, kind: MemberKind) =>
     kind === 'TERM'
       ? [...e.data.categories, ...e.data.tags]
       : kind === 'VENUE'
         ? e.data.venues
-        : e.data.organizers;
-  const linkedRows = (kind: LinkKind, target: number, range: { low: string; high: string }) =>
+        : kind === 'SERIES'
+          ? (e.data.series ? [e.data.series.id] : [])
+          : e.data.organizers;
+  const linkedRows = (kind: MemberKind, target: number, range: { low: string; high: string }) =>
     cal.events
       .filter((e) => linked(e, kind).includes(target))
       .map(rowOfLink)

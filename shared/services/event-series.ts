@@ -1,0 +1,412 @@
+import { config } from '../config';
+import { invalidParam } from '../domain/errors';
+import type { EventRecord, Occurrence } from '../domain/event-record';
+import type { SeriesTimes } from '../domain/recurrence';
+import { editedFields, sharedWith, TIME_FIELDS } from '../domain/series-fields';
+import { withTimeMaths } from '../domain/time-maths';
+import { nextIds } from '../db/ids';
+import type { PlannedWrite } from '../db/transact';
+import {
+  getSeries,
+  type JournalEntry,
+  type SeriesItem,
+  seriesWrite,
+  type Template,
+  templateOf,
+} from '../repositories/series';
+import { staleError, type Writer } from './context';
+import { finishJournal, newToken, shifted, wallDiff } from './series-journal';
+import { cutLines, restLines } from './series-lines';
+
+/**
+ * Series writes (docs/recurrence.md): a create with `recurrence`, and the scopes of an occurrence's
+ * update. The occurrence a request names is written by the ordinary event write, with the series
+ * items in its transaction (a hook of event-write.ts); the other occurrences follow from the journal.
+ */
+
+export type Scope = 'this' | 'following' | 'all';
+
+/** What an event write adds for a series: prepared on the next record, written with it, finished after. */
+export interface SeriesHook {
+  /** Sets the record's series fields (400s first); returns the ID a new record must take. */
+  prepare(record: EventRecord): Promise<number | undefined>;
+  /** Items of the record's own transaction: the series items and their journals. */
+  writes(saved: EventRecord): PlannedWrite[];
+  /** Writes the other occurrences (the journals). */
+  finish(saved: EventRecord): Promise<unknown>;
+}
+
+interface Anchor extends SeriesTimes {
+  timezone: string;
+}
+
+/** The lines expanded from `anchor` up to `horizon` (rrule-temporal is loaded by series writes only). */
+async function expand(lines: string[], anchor: Anchor, horizon: string) {
+  const { expandSeries } = await import('../domain/recurrence');
+  return withTimeMaths((maths) =>
+    expandSeries(maths, maths.zone(anchor.timezone) ?? maths.site().zone, lines, anchor, horizon),
+  );
+}
+
+/** The horizon of a series in `timezone`: the setting's months from now, in wall time. */
+export function horizonIn(timezone: string, now = new Date()): Promise<string> {
+  return withTimeMaths((maths) => {
+    const zone = maths.zone(timezone) ?? maths.site().zone;
+    return maths.wall(maths.plusMonths(maths.at(now, zone), config.seriesHorizonMonths));
+  });
+}
+
+const anchorOf = (e: EventRecord): Anchor => ({
+  start: e.data.start,
+  end: e.data.end,
+  allDay: e.data.allDay,
+  timezone: e.data.timezone,
+});
+
+const later = (a: string, b: string) => (a > b ? a : b);
+
+/** POST /events with `recurrence`: the first occurrence is the event written; the others follow. */
+export function creatingSeries(lines: string[], ctx: Writer): SeriesHook {
+  let ids: number[] = [];
+  let plan: { starts: string[]; text: string; ended: boolean; horizon: string } | undefined;
+  return {
+    async prepare(record) {
+      const horizon = later(await horizonIn(record.data.timezone), record.data.start);
+      const series = await expand(lines, anchorOf(record), horizon);
+      ids = await nextIds('post', series.occurrences.length);
+      plan = {
+        starts: series.occurrences.map((o) => o.start),
+        text: series.text,
+        ended: series.ended,
+        horizon,
+      };
+      record.data.series = {
+        id: ids[0]!,
+        lines,
+        text: series.text,
+        start: record.data.start,
+        exception: false,
+        edited: [],
+      };
+      return ids[0];
+    },
+    writes(saved) {
+      const p = plan!;
+      const item: SeriesItem = {
+        id: ids[0]!,
+        lines,
+        text: p.text,
+        ...anchorOf(saved),
+        horizon: p.horizon,
+        ended: p.ended,
+        slug: saved.slug,
+        template: templateOf(saved),
+        members: Object.fromEntries(p.starts.map((s, i) => [String(ids[i]), s])),
+        version: 1,
+        journal: {
+          token: newToken(),
+          entries: p.starts.slice(1).map((start, i) => ({ id: ids[i + 1]!, start })),
+        },
+      };
+      return [seriesWrite(item, undefined, staleError(ctx, 'event'))];
+    },
+    finish: (saved) => finishJournal(saved.data.series!.id),
+  };
+}
+
+const scopeOnSingle = () =>
+  invalidParam(
+    'scope',
+    'scope applies to an occurrence of a series; this event is a single event.',
+    'rest_invalid_param',
+  );
+
+/**
+ * The series part of an update of `current` with `scope` (undefined: a single event, or `this`). A
+ * journal left by an interrupted write is finished first, and the occurrence read again.
+ */
+export async function updatingOccurrence(
+  current: EventRecord,
+  body: { recurrence?: string[] },
+  sent: Set<string>,
+  scope: Scope | undefined,
+  ctx: Writer,
+  reload: () => Promise<EventRecord>,
+): Promise<{ current: EventRecord; hook?: SeriesHook }> {
+  if (!current.data.series) {
+    if (scope !== undefined) throw scopeOnSingle();
+    if (sent.has('recurrence'))
+      throw invalidParam(
+        'recurrence',
+        'This event is a single event: create a series with POST /events and recurrence.',
+        'rest_invalid_param',
+      );
+    return { current };
+  }
+  let series = await getSeries(current.data.series.id);
+  if (series?.journal) {
+    await finishJournal(series.id);
+    current = await reload();
+    series = current.data.series ? await getSeries(current.data.series.id) : undefined;
+    if (!current.data.series || series?.journal) throw staleError(ctx, 'event')();
+  }
+  if (!series || (scope ?? 'this') === 'this') {
+    if (sent.has('recurrence'))
+      throw invalidParam(
+        'recurrence',
+        'A rule change applies to the series: send it with scope=all or scope=following.',
+        'rest_invalid_param',
+      );
+    return { current, hook: editingThis(current.data.series, sent) };
+  }
+  const split = scope === 'following' && current.data.series.start > series.start;
+  return {
+    current,
+    hook: split ? splitting(series, current, body, sent, ctx) : editingAll(series, current, body, sent, ctx),
+  };
+}
+
+/** scope=this: the occurrence becomes an exception and keeps what was edited on it. */
+function editingThis(occurrence: Occurrence, sent: Set<string>): SeriesHook {
+  return {
+    async prepare(record) {
+      const edited = [...new Set([...occurrence.edited, ...editedFields(sent)])].sort();
+      record.data.series = { ...occurrence, exception: true, edited };
+      return undefined;
+    },
+    writes: () => [],
+    finish: async () => {},
+  };
+}
+
+interface Placed {
+  /** Occurrence ID → rule start, of the series after the write. */
+  members: Record<string, string>;
+  entries: JournalEntry[];
+}
+
+/**
+ * Which occurrences a rule keeps (their rule starts moved by `shift` and still produced), which it
+ * drops and which it adds (new IDs), as journal entries; `skip` is the occurrence the request writes.
+ */
+async function place(
+  old: Array<[string, string]>,
+  starts: string[],
+  shift: number,
+  skip: number,
+): Promise<Placed> {
+  const free = new Set(starts);
+  const members: Record<string, string> = {};
+  const entries: JournalEntry[] = [];
+  for (const [id, start] of old) {
+    const moved = shifted(start, shift);
+    if (free.delete(moved)) {
+      members[id] = moved;
+      if (Number(id) !== skip) entries.push({ id: Number(id), start: moved });
+    } else entries.push({ id: Number(id), remove: true });
+  }
+  const fresh = [...free];
+  const ids = fresh.length ? await nextIds('post', fresh.length) : [];
+  fresh.forEach((start, i) => {
+    members[String(ids[i])] = start;
+    entries.push({ id: ids[i]!, start });
+  });
+  return { members, entries };
+}
+
+/** How the written occurrence moved, and the anchor the series moves to with it. */
+function moved(series: SeriesItem, from: string, current: EventRecord, next: EventRecord, sent: Set<string>) {
+  const timed = TIME_FIELDS.some((f) => sent.has(f));
+  const shift = timed ? wallDiff(next.data.start, current.data.start) : 0;
+  const start = shifted(from, shift);
+  const anchor: Anchor = timed
+    ? {
+        start,
+        end: shifted(start, wallDiff(next.data.end, next.data.start)),
+        allDay: next.data.allDay,
+        timezone: next.data.timezone,
+      }
+    : {
+        start: from,
+        end: shifted(from, wallDiff(series.end, series.start)),
+        allDay: series.allDay,
+        timezone: series.timezone,
+      };
+  return { shift, anchor };
+}
+
+const outside = () =>
+  invalidParam(
+    'recurrence',
+    'The new rule does not place this occurrence: send the change from an occurrence it keeps.',
+    'rest_invalid_param',
+  );
+
+/** The written occurrence's series fields after a scope=all or following write. */
+function occurrenceAfter(
+  current: EventRecord,
+  series: Pick<SeriesItem, 'id' | 'lines' | 'text'>,
+  start: string,
+  sent: Set<string>,
+  exception: boolean,
+): Occurrence {
+  const sentFields = editedFields(sent);
+  return {
+    id: series.id,
+    lines: series.lines,
+    text: series.text,
+    start,
+    exception,
+    edited: current.data.series!.edited.filter((f) => !sentFields.includes(f)),
+  };
+}
+
+/** scope=all: every occurrence takes the change; a time change moves them all, a rule change re-places them. */
+function editingAll(
+  series: SeriesItem,
+  current: EventRecord,
+  body: { recurrence?: string[] },
+  sent: Set<string>,
+  ctx: Writer,
+): SeriesHook {
+  let next: SeriesItem | undefined;
+  const sentFields = editedFields(sent);
+  return {
+    async prepare(record) {
+      const { shift, anchor } = moved(series, series.start, current, record, sent);
+      const lines = sent.has('recurrence') ? body.recurrence! : series.lines;
+      const horizon = later(series.horizon, await horizonIn(anchor.timezone));
+      const expanded = await expand(lines, anchor, horizon);
+      const placed = await place(
+        Object.entries(series.members),
+        expanded.occurrences.map((o) => o.start),
+        shift,
+        current.id,
+      );
+      const start = placed.members[String(current.id)];
+      if (!start) throw outside();
+      next = {
+        ...series,
+        lines,
+        text: expanded.text,
+        ...anchor,
+        horizon,
+        ended: expanded.ended,
+        members: placed.members,
+        version: series.version + 1,
+        journal: { token: newToken(), entries: placed.entries },
+      };
+      record.data.series = occurrenceAfter(current, next, start, sent, current.data.series!.exception);
+      return undefined;
+    },
+    writes(saved) {
+      const item = { ...next!, template: sharedWith(series.template, saved, sentFields) };
+      return [seriesWrite(item, series.version, staleError(ctx, 'event'))];
+    },
+    finish: () => finishJournal(series.id),
+  };
+}
+
+/**
+ * scope=following: the series ends before this occurrence, and a new series (this occurrence's ID)
+ * starts with it, with the change; the later occurrences move to it (as Google's API splits a series).
+ */
+function splitting(
+  series: SeriesItem,
+  current: EventRecord,
+  body: { recurrence?: string[] },
+  sent: Set<string>,
+  ctx: Writer,
+): SeriesHook {
+  let before: SeriesItem | undefined;
+  let after: SeriesItem | undefined;
+  const sentFields = editedFields(sent);
+  return {
+    async prepare(record) {
+      const plan = await splitPlan(series, current.data.series!.start, {
+        recurrence: sent.has('recurrence') ? body.recurrence : undefined,
+        move: (from) => moved(series, from, current, record, sent),
+        firstId: current.id,
+        leader: current.id,
+      });
+      before = plan.before;
+      after = plan.after;
+      const start = after.members[String(current.id)];
+      if (!start) throw outside();
+      record.data.series = occurrenceAfter(current, after, start, sent, false);
+      return undefined;
+    },
+    writes(saved) {
+      const stale = staleError(ctx, 'event');
+      return [
+        seriesWrite(before!, series.version, stale),
+        seriesWrite(
+          { ...after!, slug: saved.slug, template: sharedWith(series.template, saved, sentFields) },
+          undefined,
+          stale,
+        ),
+      ];
+    },
+    async finish(saved) {
+      await finishJournal(series.id);
+      await finishJournal(saved.id);
+    },
+  };
+}
+
+/**
+ * A series cut at the rule start `cut`: `before` keeps the occurrences before it (its lines end there),
+ * `after` (ID `firstId`) takes the others, re-placed by its own rule from the moved anchor.
+ */
+export async function splitPlan(
+  series: SeriesItem,
+  cut: string,
+  o: {
+    recurrence?: string[];
+    move: (from: string) => { shift: number; anchor: Anchor };
+    firstId: number;
+    /** The occurrence the request writes itself, left out of the journal. */
+    leader?: number;
+    template?: Template;
+    override?: string[];
+  },
+): Promise<{ before: SeriesItem; after: SeriesItem }> {
+  const earlier = Object.entries(series.members).filter(([, s]) => s < cut);
+  const rest = Object.entries(series.members).filter(([, s]) => s >= cut);
+  const oldLines = cutLines(series.lines, cut, series.allDay);
+  const kept = await expand(oldLines, { ...series }, series.horizon);
+  const { shift, anchor } = o.move(cut);
+  const lines = o.recurrence ?? restLines(series.lines, kept.occurrences.length);
+  const horizon = later(series.horizon, await horizonIn(anchor.timezone));
+  const expanded = await expand(lines, anchor, horizon);
+  const placed = await place(
+    rest,
+    expanded.occurrences.map((x) => x.start),
+    shift,
+    o.leader ?? 0,
+  );
+  const before: SeriesItem = {
+    ...series,
+    lines: oldLines,
+    text: kept.text,
+    ended: true,
+    members: Object.fromEntries(earlier),
+    version: series.version + 1,
+    // The earlier occurrences show the shortened lines.
+    journal: { token: newToken(), entries: earlier.map(([id, start]) => ({ id: Number(id), start })) },
+  };
+  const after: SeriesItem = {
+    ...series,
+    id: o.firstId,
+    lines,
+    text: expanded.text,
+    ...anchor,
+    horizon,
+    ended: expanded.ended,
+    template: o.template ?? series.template,
+    members: placed.members,
+    version: 1,
+    journal: { token: newToken(), entries: placed.entries, ...(o.override ? { override: o.override } : {}) },
+  };
+  return { before, after };
+}

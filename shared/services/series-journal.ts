@@ -1,0 +1,284 @@
+import { randomUUID } from 'node:crypto';
+import { nowStamps } from '../domain/clock';
+import { type EventRecord, termsRecounted } from '../domain/event-record';
+import { resolveEventTimes } from '../domain/event-times';
+import { TIME_FIELDS, withShared } from '../domain/series-fields';
+import { keys } from '../db/keys';
+import { mergeAdds } from '../db/merge-adds';
+import { batchGet } from '../db/query';
+import { commit, MAX_TRANSACTION_ITEMS, type PlannedWrite } from '../db/transact';
+import { type Deltas, deltaWrites, eventWrites } from '../repositories/event-writes';
+import { goneLinkTargets } from '../repositories/events';
+import {
+  deletePostWrites,
+  fromPostItem,
+  newPostWrites,
+  postUpdate,
+  statusCount,
+  statusTotals,
+} from '../repositories/posts';
+import { clearJournal, getSeries, type JournalEntry, type SeriesItem } from '../repositories/series';
+import { commitWithSlugs } from '../repositories/slug-claims';
+import { syncTermsInUse } from '../repositories/term-use';
+import { linkedGone, parentsFor } from './event-write-parts';
+
+/**
+ * Finishing a series' journal (docs/recurrence.md, "A write of many transactions"): every occurrence it
+ * names is brought in line with the series (created, updated or removed), in transactions of up to 100
+ * items, each occurrence whole in one of them. It reads the occurrences first, so a repeat writes only
+ * what is still to do: a journal can be finished by the request that wrote it, by its repeat, or by
+ * the extend job.
+ */
+
+/** An occurrence changed between its read and its write: read again and go on. */
+class Moved extends Error {}
+
+export const newToken = () => randomUUID();
+
+const floating = (wall: string) => new Date(`${wall.replace(' ', 'T')}Z`).getTime();
+const wallOf = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+
+/** A wall time moved by `ms` (wall-clock arithmetic, as the rule is read). */
+export const shifted = (wall: string, ms: number) => wallOf(floating(wall) + ms);
+export const wallDiff = (a: string, b: string) => floating(a) - floating(b);
+
+/** Stable text of what an occurrence shows, to tell whether it needs a write. */
+function shape(e: EventRecord): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .filter(([, x]) => x !== undefined)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([k, x]) => [k, sorted(x)]),
+          )
+        : v;
+  const { title, description, excerpt, status, author, date, date_utc, data } = e;
+  return JSON.stringify(sorted({ title, description, excerpt, status, author, date, date_utc, data }));
+}
+
+/** The occurrence of `s` the rule places at `start`, as it should be (keeping its own edits). */
+export async function occurrenceState(
+  s: SeriesItem,
+  start: string,
+  current: EventRecord | undefined,
+  override: readonly string[] = [],
+): Promise<EventRecord> {
+  const edited = (current?.data.series?.edited ?? []).filter((f) => !override.includes(f));
+  const base: EventRecord =
+    current ??
+    ({
+      id: 0,
+      type: 'event',
+      slug: '',
+      version: 0,
+      countPublic: 0,
+      countAll: 0,
+      data: {},
+    } as unknown as EventRecord);
+  const next = withShared(s.template, base, edited);
+  const ownTimes = current && TIME_FIELDS.some((f) => edited.includes(f));
+  const times = ownTimes
+    ? undefined
+    : await resolveEventTimes({
+        start_date: start,
+        end_date: shifted(start, wallDiff(s.end, s.start)),
+        timezone: s.timezone,
+        all_day: s.allDay,
+      });
+  next.data = {
+    ...next.data,
+    ...(times ?? {}),
+    series: {
+      id: s.id,
+      lines: s.lines,
+      text: s.text,
+      start,
+      exception: current?.data.series?.exception ?? false,
+      edited,
+    },
+  };
+  next.sortDate = next.data.start;
+  next.sortEnd = next.data.end;
+  if (!current) Object.assign(next, nowStamps());
+  return next;
+}
+
+interface Step {
+  before?: EventRecord;
+  after?: EventRecord;
+  /** New occurrences: the slug base they claim. */
+  slugBase?: string;
+}
+
+/** The items of one occurrence's write (its status total apart: one per transaction, summed). */
+function stepWrites(step: Step, claim: number, slug: string, shared: Shared): PlannedWrite[] {
+  const stale = () => new Moved();
+  const o = { gone: shared.gone, linkedGone, parentOf: shared.parentOf, deltas: shared.deltas };
+  const { before, after } = step;
+  if (!after) return [...deletePostWrites(before!, stale), ...eventWrites(before, undefined, o)];
+  if (!before) {
+    const record = { ...after, slug, version: 1 };
+    return [...newPostWrites(record, claim), ...eventWrites(undefined, record, o)];
+  }
+  const next = { ...after, version: before.version + 1, ...nowStamps() };
+  return [
+    postUpdate(before, next, stale),
+    ...statusCount('event', before.status, next.status),
+    ...eventWrites(before, next, o),
+  ];
+}
+
+interface Shared {
+  gone: Set<string>;
+  parentOf?: ReadonlyMap<number, number>;
+  deltas?: Deltas;
+}
+
+/** Commits steps in transactions of up to 100 items, new occurrences' slugs claimed in each. */
+/** Whether every step was committed before `deadline` (else the journal stays, for a repeat). */
+async function commitSteps(steps: Step[], shared: Shared, deadline: number): Promise<boolean> {
+  // Sizes with a stand-in slug, then groups that fit one transaction with their tallies and totals.
+  const groups: Step[][] = [];
+  let group: Step[] = [];
+  const size = (g: Step[]) =>
+    build(
+      g,
+      g.map(() => 'x'),
+      shared,
+    ).length + g.filter((s) => s.slugBase).length;
+  for (const step of steps) {
+    if (group.length && size([...group, step]) > MAX_TRANSACTION_ITEMS) {
+      groups.push(group);
+      group = [];
+    }
+    group.push(step);
+  }
+  if (group.length) groups.push(group);
+  // A few transactions at once: a series' groups cover different months (tally items), so they
+  // rarely collide, and one that loses a race is retried (commitWithSlugs).
+  let next = 0;
+  let done = true;
+  const worker = async () => {
+    while (next < groups.length) {
+      if (Date.now() > deadline) {
+        done = false;
+        return;
+      }
+      const g = groups[next++]!;
+      const creating = g.filter((s) => s.slugBase);
+      await commitWithSlugs(
+        creating.map((s) => ({ scope: { type: 'event' as const }, base: s.slugBase! })),
+        (slugs) => build(g, slugs, shared),
+        commit,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, groups.length) }, worker));
+  return done;
+}
+
+/** Transactions of one journal in flight at once. */
+const PARALLEL = 3;
+
+/** One transaction's items: every step's, tallies and status totals summed. */
+function build(g: Step[], slugs: string[], shared: Shared): PlannedWrite[] {
+  const deltas: Deltas = new Map();
+  const own = { ...shared, deltas };
+  let claim = 0;
+  const writes = g.flatMap((s) =>
+    s.slugBase ? stepWrites(s, claim, slugs[claim++]!, own) : stepWrites(s, 0, '', own),
+  );
+  const created = g.filter((s) => !s.before && s.after).map((s) => s.after!.status);
+  const totals = new Map<string, number>();
+  for (const status of created) totals.set(status, (totals.get(status) ?? 0) + 1);
+  return mergeAdds([
+    ...writes,
+    ...statusTotals(
+      'event',
+      [...totals].map(([status, n]) => ({ status, n })),
+    ),
+    ...deltaWrites(deltas),
+  ]);
+}
+
+const MAX_PASSES = 5;
+
+/**
+ * Brings the journal's occurrences in line and removes the journal. Occurrences someone changed
+ * meanwhile are read again (a few passes); what still differs after that is left in the journal for
+ * the next repeat or extend run.
+ */
+export async function finishJournal(seriesId: number, budgetMs = REQUEST_BUDGET_MS): Promise<boolean> {
+  const deadline = Date.now() + budgetMs;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const s = await getSeries(seriesId);
+    if (!s?.journal) return true;
+    try {
+      if (!(await applyJournal(s, deadline))) return false;
+      await clearJournal(s.id, s.journal.token);
+      return true;
+    } catch (e) {
+      if (!(e instanceof Moved)) throw e;
+    }
+  }
+  return false;
+}
+
+/**
+ * How long a request goes on writing a journal: well inside a function's 10 s, so that it answers;
+ * what is left is finished by a repeat of the request or by the extend job.
+ */
+const REQUEST_BUDGET_MS = 3000;
+
+async function applyJournal(s: SeriesItem, deadline: number): Promise<boolean> {
+  const { entries, override } = s.journal!;
+  const ids = [...new Set(entries.map((e) => e.id))];
+  const items = await batchGet(ids.map(keys.post), true);
+  const current = new Map<number, EventRecord>();
+  for (const item of items.values())
+    if (item.deleting === undefined && item.type === 'event')
+      current.set(Number(item.id), fromPostItem(item));
+  const steps: Step[] = [];
+  for (const entry of entries as JournalEntry[]) {
+    const before = current.get(entry.id);
+    if ('remove' in entry) {
+      if (before) steps.push({ before });
+      continue;
+    }
+    const after = await occurrenceState(s, entry.start, before, override);
+    if (before && shape(before) === shape(after)) continue;
+    steps.push({
+      before,
+      after: before ? after : { ...after, id: entry.id },
+      ...(before ? {} : { slugBase: `${s.slug}-${entry.start.slice(0, 10)}` }),
+    });
+  }
+  if (!steps.length) return true;
+  const records = steps.flatMap((st) => [st.before, st.after]).filter((r): r is EventRecord => !!r);
+  const withCategories = records.some((r) => r.data.categories.length > 0);
+  const [gone, parentOf] = await Promise.all([goneOf(records), parentsFor(withCategories)]);
+  const done = await commitSteps(steps, { gone, parentOf }, deadline);
+  const terms = new Set(steps.flatMap((st) => termsRecounted(st.before, st.after)));
+  await syncTermsInUse(terms);
+  return done;
+}
+
+/** Link targets gone or being deleted, over the links of every record written (one batched read). */
+function goneOf(records: EventRecord[]): Promise<Set<string>> {
+  // goneLinkTargets reads one record's links: a stand-in that holds every link once.
+  const union = (pick: (r: EventRecord) => number[]) => [...new Set(records.flatMap(pick))];
+  const first = records[0]!;
+  return goneLinkTargets({
+    ...first,
+    data: {
+      ...first.data,
+      categories: union((r) => r.data.categories),
+      tags: union((r) => r.data.tags),
+      venues: union((r) => r.data.venues),
+      organizers: union((r) => r.data.organizers),
+    },
+  });
+}
