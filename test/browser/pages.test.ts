@@ -203,3 +203,98 @@ describe.skipIf(skipBrowser)('the edit form', () => {
     expect(stored.website).toBe(stored.url);
   });
 });
+
+describe.skipIf(skipBrowser)('subscribing', () => {
+  it('offers the filtered view to Google Calendar, Apple Calendar, Outlook 365 and Outlook.com, to copy and to download', async () => {
+    const { page, errors } = await open('/?date=2031-03-01&category=music');
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.origin });
+    await poll(() => page.locator('#subscribe').getAttribute('href')).toBe(
+      '/cal/events/v1/events/ical?categories=music',
+    );
+
+    await page.click('#subscribe-menu summary');
+    const feed = `${api.origin}/cal/events/v1/events/ical?categories=music`;
+    const webcal = feed.replace(/^http:/, 'webcal:');
+    const href = (role: string) =>
+      page.locator(`#subscribe-menu a[data-role="${role}"]`).getAttribute('href');
+    expect(await href('google')).toBe(
+      `https://calendar.google.com/calendar/render?cid=${encodeURIComponent(webcal)}`,
+    );
+    expect(await href('apple')).toBe(webcal);
+    expect(await href('outlook365')).toBe(
+      `https://outlook.office.com/owa?path=/calendar/action/compose&rru=addsubscription&url=${encodeURIComponent(webcal)}&name=Event%20calendar%20(filtered)`,
+    );
+    expect(await href('outlook-com')).toMatch(
+      new RegExp(
+        `^https://outlook\\.live\\.com/owa\\?path=/calendar/action/compose&rru=addsubscription&url=${encodeURIComponent(webcal).replace(/[.?]/g, '\\$&')}&`,
+      ),
+    );
+    await screenshot(page, 'subscribe-menu');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.click('#subscribe-menu [data-role="copy"]');
+    await poll(() => page.locator('#notice').textContent()).toBe(`Copied the calendar's address: ${feed}`);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(feed);
+
+    // The download is the feed itself (its default window: upcoming events, which 2031's are not yet).
+    const ics = await fetch(`${api.origin}${await page.locator('#subscribe').getAttribute('href')}`);
+    expect(ics.status).toBe(200);
+    expect(ics.headers.get('content-type')).toContain('text/calendar');
+    expect(await ics.text()).toMatch(/^BEGIN:VCALENDAR/);
+    expect(await page.locator('#subscribe').getAttribute('download')).toBe('events.ics');
+
+    // Changing the filter changes every option.
+    await page.selectOption('#f-category', '');
+    await poll(() => href('apple')).toBe(
+      `${api.origin.replace(/^http:/, 'webcal:')}/cal/events/v1/events/ical`,
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it('adds one event to Google Calendar or Outlook, or as its .ics, from its detail', async () => {
+    const { page } = await open('/?date=2031-03-01');
+
+    await page.locator('.fc-event', { hasText: 'Jazz Night' }).click();
+    const link = (role: string) => page.locator(`#detail a[data-role="${role}"]`).getAttribute('href');
+    await page.locator('#detail a[data-role="add-google"]').waitFor();
+
+    const google = new URL((await link('add-google'))!);
+    expect(google.origin + google.pathname).toBe('https://calendar.google.com/calendar/render');
+    expect(Object.fromEntries(google.searchParams)).toMatchObject({
+      action: 'TEMPLATE',
+      text: 'Jazz Night',
+      // 20:00–23:00 in New York on 12 March 2031 (EDT) as UTC instants.
+      dates: '20310313T000000Z/20310313T030000Z',
+      location: 'Blue Hall, Bristol, United Kingdom',
+      ctz: 'America/New_York',
+    });
+    expect(google.searchParams.get('details')).toContain(jazz.url);
+    for (const [role, host] of [
+      ['add-outlook365', 'outlook.office.com'],
+      ['add-outlook-com', 'outlook.live.com'],
+    ] as const) {
+      const outlook = new URL((await link(role))!);
+      expect(outlook.host).toBe(host);
+      expect(Object.fromEntries(outlook.searchParams)).toMatchObject({
+        rru: 'addevent',
+        subject: 'Jazz Night',
+        startdt: '2031-03-13T00:00:00Z',
+        enddt: '2031-03-13T03:00:00Z',
+        allday: 'false',
+      });
+    }
+    expect(await link('add-ics')).toBe(`/cal/events/v1/events/${jazz.id}/ical`);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('fits a phone: the menu opens in the flow of the page', async () => {
+    const { page } = await open('/?date=2031-03-01', { width: 360 });
+
+    await page.click('#subscribe-menu summary');
+    await page.locator('#subscribe-menu a[data-role="google"]').waitFor();
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'phone');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});

@@ -1,4 +1,5 @@
-import { API_ROOT, type CalEvent, organizersOf, type Venue, venuesOf } from './api';
+import { type CalEvent, organizersOf, type Venue, venuesOf } from './api';
+import { addLinksElement } from './add-links';
 import { describeDates } from './format';
 
 /** An element with text content (never HTML) and attributes. */
@@ -115,16 +116,6 @@ export function renderDetail(e: CalEvent): HTMLElement {
   description.innerHTML = e.description ?? '';
   body.append(description);
 
-  body.append(
-    el(
-      'p',
-      { class: 'links' },
-      el(
-        'a',
-        { href: `${API_ROOT}/events/${e.id}/ical`, download: `${e.slug || e.id}.ics` },
-        'Add to calendar (.ics)',
-      ),
-    ),
-  );
+  body.append(addLinksElement(e));
   return body;
 }

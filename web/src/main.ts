@@ -8,6 +8,7 @@ import { openEditor, saveEditor, setUpRepeat } from './editor';
 import { apiFilters, badDate, type PageState, readState, searchOf, stateQuery } from './filters';
 import { nextDay, toInput, utcInstant } from './format';
 import { calendarPath, eventSlugOf } from './page-route';
+import { setUpSubscribe, updateSubscribe as updateSubscribeMenu } from './subscribe';
 import { askScope } from './scope';
 import {
   beginSignIn,
@@ -165,7 +166,7 @@ function readFilters(): void {
 
 function updateSubscribe(): void {
   const q = searchOf(apiFilters({ ...state, trash: false }, false)).toString();
-  $<HTMLAnchorElement>('subscribe').href = `${API_ROOT}/events/ical${q ? `?${q}` : ''}`;
+  updateSubscribeMenu(`${API_ROOT}/events/ical${q ? `?${q}` : ''}`, q !== '');
 }
 
 // ---- The address: the calendar's view, or the open event's page (page-route.ts) ------------------
@@ -533,6 +534,7 @@ function start(): void {
   wireDialogs();
   wireFilters();
   $('detail').addEventListener('close', leaveEventAddress);
+  setUpSubscribe(notice);
   if (eventPage) void showDetail({ slug: eventPage });
   setUpRepeat();
   writeFilters();
