@@ -55,6 +55,14 @@ export interface BenchResults {
 export const BEGIN = '<!-- bench-report:begin';
 export const END = '<!-- bench-report:end -->';
 
+/** What `--cold-only` writes: the cold start alone, with the run it came from. */
+export type ColdResults = Pick<BenchResults, 'coldStart' | 'coldBaseline'> & {
+  run: { commit: string; date: string; node: string; cold_rounds: number };
+};
+
+/** The markers of a cold-only report's generated part (`npm run bench -- --cold-only --report`). */
+export const COLD_MARKERS = { begin: '<!-- bench-cold-report:begin', end: '<!-- bench-cold-report:end -->' };
+
 const number = (n: number) => n.toLocaleString('en-US');
 const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
 const cell = (s: string) => s.replace(/\|/g, '\\|');
@@ -220,18 +228,39 @@ export function renderReport(r: BenchResults, source: string): string {
   return out.join('\n');
 }
 
-/** `existing` with its generated part replaced by `block`; a document without one gets it appended. */
-export function withReport(existing: string | undefined, block: string): string {
-  if (existing === undefined) return `# Benchmarks\n\n${block}\n`;
-  const start = existing.indexOf(BEGIN);
-  const end = existing.indexOf(END, start);
-  if (start < 0 || end < 0) return `${existing.trimEnd()}\n\n${block}\n`;
-  return existing.slice(0, start) + block + existing.slice(end + END.length);
+/** The cold start of a `--cold-only` run, between the markers of COLD_MARKERS. */
+export function renderColdReport(r: ColdResults, source: string): string {
+  const { run } = r;
+  return [
+    `${COLD_MARKERS.begin} source=${source}: written by \`npm run bench -- --cold-only --report\`; edits between these markers are overwritten -->`,
+    '',
+    `From ${code(source)}: commit ${code(run.commit)}, ${run.date}, Node ${run.node}; ${run.cold_rounds} cold-start rounds. ` +
+      'Median module init of a fresh `node` importing the bundle (and any chunk every request of the function loads), over the same for a bundle that only creates a DynamoDB client.',
+    '',
+    coldTable({ sizes: [], cases: [], coldStart: r.coldStart, coldBaseline: r.coldBaseline }),
+    COLD_MARKERS.end,
+  ].join('\n');
 }
 
-/** The results file a document's generated part was rendered from, if it has one. */
-export function reportSource(document: string): string | undefined {
-  const start = document.indexOf(BEGIN);
+/**
+ * `existing` with its generated part (between `markers`) replaced by `block`; a document without one
+ * gets it appended.
+ */
+export function withReport(
+  existing: string | undefined,
+  block: string,
+  markers = { begin: BEGIN, end: END },
+): string {
+  if (existing === undefined) return `# Benchmarks\n\n${block}\n`;
+  const start = existing.indexOf(markers.begin);
+  const end = existing.indexOf(markers.end, start);
+  if (start < 0 || end < 0) return `${existing.trimEnd()}\n\n${block}\n`;
+  return existing.slice(0, start) + block + existing.slice(end + markers.end.length);
+}
+
+/** The results file a document's generated part (from `begin`) was rendered from, if it has one. */
+export function reportSource(document: string, begin = BEGIN): string | undefined {
+  const start = document.indexOf(begin);
   if (start < 0) return undefined;
   return /source=(\S+?):/.exec(document.slice(start, document.indexOf('\n', start)))?.[1];
 }

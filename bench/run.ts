@@ -5,6 +5,7 @@
  *   npm run bench -- --load [--clients 10] [--seconds 20]
  *   npm run bench -- --report docs/benchmarks.md [--out bench/results/1000-50000.json]
  *   npm run bench -- --from bench/results/1000-50000.json [--report docs/benchmarks.md]
+ *   npm run bench -- --cold-only --report docs/cold-start.md [--out bench/results/cold-start.json]
  *
  * Self-contained: it starts DynamoDB Local (in memory) and the local gateway in this process on free
  * ports with a fresh table, and stops them at the end. Never part of `npm test`; it asserts nothing
@@ -37,12 +38,13 @@ import { parseArgs } from 'node:util';
 import { CalApiError } from '../client/src';
 import type { ApiClient, EventBody } from '../local/seed';
 import type { Figures } from './report';
+import type { BenchResults, ColdResults } from './report-markdown';
 
 const USAGE =
   'Usage: npm run bench -- [--sizes 1000,50000] [--out file.json] [--requests 100] [--concurrency 4] ' +
   '[--write-requests 40] [--sample 20] [--tags 100,10000] [--cold-rounds 31] [--handler-iterations 40]\n' +
   '       npm run bench -- --load [--clients 10] [--seconds 20] [--events 300]\n' +
-  '       npm run bench -- --cold-only [--cold-rounds 31]\n' +
+  '       npm run bench -- --cold-only [--cold-rounds 31] [--report docs/cold-start.md] [--out file.json]\n' +
   '       npm run bench -- ... --report docs/benchmarks.md | --from results.json [--report file.md]';
 
 let parsed;
@@ -76,13 +78,19 @@ try {
 }
 const args = parsed.values;
 
-/** Writes the Markdown report of `results` (saved as `source`) into `args.report`, or prints it. */
+/**
+ * Writes the Markdown report of `results` (saved as `source`) into `args.report`, or prints it: a
+ * cold-only run's results (they have no cases) between the cold report's own markers.
+ */
 async function writeReport(results: unknown, source: string): Promise<void> {
-  const { renderReport, withReport } = await import('./report-markdown');
-  const block = renderReport(results as Parameters<typeof renderReport>[0], source);
+  const md = await import('./report-markdown');
+  const coldOnly = !('cases' in (results as object));
+  const block = coldOnly
+    ? md.renderColdReport(results as ColdResults, source)
+    : md.renderReport(results as BenchResults, source);
   if (!args.report) return void console.log(block);
   const existing = existsSync(args.report) ? readFileSync(args.report, 'utf8') : undefined;
-  writeFileSync(args.report, withReport(existing, block));
+  writeFileSync(args.report, md.withReport(existing, block, coldOnly ? md.COLD_MARKERS : undefined));
   console.log(`Wrote the report of ${source} into ${args.report}.`);
 }
 
@@ -717,8 +725,33 @@ async function load(): Promise<void> {
   console.log(report.loadTable(out));
 }
 
+/** The cold start alone; with --report or --out its results are written, as a full run's are. */
+async function coldOnly(): Promise<void> {
+  const cs = await cold();
+  // Rounded as a full run's results are.
+  const { coldStart, coldBaseline } = report.json([], [], new Map(), cs.functions, {
+    coldBaseline: cs.baseline,
+  });
+  const results: ColdResults = {
+    coldStart,
+    coldBaseline,
+    run: {
+      commit: gitCommit(),
+      date: new Date().toISOString().slice(0, 10),
+      node: process.versions.node,
+      cold_rounds: num('cold-rounds'),
+    },
+  };
+  const out = args.out ?? (args.report ? 'bench/results/cold-start.json' : undefined);
+  if (out) {
+    writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+    console.log(`\nWrote ${out}.`);
+  }
+  if (args.report) await writeReport(results, out!);
+}
+
 try {
-  if (args['cold-only']) await cold();
+  if (args['cold-only']) await coldOnly();
   else await (args.load ? load() : bench());
 } catch (e) {
   console.error(`\nBench failed: ${e instanceof SetupError ? e.message : ((e as Error).stack ?? e)}`);

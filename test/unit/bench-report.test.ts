@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import {
   BEGIN,
   type BenchResults,
+  COLD_MARKERS,
+  type ColdResults,
   END,
+  renderColdReport,
   renderReport,
   reportSource,
   withReport,
@@ -66,6 +69,20 @@ describe('docs/benchmarks.md', () => {
   });
 });
 
+describe('docs/cold-start.md', () => {
+  it('holds exactly what its cold-start results file renders', () => {
+    const doc = read('docs/cold-start.md');
+    const source = reportSource(doc, COLD_MARKERS.begin);
+
+    expect(source, 'docs/cold-start.md has no generated part naming its results file').toBeDefined();
+    const block = renderColdReport(JSON.parse(read(source!)) as ColdResults, source!);
+    expect(
+      withReport(doc, block, COLD_MARKERS),
+      `docs/cold-start.md differs from ${source}: run npm run bench -- --from ${source} --report docs/cold-start.md`,
+    ).toBe(doc);
+  });
+});
+
 describe('the Markdown report', () => {
   it('renders the run, the figures with their verdicts, the cases and the cold start', () => {
     const block = renderReport(results, 'bench/results/x.json');
@@ -96,6 +113,29 @@ describe('the Markdown report', () => {
 
     expect(out).toBe(`# Benchmarks\n\nBefore.\n\n${next}\n\nAfter.\n`);
     expect(reportSource(out)).toBe('b.json');
+  });
+
+  it('renders a cold-only run between its own markers, leaving a full report in the same document', () => {
+    const cold: ColdResults = {
+      coldStart: [
+        { function: 'events/get-event', bytes: 2048, ratio: 1.1, median_ms: 22, extras: 'jose 18K' },
+      ],
+      coldBaseline: { function: 'bare client', bytes: 1024, median_ms: 20 },
+      run: { commit: 'abc1234', date: '2026-11-27', node: '22.1.0', cold_rounds: 19 },
+    };
+    const full = renderReport(results, 'a.json');
+    const doc = `# Cold\n\n${full}\n\n${renderColdReport({ ...cold, coldStart: [] }, 'c.json')}\n`;
+
+    const block = renderColdReport(cold, 'd.json');
+    const out = withReport(doc, block, COLD_MARKERS);
+
+    expect(block.startsWith(`${COLD_MARKERS.begin} source=d.json:`)).toBe(true);
+    expect(block.endsWith(COLD_MARKERS.end)).toBe(true);
+    expect(block).toContain('commit `abc1234`, 2026-11-27, Node 22.1.0; 19 cold-start rounds');
+    expect(block).toContain('| events/get-event | 2 KB | 22.0 | 1.10 | ✓ | jose 18K |');
+    expect(out).toBe(`# Cold\n\n${full}\n\n${block}\n`);
+    expect(reportSource(out, COLD_MARKERS.begin)).toBe('d.json');
+    expect(reportSource(out)).toBe('a.json');
   });
 
   it('appends the generated part to a document without one, or starts a new document', () => {
