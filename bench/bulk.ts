@@ -28,7 +28,6 @@ import { pathToFileURL } from 'node:url';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
-  BatchWriteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
@@ -40,6 +39,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { NAMESPACE_PATH } from '../shared/config';
 import { ddb, tableName } from '../shared/db/client';
 import { keys } from '../shared/db/keys';
+import { batchWrite } from '../shared/db/query';
 import { syncTermsInUse } from '../shared/repositories/term-use';
 import { ownClient } from './own-client';
 
@@ -441,13 +441,12 @@ export function installCapture(): void {
 // ---------------------------------------------------------------------------------------------------
 // Writing what was captured
 
-/** Drains captured puts with BatchWriteItem, `concurrency` batches in flight, retrying unprocessed items. */
+/** Drains captured puts with BatchWriteItem (shared/db/query.ts batchWrite), `concurrency` batches in flight. */
 class Writer {
   private readonly client = ownClient();
   private queue: Item[] = [];
   private running = 0;
   private idle: Array<() => void> = [];
-  written = 0;
   calls = 0;
   failure: Error | undefined;
 
@@ -491,19 +490,13 @@ class Writer {
     }
   }
 
+  /** One batch (at most 25 items); its retries of unprocessed items are batchWrite's, uncounted. */
   private async send(items: Item[]): Promise<void> {
-    let requests = items.map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; requests.length > 0; attempt++) {
-      if (attempt > 20) throw new Error('bench bulk path: BatchWriteItem keeps returning unprocessed items');
-      if (attempt > 0) await new Promise((ok) => setTimeout(ok, Math.min(1000, 20 * 2 ** attempt)));
-      this.calls++;
-      const out = await this.client.send(
-        new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }),
-      );
-      const left = (out.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
-      this.written += requests.length - left.length;
-      requests = left;
-    }
+    this.calls++;
+    await batchWrite(
+      items.map((put) => ({ put })),
+      this.client,
+    );
   }
 
   /** Waits until the backlog is below `limit` (back pressure for the producers). */

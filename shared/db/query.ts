@@ -1,6 +1,7 @@
 import {
   BatchGetCommand,
   BatchWriteCommand,
+  type DynamoDBDocumentClient,
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -147,15 +148,16 @@ const BATCH_WRITE_TRIES = 8;
 /**
  * Puts and deletes outside a transaction (rebuilds, tally and search-index upkeep), in rounds of 25,
  * retrying what DynamoDB leaves unprocessed; deleting a missing item is fine. Gives up with a
- * ThrottlingException-named error (which callers and clients treat as "try again later").
+ * ThrottlingException-named error (which callers and clients treat as "try again later"). `client` is
+ * the shared one but for the bench's bulk path, whose writes must pass by the shared one's middleware.
  */
-export async function batchWrite(writes: BatchWrite[]): Promise<void> {
+export async function batchWrite(writes: BatchWrite[], client: DynamoDBDocumentClient = ddb): Promise<void> {
   for (let i = 0; i < writes.length; i += 25) {
     let pending: Array<Record<string, unknown>> = writes
       .slice(i, i + 25)
       .map((w) => ('put' in w ? { PutRequest: { Item: w.put } } : { DeleteRequest: { Key: w.delete } }));
     for (let attempt = 0; pending.length > 0 && attempt < BATCH_WRITE_TRIES; attempt++) {
-      const out = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+      const out = await client.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
       pending = (out.UnprocessedItems?.[tableName()] as Array<Record<string, unknown>> | undefined) ?? [];
     }
     if (pending.length > 0)
