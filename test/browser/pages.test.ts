@@ -298,3 +298,13 @@ describe.skipIf(skipBrowser)('subscribing', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
+
+describe.skipIf(skipBrowser)('the time zone', () => {
+  it("is named on the page: timed events are drawn in the viewer's zone", async () => {
+    const { page } = await open('/?date=2031-03-01');
+
+    expect(await page.locator('#zone-note').textContent()).toBe(
+      'Times are shown in your time zone, Europe/Berlin.',
+    );
+  });
+});

@@ -6,7 +6,7 @@ import { API_ROOT, ApiError, type CalEvent, cal, listAll, type Term, token } fro
 import { el, renderDetail, statusLabel } from './detail';
 import { openEditor, saveEditor, setUpRepeat } from './editor';
 import { apiFilters, badDate, type PageState, readState, searchOf, stateQuery } from './filters';
-import { nextDay, toInput, utcInstant } from './format';
+import { nextDay, toInput, utcInstant, viewerZone } from './format';
 import { calendarPath, eventSlugOf } from './page-route';
 import { setUpSubscribe, updateSubscribe as updateSubscribeMenu } from './subscribe';
 import { askScope } from './scope';
@@ -535,6 +535,10 @@ function start(): void {
   wireFilters();
   $('detail').addEventListener('close', leaveEventAddress);
   setUpSubscribe(notice);
+  // Timed events are drawn in the viewer's zone: the page says which (issue 29).
+  $('calendar').before(
+    el('p', { id: 'zone-note', class: 'status' }, `Times are shown in your time zone, ${viewerZone()}.`),
+  );
   if (eventPage) void showDetail({ slug: eventPage });
   setUpRepeat();
   writeFilters();
