@@ -12,7 +12,8 @@ import { eventually, type Received, type Receiver, startReceiver, verify } from 
  * standardwebhooks library. The retry schedule and the attempt timeout are shortened by their settings.
  */
 process.env.CAL_WEBHOOK_RETRY_SCHEDULE = '0,1,1,1';
-process.env.CAL_WEBHOOK_TIMEOUT_MS = '2000';
+// Long enough that a loaded machine's slow answer is not taken for a hang (a repeat is allowed, though).
+process.env.CAL_WEBHOOK_TIMEOUT_MS = '5000';
 
 const { api, tokens } = await useStack({ tokens: { admin: 'administrator', editor: 'editor' } });
 const asAdmin = { token: tokens.admin };
@@ -188,7 +189,9 @@ describe('webhook deliveries', () => {
     for (let i = 1; i <= 50; i++) await api.patch(`/events/${event.id}`, { title: `v${i}` }, asEditor);
     const got = await eventually(
       '50 updates',
-      () => receiver.at('/order').length >= 50 && receiver.at('/order'),
+      () =>
+        new Set(receiver.at('/order').map((r) => r.headers['webhook-id'])).size >= 50 &&
+        receiver.at('/order'),
     );
     verified(hook.secret, got);
     const ids = got.map((r) => String(r.headers['webhook-id']));
@@ -214,15 +217,18 @@ describe('webhook deliveries', () => {
     );
     const got = await eventually(
       `${WRITES} deliveries`,
-      () => receiver.at('/bulk').length >= WRITES && receiver.at('/bulk'),
+      () =>
+        new Set(receiver.at('/bulk').map((r) => r.headers['webhook-id'])).size >= WRITES &&
+        receiver.at('/bulk'),
       900_000,
     );
-    expect(got).toHaveLength(WRITES);
     verified(hook.secret, got);
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(WRITES);
     for (const tag of tags) {
+      // At least once: an attempt that timed out on our side may have reached the receiver, so a
+      // delivery may come again, but right after itself, never after a later one.
       const ids = got.filter((r) => r.json.data.id === tag.id).map((r) => String(r.headers['webhook-id']));
-      expect(ids).toHaveLength(WRITES / 20);
+      expect(new Set(ids).size).toBe(WRITES / 20);
       expect(ids).toEqual([...ids].sort());
     }
   }, 1_800_000);
