@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { adminToken, type ApiClient } from '../seed';
 import { progress } from './progress';
+import { importCsv } from './csv-import';
 import { importSite } from './site-import';
 import { ImportError, openSite } from './site-source';
 import { defaultStateFile, loadState, saveState } from './state';
@@ -14,14 +15,16 @@ import { reportLines } from './upsert';
  *
  *   npm run import -- site https://example.org [--user admin --app-password "abcd efgh ..."] [--dry-run]
  *   npm run import -- site http://localhost:3000/cal/events/v1 --source-token T --to https://api.example.com/cal/events/v1 --token T2
+ *   npm run import -- csv events.csv [--dry-run]
  *
  * Writes to the local stack (`npm start`) with an administrator token signed locally, unless --to
  * (and --token) name another deployment. Progress goes to stderr, the closing report to stdout.
  */
 
 const USAGE =
-  'Usage: npm run import -- site <site URL or REST root> [--to <API root>] [--token T] ' +
-  '[--user U --app-password P | --source-token T] [--dry-run] [--state file] [--concurrency 8]';
+  'Usage: npm run import -- site <site URL or REST root> [--user U --app-password P | --source-token T] [options]\n' +
+  '       npm run import -- csv <file.csv> [options]\n' +
+  'Options: [--to <API root> --token T] [--dry-run] [--state file] [--concurrency 8] [--quiet]';
 
 export const LOCAL_API = 'http://localhost:3000/cal/events/v1';
 
@@ -71,18 +74,22 @@ async function main(argv: string[]): Promise<void> {
   });
   const [kind, from] = positionals;
   const concurrency = Number(values.concurrency);
-  if (kind !== 'site' || !from || !(concurrency >= 1)) throw new ImportError(USAGE);
+  if ((kind !== 'site' && kind !== 'csv') || !from || !(concurrency >= 1)) throw new ImportError(USAGE);
   if ((values.user === undefined) !== (values['app-password'] === undefined))
     throw new ImportError('--user and --app-password go together (an application password of that user).');
 
   const api = await targetClient(values.to, values.token);
-  const source = await openSite(
-    from,
-    { user: values.user, appPassword: values['app-password'], token: values['source-token'] },
-    isLocal(from),
-  );
-  const file = values.state ?? defaultStateFile(source.root, api.base);
-  const state = loadState(file, source.root, api.base);
+  const source =
+    kind === 'site'
+      ? await openSite(
+          from,
+          { user: values.user, appPassword: values['app-password'], token: values['source-token'] },
+          isLocal(from),
+        )
+      : undefined;
+  const sourceName = source?.root ?? `csv:${resolve(from)}`;
+  const file = values.state ?? defaultStateFile(sourceName, api.base);
+  const state = loadState(file, sourceName, api.base);
   const dryRun = values['dry-run'];
   const checkpoint = () => {
     if (!dryRun) saveState(file, state);
@@ -93,18 +100,21 @@ async function main(argv: string[]): Promise<void> {
     process.stderr.write(`\nStopped. Run the same command again to resume (state: ${file}).\n`);
     process.exit(130);
   });
-  process.stderr.write(
-    `Importing ${source.root} (${source.authenticated ? 'every status' : 'published records only'}) into ${api.base}\n`,
-  );
-  const report = await importSite({
-    source,
+  const what = source
+    ? `${source.root} (${source.authenticated ? 'every status' : 'published records only'})`
+    : from;
+  process.stderr.write(`Importing ${what} into ${api.base}\n`);
+  const common = {
     api,
     state,
     dryRun,
     concurrency,
-    progress: progress(process.stderr, values.quiet),
     checkpoint,
-  }).finally(checkpoint);
+    progress: progress(process.stderr, values.quiet),
+  };
+  const report = await (
+    source ? importSite({ source, ...common }) : importCsv({ file: from, ...common })
+  ).finally(checkpoint);
   console.log(reportLines(report, dryRun).join('\n'));
   if (!dryRun) console.log(`State: ${file}`);
 }

@@ -33,6 +33,8 @@ export interface UpsertOps<B> {
   find?(): Promise<number | undefined>;
   /** The update's body, when it differs from the create's (the slug is kept as it is at the target). */
   forUpdate?(body: B): B;
+  /** The name of a refused body field in the report (a CSV column); the field's own name by default. */
+  fieldName?(field: string): string;
 }
 
 export interface Upserter {
@@ -48,11 +50,11 @@ export interface Upserter {
 }
 
 /** The reason a write was refused, in one line. */
-function reasonOf(e: CalApiError): string {
+function reasonOf(e: CalApiError, name: (field: string) => string = (f) => f): string {
   const params = (e.body.data as { params?: Record<string, string> } | undefined)?.params;
   const detail = params
     ? ` (${Object.entries(params)
-        .map(([k, v]) => `${k}: ${v}`)
+        .map(([k, v]) => `${name(k)}: ${v}`)
         .join('; ')})`
     : '';
   return `${e.status} ${e.code}: ${e.message}${detail}`;
@@ -106,7 +108,10 @@ export function upserter(
       } catch (e) {
         if (!(e instanceof CalApiError) || e.status >= 500) throw e;
         count(collection, 'skipped');
-        report.skipped.push({ record: `${key} ${JSON.stringify(label)}`, reason: reasonOf(e) });
+        report.skipped.push({
+          record: `${key} ${JSON.stringify(label)}`,
+          reason: reasonOf(e, ops.fieldName),
+        });
         return { outcome: 'skipped' };
       }
     },

@@ -1,0 +1,132 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { CalApiError } from '../../client/src';
+import { type ApiClient, pool } from '../seed';
+import { CellError, COLUMN_OF, EVENT_COLUMNS, type Row, rowToEvent } from './csv-columns';
+import type { Progress } from './progress';
+import { ImportError } from './site-source';
+import type { ImportState } from './state';
+import { type Report, upserter } from './upsert';
+
+/**
+ * `npm run import -- csv <file>`: one event per row, in the reference plugin's columns
+ * (csv-columns.ts). A row is one write (its venue, organizers and terms inline), so it lands whole or
+ * not at all; a row with a bad cell is skipped, named by its line and column, and the rest imported.
+ *
+ * A row is the same event on the next run when its `Event Slug` is (the export writes it), else when
+ * its name and start are: the state file remembers which target event each became, and without it the
+ * event is looked for by slug, or by name and start.
+ */
+
+export interface CsvImportOptions {
+  file: string;
+  api: ApiClient;
+  state: ImportState;
+  dryRun: boolean;
+  progress: Progress;
+  concurrency?: number;
+  checkpoint(): void;
+}
+
+interface ParsedRow {
+  line: number;
+  row: Row;
+}
+
+/** The rows of a CSV file (a byte order mark, CRLF and quoted line breaks allowed). */
+export function readRows(text: string, file: string): ParsedRow[] {
+  let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
+  try {
+    records = parse(text, {
+      columns: (header: string[]) => header.map((h) => h.trim()),
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      trim: false,
+      info: true,
+    });
+  } catch (e) {
+    throw new ImportError(`${file} is not readable CSV: ${(e as Error).message}`);
+  }
+  const header = records[0] ? Object.keys(records[0].record) : [];
+  for (const needed of ['Event Name', 'Event Start Date'] as const)
+    if (records.length && !header.includes(needed))
+      throw new ImportError(
+        `${file} has no "${needed}" column: the first line must name the columns (${EVENT_COLUMNS.slice(0, 4).join(', ')}, ...).`,
+      );
+  const unknown = header.filter((h) => !(EVENT_COLUMNS as readonly string[]).includes(h));
+  if (unknown.length)
+    throw new ImportError(
+      `${file}: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}.`,
+    );
+  return records.map(({ record, info }) => ({ line: info.lines, row: record as Row }));
+}
+
+const EVERY_STATUS = ['publish', 'future', 'draft', 'pending', 'private'] as const;
+
+export async function importCsv(o: CsvImportOptions): Promise<Report> {
+  let text: string;
+  try {
+    text = readFileSync(o.file, 'utf8');
+  } catch (e) {
+    throw new ImportError(
+      `Cannot read ${o.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`,
+    );
+  }
+  const rows = readRows(text, o.file);
+  const { api } = o;
+  const u = upserter(o.state, 'csv', o.dryRun);
+  o.progress.phase('rows', rows.length);
+  let done = 0;
+  for (let at = 0; at < rows.length; at += 500) {
+    await pool(rows.slice(at, at + 500), o.concurrency ?? 8, async ({ line, row }) => {
+      const label = `line ${line}`;
+      try {
+        const body = rowToEvent(row);
+        const identity = body.slug ?? `${body.title}|${body.start_date}`;
+        await u.upsert('events', identity, label, body, {
+          create: async (b, idempotencyKey) => {
+            const reply = await api.createEvent({ body: b, idempotencyKey });
+            return reply.headers.get('idempotent-replayed') === 'true'
+              ? { replayed: reply.data.id }
+              : reply.data.id;
+          },
+          update: (id, b) => api.updateEvent({ path: { id }, body: b }),
+          find: () => findEvent(api, body.slug, body.title, String(body.start_date)),
+          fieldName: (field) => `column "${COLUMN_OF[field] ?? field}"`,
+        });
+      } catch (e) {
+        if (!(e instanceof CellError)) throw e;
+        (u.report.counts.events ??= { created: 0, updated: 0, unchanged: 0, skipped: 0 }).skipped++;
+        u.report.skipped.push({ record: label, reason: `column "${e.column}": ${e.message}` });
+      }
+      o.progress.tick(++done, u.counts('events'));
+    });
+    o.checkpoint();
+  }
+  o.progress.end();
+  return u.report;
+}
+
+/** The target event a row already is: by slug, else by the same name and start. */
+async function findEvent(
+  api: ApiClient,
+  slug: string | undefined,
+  title: string,
+  start: string,
+): Promise<number | undefined> {
+  if (slug) {
+    try {
+      return (await api.getEventBySlug({ path: { slug } })).data.id;
+    } catch (e) {
+      if (!(e instanceof CalApiError && e.status === 404)) throw e;
+      return undefined;
+    }
+  }
+  const day = start.slice(0, 10);
+  for await (const e of api.items('listEvents', {
+    query: { search: title, start_date: day, end_date: day, status: [...EVERY_STATUS], per_page: 50 },
+  }))
+    if (e.title === title && e.start_date.startsWith(start)) return e.id;
+  return undefined;
+}

@@ -1,0 +1,151 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { stringify } from 'csv-stringify/sync';
+import type { Event } from '../../client/src';
+import type { ApiClient } from '../seed';
+import { targetClient } from './cli';
+import { EVENT_COLUMNS, eventToRow } from './csv-columns';
+import { ImportError } from './site-source';
+
+/**
+ * `npm run export -- --format jsonl|csv|ics [--to <API root> --token T] > file`: the whole calendar,
+ * every status (the local stack's administrator token, or the one given).
+ *
+ * - jsonl: one record a line, `{"collection": "categories", ...the record as the API answers it}`,
+ *   categories, tags, venues, organizers, then events.
+ * - csv: the events, in the reference plugin's columns plus ours (what `npm run import -- csv` reads).
+ * - ics: the service's own iCalendar feed (`/events/ical`), asked one year of starts at a time (a month
+ *   at a time for a year that reaches the feed's cap), as one calendar.
+ */
+
+const EVERY_STATUS = ['publish', 'future', 'draft', 'pending', 'private'] as const;
+const ALL_DATES = { start_date: '1970-01-01', end_date: '2199-12-31' } as const;
+
+export async function* allEvents(api: ApiClient): AsyncGenerator<Event> {
+  yield* api.items('listEvents', { query: { ...ALL_DATES, status: [...EVERY_STATUS], per_page: 50 } });
+}
+
+export async function* jsonl(api: ApiClient): AsyncGenerator<string> {
+  const line = (collection: string, r: object) => `${JSON.stringify({ collection, ...r })}\n`;
+  for await (const c of api.items('listCategories', { query: { hide_empty: false, per_page: 50 } }))
+    yield line('categories', c);
+  for await (const t of api.items('listTags', { query: { hide_empty: false, per_page: 50 } }))
+    yield line('tags', t);
+  for await (const v of api.items('listVenues', { query: { status: [...EVERY_STATUS], per_page: 50 } }))
+    yield line('venues', v);
+  for await (const o of api.items('listOrganizers', { query: { status: [...EVERY_STATUS], per_page: 50 } }))
+    yield line('organizers', o);
+  for await (const e of allEvents(api)) yield line('events', e);
+}
+
+export async function* csv(api: ApiClient): AsyncGenerator<string> {
+  yield stringify([EVENT_COLUMNS as unknown as string[]]);
+  for await (const e of allEvents(api)) yield stringify([EVENT_COLUMNS.map((c) => eventToRow(e)[c])]);
+}
+
+/** The blocks of a feed: its head (up to the first component), VTIMEZONEs and VEVENTs. */
+function blocks(feed: string): { head: string[]; zones: Map<string, string>; events: string[] } {
+  const lines = feed.split(/\r\n/);
+  const head: string[] = [];
+  const zones = new Map<string, string>();
+  const events: string[] = [];
+  let current: string[] | undefined;
+  let kind = '';
+  for (const line of lines) {
+    if (!current && (line === 'BEGIN:VTIMEZONE' || line === 'BEGIN:VEVENT')) {
+      current = [];
+      kind = line.slice(6);
+    }
+    if (current) {
+      current.push(line);
+      if (line === `END:${kind}`) {
+        const text = current.join('\r\n');
+        if (kind === 'VEVENT') events.push(text);
+        else zones.set(/^TZID:(.*)$/m.exec(text)?.[1] ?? text, text);
+        current = undefined;
+      }
+    } else if (line && line !== 'END:VCALENDAR') head.push(line);
+  }
+  return { head, zones, events };
+}
+
+export async function* ics(api: ApiClient): AsyncGenerator<string> {
+  /** Events starting in each year, as the JSON list has them. */
+  const years = new Map<number, number>();
+  for await (const e of allEvents(api)) {
+    const year = Number(e.start_date.slice(0, 4));
+    years.set(year, (years.get(year) ?? 0) + 1);
+  }
+  let head: string[] | undefined;
+  const zones = new Map<string, string>();
+  const events: string[] = [];
+  const feed = async (start: string, end: string) => {
+    const { data } = await api.getEventsIcal({
+      query: { start_date: start, end_date: end, status: [...EVERY_STATUS], limit: 100_000 },
+    });
+    return blocks(String(data));
+  };
+  // A feed lists the events that start on or after its start day and end by its end day: a window
+  // of two years keeps an event that starts in the first and ends in the second.
+  const startYear = (vevent: string) => Number(/^DTSTART[^:]*:(\d{4})/m.exec(vevent)?.[1]);
+  for (const [year, count] of [...years].sort(([a], [b]) => a - b)) {
+    let parts = [await feed(`${year}-01-01`, `${year + 1}-12-31`)];
+    // Fewer than the year's events: the feed's cap was reached, so it is asked a month at a time.
+    if (parts[0]!.events.filter((e) => startYear(e) === year).length < count)
+      parts = await Promise.all(
+        Array.from({ length: 12 }, (_, m) => {
+          const mm = String(m + 1).padStart(2, '0');
+          return feed(
+            `${year}-${mm}-01`,
+            `${year + 1}-${mm}-${new Date(Date.UTC(year + 1, m + 1, 0)).getUTCDate()}`,
+          );
+        }),
+      );
+    for (const p of parts) {
+      head ??= p.head;
+      for (const [id, z] of p.zones) zones.set(id, z);
+      events.push(...p.events.filter((e) => startYear(e) === year || !startYear(e)));
+    }
+  }
+  // An event that spans a year's end is in both years' feeds: once is enough.
+  const seen = new Set<string>();
+  const unique = events.filter((e) => {
+    const uid = /^UID:(.*)$/m.exec(e)?.[1] ?? e;
+    return !seen.has(uid) && seen.add(uid);
+  });
+  if (!head) {
+    const { data } = await api.getEventsIcal({ query: { start_date: '1970-01-01', end_date: '1970-01-01' } });
+    head = blocks(String(data)).head;
+  }
+  yield [...head, ...zones.values(), ...unique, 'END:VCALENDAR', ''].join('\r\n');
+}
+
+const FORMATS = { jsonl, csv, ics } as const;
+
+async function main(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { format: { type: 'string' }, to: { type: 'string' }, token: { type: 'string' } },
+  });
+  const format = values.format as keyof typeof FORMATS | undefined;
+  if (!format || !(format in FORMATS))
+    throw new ImportError(
+      'Usage: npm run export -- --format jsonl|csv|ics [--to <API root> --token T] > file',
+    );
+  const api = await targetClient(values.to, values.token);
+  let n = 0;
+  for await (const chunk of FORMATS[format](api)) {
+    if (!process.stdout.write(chunk)) await new Promise((ok) => process.stdout.once('drain', ok));
+    if (++n % 1000 === 0) process.stderr.write(`\r${n} records`);
+  }
+  if (n >= 1000) process.stderr.write('\n');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main(process.argv.slice(2)).catch((e: unknown) => {
+    const known = e instanceof ImportError || (e as Error).name === 'TypeError';
+    console.error(`Export failed: ${known ? (e as Error).message : String((e as Error).stack ?? e)}`);
+    process.exit(known ? 2 : 1);
+  });
+}

@@ -1,0 +1,238 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type Event } from '../../client/src';
+import { importCsv } from '../../local/import/csv-import';
+import { allEvents, csv, ics, jsonl } from '../../local/import/export';
+import { progress } from '../../local/import/progress';
+import type { ImportState } from '../../local/import/state';
+import { importClient } from '../../local/import/target';
+import { anEvent } from '../support/bodies';
+import { startSecondStack } from '../support/second-stack';
+import { useStack } from '../support/use-stack';
+
+// CSV in the reference plugin's columns, and the export: a calendar exported, imported into an empty
+// one, gives the same events; bad rows are named by line and column. Issue 30.
+
+const { api, tokens } = await useStack({ tokens: { admin: 'administrator' } });
+const dir = mkdtempSync(join(tmpdir(), 'cal-csv-'));
+
+const newState = (): ImportState => ({ version: 1, source: 'csv', target: api.base, records: {} });
+
+async function importFile(text: string, state = newState(), dryRun = false) {
+  const file = join(dir, `${Math.random().toString(36).slice(2)}.csv`);
+  writeFileSync(file, text);
+  const report = await importCsv({
+    file,
+    api: importClient(api.base, tokens.admin),
+    state,
+    dryRun,
+    progress: progress(process.stderr, true),
+    checkpoint: () => {},
+  });
+  return { report, state };
+}
+
+const collect = async (chunks: AsyncGenerator<string>) => {
+  let out = '';
+  for await (const c of chunks) out += c;
+  return out;
+};
+
+/** What a round trip must keep of an event: its fields, its links by name. */
+const comparable = (e: Event): Record<string, unknown> => ({
+  ...Object.fromEntries(
+    (
+      [
+        'title',
+        'slug',
+        'status',
+        'description',
+        'excerpt',
+        'start_date',
+        'end_date',
+        'timezone',
+        'all_day',
+        'cost',
+        'website',
+        'featured',
+        'sticky',
+        'show_map',
+        'show_map_link',
+      ] as const
+    ).map((k) => [k, e[k]]),
+  ),
+  image: typeof e.image === 'string' ? e.image : ((e.image as { url?: string } | null)?.url ?? null),
+  categories: (e.categories as Array<{ name: string }>).map((c) => c.name).sort(),
+  tags: (e.tags as Array<{ name: string }>).map((t) => t.name).sort(),
+  venue: (Array.isArray(e.venue) ? e.venue : [e.venue])
+    .map((v) => (v as { venue?: string })?.venue)
+    .filter(Boolean),
+  organizer: (e.organizer as unknown as Array<{ organizer: string }>).map((o) => o.organizer).sort(),
+});
+
+describe('export and import again', () => {
+  let other: Awaited<ReturnType<typeof startSecondStack>>;
+  beforeAll(async () => {
+    other = await startSecondStack();
+  });
+  afterAll(() => other?.close());
+
+  it('exports the whole calendar as CSV that imports into an empty calendar as the same events', async () => {
+    const src = createClient({ baseUrl: other.base, token: tokens.admin });
+    const { data: music } = await src.createCategory({ body: { name: 'Music' } });
+    const { data: hall } = await src.createVenue({ body: { venue: 'Town Hall', city: 'Oslo' } });
+    const { data: a } = await src.createOrganizer({ body: { organizer: 'Jazz Club' } });
+    const { data: b } = await src.createOrganizer({ body: { organizer: 'City' } });
+    await src.createEvent({
+      body: anEvent({
+        title: 'Late Set, "live"',
+        description: '<p>Doors at eight,\nbar open.</p>',
+        excerpt: 'Jazz, late.',
+        timezone: 'Europe/Oslo',
+        cost: '€15',
+        featured: true,
+        show_map: true,
+        categories: [music.id, 'Jazz'],
+        tags: ['Outdoor', 'Late'],
+        venue: hall.id,
+        organizer: [a.id, b.id],
+        website: 'https://tickets.example.org/late',
+        image: 'https://img.example.org/late.png',
+      }),
+    });
+    await src.createEvent({
+      body: anEvent({
+        title: 'Fair',
+        all_day: true,
+        start_date: '2030-07-01',
+        end_date: '2030-07-03',
+        sticky: true,
+      }),
+    });
+    await src.createEvent({
+      body: anEvent({
+        title: 'Plans',
+        status: 'draft',
+        start_date: '2019-03-01 09:30:00',
+        end_date: '2019-03-01 10:00:00',
+        timezone: 'America/New_York',
+      }),
+    });
+    await src.createEvent({
+      body: anEvent({
+        title: 'Cheap',
+        cost: '5 - 10',
+        start_date: '2031-12-31 22:00:00',
+        end_date: '2032-01-01 02:00:00',
+      }),
+    });
+
+    const source = importClient(other.base, tokens.admin);
+    const text = await collect(csv(source));
+    const first = await importFile(text);
+    expect(first.report.skipped).toEqual([]);
+    expect(first.report.counts.events).toMatchObject({ created: 4 });
+
+    const target = importClient(api.base, tokens.admin);
+    const list = async (c: typeof target) => {
+      const out: ReturnType<typeof comparable>[] = [];
+      for await (const e of allEvents(c)) out.push(comparable(e));
+      return out.sort((x, y) => String(x.slug).localeCompare(String(y.slug)));
+    };
+    expect(await list(target)).toEqual(await list(source));
+
+    // Again, with the state and without it: nothing is written.
+    const again = await importFile(text, first.state);
+    expect(again.report.counts.events).toMatchObject({ created: 0, updated: 0, unchanged: 4 });
+    const lost = await importFile(text);
+    expect(lost.report.counts.events).toMatchObject({ created: 0 });
+
+    // The target's own export holds the same CSV rows.
+    expect((await collect(csv(target))).split('\n').sort()).toEqual(text.split('\n').sort());
+
+    const lines = (await collect(jsonl(source)))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { collection: string });
+    const per = (c: string) => lines.filter((l) => l.collection === c).length;
+    expect([per('categories'), per('tags'), per('venues'), per('organizers'), per('events')]).toEqual([
+      2, 2, 1, 2, 4,
+    ]);
+
+    const calendar = await collect(ics(source));
+    expect(calendar.match(/^BEGIN:VEVENT\r$/gm)?.length).toBe(4);
+    expect(calendar).toMatch(/^BEGIN:VCALENDAR\r\n/);
+    expect(calendar).toMatch(/^BEGIN:VTIMEZONE\r$/m);
+    expect(calendar.endsWith('END:VCALENDAR\r\n')).toBe(true);
+  }, 300_000);
+});
+
+describe('rows in the reference plugin columns', () => {
+  const HEADER =
+    'Event Name,Event Start Date,Event Start Time,Event End Date,Event End Time,All Day Event,Event Venue Name,Event Organizer Name,Event Cost,Event Currency Symbol,Event Currency Position,Event Category,Event Tags';
+
+  it('imports the good rows, names each bad one by line and column, and a dry run writes nothing', async () => {
+    const text = [
+      HEADER,
+      'Quiz Night,2030-05-01,7:30 pm,2030-05-01,10:00 pm,,Pub,"Quiz Club, Town",5,$,prefix,Games,"Fun, Evening"',
+      'Broken Date,2030-02-31,19:00,,,,,,,,,,',
+      'Bad Flag,2030-05-02,19:00,,,maybe,,,,,,,',
+      'Market,05/03/2030,,,,,,,,,,,',
+      'Euro Night,2030-05-04,20:00,,21:00,,,,12,€,suffix,,',
+    ].join('\r\n');
+
+    const dry = await importFile(text, newState(), true);
+    expect(dry.report.counts.events).toMatchObject({ created: 3, skipped: 2 });
+    const { data: none } = await api.client.listEvents({ query: { search: 'quiz' } });
+    expect(none.events).toEqual([]);
+
+    const { report } = await importFile(text);
+    expect(report.skipped).toEqual([
+      {
+        record: 'line 3',
+        reason: 'column "Event Start Date": "2030-02-31" is not a date (YYYY-MM-DD or MM/DD/YYYY)',
+      },
+      {
+        record: 'line 4',
+        reason: 'column "All Day Event": "maybe" is not a yes or no (1/0, yes/no, true/false)',
+      },
+    ]);
+    expect(report.counts.events).toMatchObject({ created: 3, skipped: 2 });
+
+    const read = async (search: string) =>
+      (await api.client.listEvents({ query: { search, start_date: '2030-01-01', end_date: '2030-12-31' } }))
+        .data.events[0]!;
+    const quiz = await read('quiz');
+    expect([quiz.start_date, quiz.end_date, quiz.all_day, quiz.cost]).toEqual([
+      '2030-05-01 19:30:00',
+      '2030-05-01 22:00:00',
+      false,
+      '$5',
+    ]);
+    expect((quiz.organizer as unknown as Array<{ organizer: string }>).map((o) => o.organizer)).toEqual([
+      'Quiz Club',
+      'Town',
+    ]);
+    expect((quiz.venue as unknown as { venue: string }).venue).toBe('Pub');
+    expect((quiz.tags as Array<{ name: string }>).map((t) => t.name).sort()).toEqual(['Evening', 'Fun']);
+    const market = await read('market');
+    expect([market.start_date.slice(0, 10), market.all_day]).toEqual(['2030-05-03', true]);
+    expect((await read('euro')).cost).toBe('12€');
+  }, 120_000);
+
+  it('refuses a row the API refuses, naming the column, and keeps nothing of it', async () => {
+    const { report } = await importFile(
+      [
+        HEADER + ',Event Website',
+        'Bad Site,2030-06-01,19:00,,20:00,,New Venue Nobody Has,,,,,,,not a url',
+      ].join('\n'),
+    );
+    expect(report.skipped).toHaveLength(1);
+    expect(report.skipped[0]!.reason).toMatch(/^400 rest_invalid_param: .*\(column "Event Website": /);
+    // All or nothing: the inline venue of the refused row was not created either.
+    const { data } = await api.client.listVenues({ query: { search: 'Nobody' } });
+    expect(data.venues).toEqual([]);
+  }, 120_000);
+});
