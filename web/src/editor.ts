@@ -213,6 +213,21 @@ function body(): Schemas['CreateEventBody'] {
   };
 }
 
+/** The body as the form was opened, field by field (JSON): an occurrence's save sends what changed. */
+let opened: Record<string, string> = {};
+const fieldsOf = (b: object) => Object.entries(b).map(([k, v]) => [k, JSON.stringify(v)] as const);
+
+/**
+ * Only the fields changed since the form opened: the API keeps a field edited on one occurrence alone
+ * when all of the series change later (docs/recurrence.md), so what the user left is not sent as an edit.
+ */
+const changedFields = (b: Schemas['CreateEventBody']) =>
+  Object.fromEntries(
+    fieldsOf(b)
+      .filter(([k, v]) => opened[k] !== v)
+      .map(([k]) => [k, b[k as keyof typeof b]]),
+  );
+
 export function openEditor(
   e: CalEvent | null,
   defaults: { start?: string; end?: string } = {},
@@ -260,6 +275,7 @@ export function openEditor(
     set('status', 'publish');
   }
   openRepeat(e);
+  opened = Object.fromEntries(fieldsOf(body()));
   $<HTMLDialogElement>('editor').showModal();
   (input('title') as HTMLInputElement).focus();
 }
@@ -275,7 +291,7 @@ export async function saveEditor(): Promise<CalEvent | null> {
     const { data: saved } = editing
       ? await cal.updateEvent({
           path: { id: editing.id },
-          body: body(),
+          body: scope ? changedFields(body()) : body(),
           ifMatch: editingEtag,
           ...(scope ? { query: { scope } } : {}),
         })
