@@ -194,6 +194,14 @@ export const patterns = {
     example: [allScope],
     usedBy: 'tallies.ts tallyKeys, deletes.ts',
   }),
+  allSeries: pattern({
+    serves: 'every recurring series: its horizon, end and journal (the extend job)',
+    index: 'bySlug',
+    partition: () => keys.seriesPartition,
+    attributes: () => ['id', 'horizon', 'ended', 'journal'],
+    example: [],
+    usedBy: 'series.ts allSeries',
+  }),
   changesAfter: pattern({
     serves: 'the change log after a cursor, in write order (the change feed)',
     partition: (_after: string) => keys.changePartition,

@@ -38,7 +38,8 @@ import type { TallyScope } from '../domain/tallies';
  *   search word      POST#<eventId> / WORD#<word>        a folded word of an event's texts (search index);
  *                                                       byAssignment = WORD#<first two characters> / <word>#<eventId>
  *   series           SERIES#<seriesId> / SERIES           a recurring series: its lines, template, horizon and
- *                                                       journal (docs/recurrence.md); the ID is its first event's
+ *                                                       journal (docs/recurrence.md); the ID is its first event's;
+ *                                                       bySlug = SERIES / <seriesId> (the extend job reads them all)
  *   series member    POST#<eventId> / LINK#SERIES#<id>   an occurrence's membership, with the event's filter row;
  *                                                       byAssignment = SERIES#<seriesId> / <event-local start>#<eventId>
  *   change           CHANGES / <ISO time>#<writer>#<seq>  the change log (GET /changes), one partition in
@@ -175,6 +176,9 @@ export const keys = {
   series: (seriesId: number): Key => ({ pk: `SERIES#${seriesId}`, sk: 'SERIES' }),
   /** An occurrence's membership of its series, read like a link (`?series=` through the links driver). */
   seriesMember: (eventId: number, seriesId: number): Key => keys.link(eventId, 'SERIES', seriesId),
+  /** Every series in one partition of bySlug, for the extend job. */
+  seriesPartition: 'SERIES',
+  seriesIndex: (seriesId: number) => ({ gsi1pk: 'SERIES', gsi1sk: pad(seriesId) }),
 
   /** The change log is one partition, so that a page of it is one Query in write order. */
   changePartition: 'CHANGES',

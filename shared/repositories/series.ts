@@ -4,6 +4,8 @@ import type { SharedFields } from '../domain/series-fields';
 import { ddb, tableName } from '../db/client';
 import { keys } from '../db/keys';
 import type { PlannedWrite } from '../db/transact';
+import { patterns } from '../db/access-patterns';
+import { queryIndex } from '../db/query';
 
 /**
  * The series item of a recurring event (docs/recurrence.md, "Storage"): what every occurrence follows,
@@ -81,7 +83,7 @@ export function seriesWrite(
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...keys.series(next.id), type: 'series', ...next },
+        Item: { ...keys.series(next.id), ...keys.seriesIndex(next.id), type: 'series', ...next },
         ConditionExpression: previousVersion === undefined ? 'attribute_not_exists(pk)' : 'version = :v',
         ...(previousVersion === undefined ? {} : { ExpressionAttributeValues: { ':v': previousVersion } }),
       },
@@ -89,6 +91,12 @@ export function seriesWrite(
     onConflict: stale,
     final: true,
   };
+}
+
+/** Every series, as the extend job needs them: ID, horizon, whether it ended, and any journal. */
+export async function* allSeries(): AsyncGenerator<Pick<SeriesItem, 'id' | 'horizon' | 'ended' | 'journal'>> {
+  for await (const item of queryIndex(patterns.allSeries.query()))
+    yield item as Pick<SeriesItem, 'id' | 'horizon' | 'ended' | 'journal'>;
 }
 
 /** Removes a finished journal, unless a later write replaced it. */

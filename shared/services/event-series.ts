@@ -41,7 +41,7 @@ interface Anchor extends SeriesTimes {
 }
 
 /** The lines expanded from `anchor` up to `horizon` (rrule-temporal is loaded by series writes only). */
-async function expand(lines: string[], anchor: Anchor, horizon: string) {
+export async function expand(lines: string[], anchor: Anchor, horizon: string) {
   const { expandSeries } = await import('../domain/recurrence');
   return withTimeMaths((maths) =>
     expandSeries(maths, maths.zone(anchor.timezone) ?? maths.site().zone, lines, anchor, horizon),
