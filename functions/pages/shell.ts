@@ -8,7 +8,12 @@ import { fileURLToPath } from 'node:url';
  * build copies unchanged to web/dist.
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
-const CANDIDATES = [join(HERE, 'index.html'), join(HERE, '..', '..', 'web', 'src', 'index.html')];
+// The bundle's entry sits next to index.html; a chunk of it would sit in chunks/, one level below.
+const CANDIDATES = [
+  join(HERE, 'index.html'),
+  join(HERE, '..', 'index.html'),
+  join(HERE, '..', '..', 'web', 'src', 'index.html'),
+];
 
 let cached: string | undefined;
 
@@ -19,6 +24,6 @@ export function calendarShell(): string {
     throw new Error(`The calendar page's index.html is missing (looked in ${CANDIDATES.join(', ')}).`);
   // Locally the source may change while the gateway runs (another edit of the page): read it each time.
   const text = readFileSync(file, 'utf8');
-  if (file === CANDIDATES[0]) cached = text;
+  if (file !== CANDIDATES[2]) cached = text;
   return text;
 }
