@@ -83,6 +83,7 @@ function launchChain(): Array<[child: number, parent: number]> {
 let dynamo: LocalDynamo | undefined;
 let server: Server | undefined;
 let webhooks: { stop: () => Promise<void> } | undefined;
+let seriesTimer: { stop: () => void } | undefined;
 let stopping = false;
 
 /** Lets requests in flight finish (briefly), then drops every connection. */
@@ -100,6 +101,7 @@ const stop = async (code = 0) => {
   if (stopping) return;
   stopping = true;
   clearInterval(watch);
+  seriesTimer?.stop();
   if (server) await closeServer(server);
   await webhooks?.stop();
   // Stopped before DynamoDB Local was up: exiting kills it (local/dynamo.ts).
@@ -143,6 +145,8 @@ try {
   // Webhooks: the dispatcher on the table's stream and the deliverer on its jobs (docs/webhooks.md).
   const { startWebhookEngine } = await import('./webhooks');
   webhooks = await startWebhookEngine({ endpoint: dynamo.endpoint, tableName });
+  // Recurring series: extended to the horizon now and every hour (the deployed stack's daily schedule).
+  seriesTimer = (await import('./series-timer')).startSeriesTimer();
   console.log(
     `Event calendar API ready at http://localhost:${port}/cal/events/v1 (${inMemory ? 'in memory' : `data in ${DATA_DIR}/`})`,
   );

@@ -1,0 +1,26 @@
+import { extendAllSeries } from '../shared/services/series-extend';
+
+/**
+ * The extend job of recurring events in the local stack (docs/recurrence.md): once when `npm start`
+ * starts, which also finishes any series write a killed stack left half done, and then every hour, so
+ * open-ended series keep reaching the horizon as they do deployed on the daily schedule.
+ */
+const EVERY_MS = 60 * 60 * 1000;
+
+export function startSeriesTimer(log: (line: string) => void = console.log): { stop: () => void } {
+  let running: Promise<void> | undefined;
+  const run = () => {
+    // One run at a time: a slow run on a busy machine is not stacked on by the next tick.
+    running ??= extendAllSeries()
+      .then((r) => {
+        if (r.finished || r.added)
+          log(`Recurring series: ${r.finished} interrupted writes finished, ${r.added} occurrences added.`);
+      })
+      .catch((e: Error) => log(`Recurring series could not be extended (${e.message}); next try in an hour.`))
+      .finally(() => (running = undefined));
+  };
+  run();
+  const timer = setInterval(run, EVERY_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
