@@ -121,7 +121,9 @@ export function fakeReads(cal: FakeCalendar): { reads: ListReads; calls: Call[] 
       : kind === 'VENUE'
         ? e.data.venues
         : kind === 'SERIES'
-          ? (e.data.series ? [e.data.series.id] : [])
+          ? e.data.series
+            ? [e.data.series.id]
+            : []
           : e.data.organizers;
   const linkedRows = (kind: MemberKind, target: number, range: { low: string; high: string }) =>
     cal.events
