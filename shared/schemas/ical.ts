@@ -5,7 +5,8 @@ import { eventListQuery } from './event';
 const list = eventListQuery.properties;
 
 /**
- * The filters of GET /events a feed takes (dates, terms, venues, organizers, featured, search, status),
+ * The filters of GET /events a feed takes (dates, terms, venues, organizers, featured, search, status,
+ * series: the calendar page's subscribe menu offers the feed of the view it shows, one series too),
  * with the feed's own default window, and `limit` instead of paging.
  */
 export const eventIcalQuery = {
@@ -32,6 +33,7 @@ export const eventIcalQuery = {
     organizer: list.organizer,
     featured: list.featured,
     status: list.status,
+    series: list.series,
     limit: {
       type: 'integer',
       minimum: 1,

@@ -175,4 +175,14 @@ describe('series in GET /events/ical', () => {
     expect(seen(text)).toEqual(expected(json));
     expect(text).toContain('DTSTART;TZID=Europe/Berlin:20270326T183000');
   });
+
+  it('of one series (series=, as the page subscribes to a series) holds that series alone', async () => {
+    const window = 'start_date=2027-01-01&end_date=2027-12-31';
+    const json = (await listed(window)).filter((e) => e.series_id === monthly[0]!.id);
+
+    const text = await feed(`${window}&series=${monthly[2]!.id}`);
+
+    expect(seen(text)).toEqual(expected(json));
+    expect(text.split('BEGIN:VEVENT').length - 1).toBe(1);
+  });
 });

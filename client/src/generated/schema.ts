@@ -2267,6 +2267,8 @@ export interface operations {
                 featured?: boolean;
                 /** @description Post statuses to list (editing roles only, besides publish). */
                 status?: ("publish" | "future" | "draft" | "pending" | "private" | "trash")[];
+                /** @description Only the occurrences of the series this event belongs to (any occurrence ID names it). */
+                series?: number;
                 /** @description Most events in the feed (earliest first); values above the deployment maximum (2000 by default) are capped. */
                 limit?: number;
             };
