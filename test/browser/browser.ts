@@ -96,3 +96,33 @@ export function watchErrors(page: Page): string[] {
   });
   return errors;
 }
+
+/**
+ * Opens a path of the calendar page in a fresh context (own session storage, kept in `contexts` for
+ * the caller to close), signed in when a token is given, once the page says how many events it shows.
+ */
+export async function openCalendar(
+  browser: Browser,
+  contexts: BrowserContext[],
+  url: string,
+  o: { token?: string; width?: number } = {},
+): Promise<{ page: Page; errors: string[] }> {
+  const context = await viewer(browser, o.width);
+  contexts.push(context);
+  // A string, run in the page before its scripts (the test program has no DOM types).
+  if (o.token) await context.addInitScript(`sessionStorage.setItem('cal-token', ${JSON.stringify(o.token)})`);
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(url);
+  await page
+    .locator('#status')
+    .filter({ hasText: /shown\.$/ })
+    .waitFor();
+  return { page, errors };
+}
+
+/** The titles of the events the calendar draws, in the grid views and the list view alike. */
+export const eventTitles = async (page: Page): Promise<string[]> =>
+  (await page.locator('.fc-event .fc-event-title, .fc-list-event-title').allTextContents()).map((t) =>
+    t.trim(),
+  );

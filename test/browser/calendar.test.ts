@@ -1,8 +1,17 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureWebBuilt } from '../../web/build';
 import { useStack } from '../support/use-stack';
-import { launch, screenshot, seriousViolations, skipBrowser, viewer, watchErrors } from './browser';
+import {
+  eventTitles as titles,
+  launch,
+  openCalendar,
+  screenshot,
+  seriousViolations,
+  skipBrowser,
+  viewer,
+  watchErrors,
+} from './browser';
 
 /**
  * The calendar page in a real browser (headless Chromium), served by the local gateway with the API on
@@ -105,28 +114,8 @@ afterAll(async () => {
 });
 
 /** A page in a fresh context (own session storage), signed in when a token is given. */
-async function open(
-  path: string,
-  o: { token?: string; width?: number } = {},
-): Promise<{ page: Page; errors: string[] }> {
-  const context = await viewer(browser, o.width);
-  contexts.push(context);
-  // A string, run in the page before its scripts (the test program has no DOM types).
-  if (o.token) await context.addInitScript(`sessionStorage.setItem('cal-token', ${JSON.stringify(o.token)})`);
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(`${api.origin}${path}`);
-  await page
-    .locator('#status')
-    .filter({ hasText: /shown\.$/ })
-    .waitFor();
-  return { page, errors };
-}
-
-const titles = async (page: Page) =>
-  (await page.locator('.fc-event .fc-event-title, .fc-list-event-title').allTextContents()).map((t) =>
-    t.trim(),
-  );
+const open = (path: string, o: { token?: string; width?: number } = {}) =>
+  openCalendar(browser, contexts, `${api.origin}${path}`, o);
 
 const MARCH = '/?date=2031-03-01';
 

@@ -2,7 +2,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureWebBuilt } from '../../web/build';
 import { useStack } from '../support/use-stack';
-import { launch, screenshot, seriousViolations, skipBrowser, viewer, watchErrors } from './browser';
+import {
+  eventTitles as titles,
+  launch,
+  openCalendar,
+  screenshot,
+  seriousViolations,
+  skipBrowser,
+} from './browser';
 
 /**
  * The public pages and the page's addresses in a real browser (issue 29): an event's page with the app
@@ -57,24 +64,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function open(path: string, o: { token?: string; width?: number } = {}) {
-  const context = await viewer(browser, o.width);
-  contexts.push(context);
-  if (o.token) await context.addInitScript(`sessionStorage.setItem('cal-token', ${JSON.stringify(o.token)})`);
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(`${api.origin}${path}`);
-  await page
-    .locator('#status')
-    .filter({ hasText: /shown\.$/ })
-    .waitFor();
-  return { page, errors };
-}
+const open = (path: string, o: { token?: string; width?: number } = {}) =>
+  openCalendar(browser, contexts, `${api.origin}${path}`, o);
 
-const titles = async (page: Page) =>
-  (await page.locator('.fc-event .fc-event-title, .fc-list-event-title').allTextContents()).map((t) =>
-    t.trim(),
-  );
 const path = (page: Page) => {
   const u = new URL(page.url());
   return `${u.pathname}${u.search}`;

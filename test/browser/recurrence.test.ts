@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { finishJournal } from '../../shared/services/series-journal';
 import { ensureWebBuilt } from '../../web/build';
 import { useStack } from '../support/use-stack';
-import { launch, screenshot, seriousViolations, skipBrowser, viewer, watchErrors } from './browser';
+import {
+  eventTitles as titles,
+  launch,
+  openCalendar,
+  screenshot,
+  seriousViolations,
+  skipBrowser,
+} from './browser';
 
 /**
  * Recurring events on the calendar page (issue 27, docs/recurrence.md "Calendar page"): an occurrence's
@@ -83,24 +90,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function open(path: string, token?: string): Promise<{ page: Page; errors: string[] }> {
-  const context = await viewer(browser);
-  contexts.push(context);
-  if (token) await context.addInitScript(`sessionStorage.setItem('cal-token', ${JSON.stringify(token)})`);
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(`${api.origin}${path}`);
-  await page
-    .locator('#status')
-    .filter({ hasText: /shown\.$/ })
-    .waitFor();
-  return { page, errors };
-}
+const open = (path: string, token?: string) =>
+  openCalendar(browser, contexts, `${api.origin}${path}`, { token });
 
-const titles = async (page: Page) =>
-  (await page.locator('.fc-event .fc-event-title, .fc-list-event-title').allTextContents()).map((t) =>
-    t.trim(),
-  );
 const poll = <T>(fn: () => Promise<T> | T, timeout = 10_000) => expect.poll(fn, { timeout });
 /** The occurrence of the series on a day of March 2027 in the month view. */
 const dayEvent = (page: Page, day: number, title = 'Yoga') =>
