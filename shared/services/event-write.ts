@@ -30,7 +30,7 @@ import { allInOrder } from './all-in-order';
 import { type Ref, retryStale, staleError, type Writer } from './context';
 import { linkedGone, parentsFor } from './event-write-parts';
 import { loadEvent } from './event-read';
-import { creatingSeries, type Scope, type SeriesHook, updatingOccurrence } from './event-series';
+import type { Scope, SeriesHook } from './event-series';
 import { type EventView, presentEvent } from './event-view';
 import {
   checkLinks,
@@ -228,12 +228,17 @@ async function save(
   }
 }
 
+/** The series code, loaded only for a series: it stays out of a single event's cold start (docs/cold-start.md). */
+const seriesCode = () => import('./event-series');
+
 /**
  * POST /events: the new event as every event route shows it. With `recurrence`, the first occurrence
  * of a new series, whose other occurrences are written after it (services/event-series.ts).
  */
 export async function createEvent(body: EventBody, sent: Set<string>, ctx: Writer): Promise<EventView> {
-  const series = sent.has('recurrence') ? creatingSeries(body.recurrence!, ctx) : undefined;
+  const series = sent.has('recurrence')
+    ? (await seriesCode()).creatingSeries(body.recurrence!, ctx)
+    : undefined;
   const saved = await save(body, sent, ctx, undefined, series);
   await series?.finish(saved.saved);
   return present(saved, ctx);
@@ -265,7 +270,10 @@ export async function updateEvent(
 ): Promise<EventView> {
   const write = async () => {
     const loaded = await loadEvent(ref);
-    const { current, hook } = await updatingOccurrence(loaded, body, sent, scope, ctx, () => loadEvent(ref));
+    const { current, hook } =
+      loaded.data.series || scope !== undefined || sent.has('recurrence')
+        ? await (await seriesCode()).updatingOccurrence(loaded, body, sent, scope, ctx, () => loadEvent(ref))
+        : { current: loaded, hook: undefined };
     const saved = await save(body, sent, ctx, current, hook);
     await hook?.finish(saved.saved);
     return saved;
