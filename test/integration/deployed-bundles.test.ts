@@ -336,6 +336,21 @@ describe('the synthesized app, run from its cloud assembly', () => {
     for (const collection of ['categories', 'tags'])
       await ok(200, 'DELETE', `/${collection}/${terms[collection]}?force=true`, { token: admin });
 
+    // Webhooks (administrators): a public https address given as an address, so saving it needs no DNS.
+    const hook = await ok(201, 'POST', '/webhooks', {
+      token: admin,
+      body: { url: 'https://93.184.215.14/hook', events: ['event.*'] },
+    });
+    const hookPath = `/webhooks/${hook.body.id}`;
+    await ok(200, 'GET', '/webhooks', { token: admin });
+    await ok(200, 'GET', hookPath, { token: admin });
+    await ok(200, 'PATCH', hookPath, { token: admin, body: { description: 'Smoke' } });
+    await ok(200, 'POST', `${hookPath}/rotate-secret`, { token: admin });
+    await ok(200, 'POST', `${hookPath}/ping`, { token: admin });
+    await ok(200, 'GET', `${hookPath}/deliveries`, { token: admin });
+    await ok(404, 'POST', `${hookPath}/deliveries/msg_none/retry`, { token: admin });
+    await ok(200, 'DELETE', hookPath, { token: admin });
+
     // `$default`: a trailing slash handed to the operation's function, a preflight, an unknown path.
     const [slashed, direct] = [await ok(200, 'GET', '/events/'), await ok(200, 'GET', '/events')];
     expect(slashed.text).toBe(direct.text);

@@ -1115,13 +1115,14 @@ interface Built {
 
 function resolvePath(op: Operation, arg: PathArg | null): string {
   if (!arg) return op.path;
-  const kind = kindOf(op)!;
+  const kind = kindOf(op);
   const isId = op.path.includes('{id}');
   let segment: string;
   switch (arg.from) {
     case 'own':
     case 'other': {
-      const list = pool[arg.from === 'own' ? kind : arg.kind];
+      // Routes of kinds this test does not seed (webhooks) get no record of their own: an unknown ID.
+      const list = (arg.from === 'own' ? kind && pool[kind] : pool[arg.kind]) ?? [];
       const seeded = list[arg.index % Math.max(1, list.length)];
       segment = seeded ? (isId ? String(seeded.id) : percentEncode(seeded.slug)) : '0';
       break;
@@ -1136,7 +1137,8 @@ function resolvePath(op: Operation, arg: PathArg | null): string {
       segment = arg.text;
       break;
   }
-  return op.path.replace(isId ? '{id}' : '{slug}', segment);
+  // A second parameter (/webhooks/{id}/deliveries/{delivery}) takes the same segment.
+  return op.path.replace(isId ? '{id}' : '{slug}', segment).replace(/\{[a-z_]+\}/g, segment);
 }
 
 function build(op: Operation, g: Generated, target: Seeded | undefined): Built {
