@@ -42,18 +42,30 @@ export type ApiClient = CalClient & { base: string; retries: number };
 const RETRYABLE = new Set([409, 429, 503]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A client whose requests are retried after a 409 / 429 / 503 or a dropped connection. */
-export function apiClient(base: string, token?: string): ApiClient {
+/**
+ * A client whose requests are retried after a 409 / 429 / 503 (after the Retry-After it names) or a
+ * dropped connection. With `unmarkReplays` (the importer, local/import/target.ts), a create retried
+ * with its Idempotency-Key and answered `Idempotent-Replayed: true` replays this very call's first
+ * attempt, so the mark is taken off; a replay left marked is of a create an earlier run made.
+ */
+export function apiClient(base: string, token?: string, o: { unmarkReplays?: boolean } = {}): ApiClient {
   const root = base.replace(/\/+$/, '');
   let retries = 0;
   const retrying = async (url: string, init: RequestInit): Promise<Response> => {
     for (let attempt = 0; ; attempt++) {
       try {
         const res = await fetch(url, init);
-        if (!RETRYABLE.has(res.status) || attempt >= 6) return res;
+        if (!RETRYABLE.has(res.status) || attempt >= 6) {
+          if (!o.unmarkReplays || attempt === 0 || res.headers.get('idempotent-replayed') !== 'true')
+            return res;
+          const headers = new Headers(res.headers);
+          headers.delete('idempotent-replayed');
+          return new Response(await res.arrayBuffer(), { status: res.status, headers });
+        }
         await res.arrayBuffer();
         retries++;
-        await sleep(25 * 2 ** attempt + Math.random() * 25);
+        const after = Number(res.headers.get('retry-after'));
+        await sleep(after > 0 ? after * 1000 : 25 * 2 ** attempt + Math.random() * 25);
       } catch (e) {
         if (attempt >= 3) throw new Error(`${init.method} ${url}: ${(e as Error).message}`);
         retries++;
