@@ -122,7 +122,8 @@ const context = (fn: AssemblyFunction, requestId: string) =>
   ({
     functionName: fn.name,
     awsRequestId: requestId,
-    getRemainingTimeInMillis: () => 10_000,
+    // As the local gateway gives under test (test/support/env.ts): a loaded machine is not a timeout.
+    getRemainingTimeInMillis: () => Number(process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS),
   }) as unknown as Context;
 
 async function run(target: Loaded, event: APIGatewayProxyEventV2) {

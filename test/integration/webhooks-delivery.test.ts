@@ -48,6 +48,7 @@ async function subscribe(path: string, body: Rec = {}): Promise<{ id: number; se
   const res = await api.post('/webhooks', { url, events: ['*'], ...body }, asAdmin);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   made.push(res.body.id);
+  if (!path.startsWith('http')) receiver.secrets(path, res.body.secret);
   return res.body;
 }
 afterEach(async () => {
@@ -68,8 +69,10 @@ describe('webhook deliveries', () => {
   it('delivers signed Standard Webhooks messages: created, updated, removed', async () => {
     const hook = await subscribe('/signed', { events: ['event.*'] });
     const event = (await api.post('/events', anEvent({ status: 'publish' }), asEditor)).body;
-    await api.patch(`/events/${event.id}`, { title: 'Renamed' }, asEditor);
-    await api.del(`/events/${event.id}`, asEditor);
+    expect((await api.patch(`/events/${event.id}`, { title: 'Renamed' }, asEditor)).status).toBe(200);
+    // A payload's record is the record when the change is dispatched: the delete waits for that.
+    await eventually('the update delivery', () => receiver.at('/signed').length >= 2);
+    expect((await api.del(`/events/${event.id}`, asEditor)).status).toBe(200);
     const got = await eventually(
       'three deliveries',
       () => receiver.at('/signed').length >= 3 && receiver.at('/signed'),
@@ -236,6 +239,7 @@ describe('webhook deliveries', () => {
   it('signs with both secrets while a rotated-out one still counts', async () => {
     const hook = await subscribe('/rotated', { events: ['tag.created'] });
     const rotated = (await api.post(`/webhooks/${hook.id}/rotate-secret`, undefined, asAdmin)).body;
+    receiver.secrets('/rotated', rotated.secret);
     await api.post('/tags', aTag(), asEditor);
     const [r] = await eventually(
       'the delivery',

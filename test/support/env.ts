@@ -13,4 +13,6 @@ Object.assign(process.env, {
   TABLE_NAME: `t-${randomUUID()}`,
   // Webhooks may reach receivers on 127.0.0.1, as in the local stack (never deployed: shared/config.ts).
   CAL_OUTBOUND_LOCAL: '1',
+  // A loaded CI machine can take more than a deployed function's 10 s; timing is the bench's to judge.
+  CAL_LOCAL_FUNCTION_TIMEOUT_MS: '60000',
 });
