@@ -35,6 +35,9 @@ export const CORS_ALLOW_HEADERS = [
 /** The `$default` route's module: 404 / 405 for paths and methods no operation takes. */
 export const NO_ROUTE_HANDLER = 'functions/system/no-route';
 
+/** The deployed webhook engine's delivery queue (infra/webhook-engine.ts sets it on its functions). */
+export const WEBHOOK_QUEUE_URL_ENV = 'WEBHOOK_QUEUE_URL';
+
 const inLambda = () => process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
 
 /**
@@ -104,6 +107,12 @@ export const config = {
     if (!list.every((n) => Number.isFinite(n) && n >= 0))
       throw new Error('Setting CAL_WEBHOOK_RETRY_SCHEDULE must be seconds separated by commas (0,5,300).');
     return list;
+  },
+  /** The deployed webhook engine's delivery queue; the engine's functions refuse to start without it. */
+  get webhookQueueUrl(): string {
+    const url = optionalEnv(WEBHOOK_QUEUE_URL_ENV);
+    if (!url) throw new Error(`Setting ${WEBHOOK_QUEUE_URL_ENV} (the delivery queue's URL) is missing.`);
+    return url;
   },
   /** How long one webhook attempt may take, in ms (CAL_WEBHOOK_TIMEOUT_MS; 10 s). */
   get webhookTimeoutMs(): number {

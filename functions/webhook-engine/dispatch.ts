@@ -1,0 +1,23 @@
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { config } from '../../shared/config';
+import { powertoolsLogger } from '../../shared/http/powertools-logger';
+import { sqsJobQueue } from '../../shared/repositories/webhook-job-queue';
+import type { StreamRecordLike } from '../../shared/repositories/webhook-stream';
+import { processStreamBatch } from '../../shared/services/webhook-engine';
+
+/**
+ * The webhook dispatcher, deployed (docs/webhooks.md, "Engine"; infra/webhook-engine.ts): invoked by
+ * the event source mapping on the table's stream, filtered to new change-log items and jobs. Makes
+ * the deliveries of the changes and moves each job to the delivery queue. A failure names the first
+ * record to read again (ReportBatchItemFailures): Lambda retries the batch from there.
+ */
+const log = powertoolsLogger({ function: 'webhookDispatch' });
+
+export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  const failed = await processStreamBatch(
+    event.Records as StreamRecordLike[],
+    sqsJobQueue(config.webhookQueueUrl),
+    (message, error) => log.error(message, error as Error),
+  );
+  return { batchItemFailures: failed ? [{ itemIdentifier: failed }] : [] };
+}
