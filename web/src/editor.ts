@@ -230,7 +230,7 @@ const changedFields = (b: Schemas['CreateEventBody']) =>
 
 export function openEditor(
   e: CalEvent | null,
-  defaults: { start?: string; end?: string } = {},
+  defaults: { start?: string; end?: string; allDay?: boolean } = {},
   etag: string | null = null,
 ): void {
   editing = e;
@@ -272,6 +272,7 @@ export function openEditor(
     set('timezone', viewerZone());
     set('start_date', defaults.start ?? '');
     set('end_date', defaults.end ?? '');
+    check('all_day', !!defaults.allDay);
     set('status', 'publish');
   }
   openRepeat(e);

@@ -4,6 +4,7 @@ import listPlugin from '@fullcalendar/list';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { API_ROOT, ApiError, type CalEvent, cal, listAll, type Term, token } from './api';
 import { el, renderDetail, statusLabel } from './detail';
+import { setUpDayClick } from './day-click';
 import { openEditor, saveEditor, setUpRepeat } from './editor';
 import { apiFilters, badDate, type PageState, readState, searchOf, stateQuery } from './filters';
 import { nextDay, toInput, utcInstant, viewerZone } from './format';
@@ -541,6 +542,7 @@ function start(): void {
   );
   if (eventPage) void showDetail({ slug: eventPage });
   setUpRepeat();
+  setUpDayClick($('calendar'), signedIn, (at) => openEditor(null, at));
   writeFilters();
   loadOptions().catch((e) => statusLine(`Could not load the filters: ${(e as Error).message}`));
   void setUpSignIn();
