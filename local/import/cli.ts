@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { adminToken, type ApiClient } from '../seed';
 import { progress } from './progress';
-import { importCsv } from './csv-import';
+import { importAnyCsv } from './csv-linked-import';
 import { importSite } from './site-import';
 import { ImportError, openSite } from './site-source';
 import { defaultStateFile, loadState, saveState } from './state';
@@ -16,6 +16,7 @@ import { reportLines } from './upsert';
  *   npm run import -- site https://example.org [--user admin --app-password "abcd efgh ..."] [--dry-run]
  *   npm run import -- site http://localhost:3000/cal/events/v1 --source-token T --to https://api.example.com/cal/events/v1 --token T2
  *   npm run import -- csv events.csv [--dry-run]
+ *   npm run import -- csv venues.csv [--type venues]   (events, venues or organizers: told by the first line)
  *
  * Writes to the local stack (`npm start`) with an administrator token signed locally, unless --to
  * (and --token) name another deployment. Progress goes to stderr, the closing report to stdout.
@@ -23,7 +24,7 @@ import { reportLines } from './upsert';
 
 const USAGE =
   'Usage: npm run import -- site <site URL or REST root> [--user U --app-password P | --source-token T] [options]\n' +
-  '       npm run import -- csv <file.csv> [options]\n' +
+  '       npm run import -- csv <file.csv> [--type events|venues|organizers] [options]\n' +
   'Options: [--to <API root> --token T] [--dry-run] [--state file] [--concurrency 8] [--quiet]';
 
 export const LOCAL_API = 'http://localhost:3000/cal/events/v1';
@@ -70,6 +71,7 @@ async function main(argv: string[]): Promise<void> {
       state: { type: 'string' },
       concurrency: { type: 'string', default: '8' },
       quiet: { type: 'boolean', default: false },
+      type: { type: 'string' },
     },
   });
   const [kind, from] = positionals;
@@ -113,7 +115,7 @@ async function main(argv: string[]): Promise<void> {
     progress: progress(process.stderr, values.quiet),
   };
   const report = await (
-    source ? importSite({ source, ...common }) : importCsv({ file: from, ...common })
+    source ? importSite({ source, ...common }) : importAnyCsv({ file: from, type: values.type, ...common })
   ).finally(checkpoint);
   console.log(reportLines(report, dryRun).join('\n'));
   if (!dryRun) console.log(`State: ${file}`);

@@ -75,7 +75,8 @@ export const COLUMN_OF: Record<string, Column> = {
 const TRUE = new Set(['1', 'true', 'yes', 'y', 'on', 'x']);
 const FALSE = new Set(['', '0', 'false', 'no', 'n', 'off']);
 
-function flag(row: Row, column: Column): boolean {
+/** A yes-or-no cell (venue and organizer files too, csv-linked.ts). */
+export function flag(row: Partial<Record<string, string>>, column: string): boolean {
   const v = (row[column] ?? '').trim().toLowerCase();
   if (TRUE.has(v)) return true;
   if (FALSE.has(v)) return false;

@@ -28,13 +28,18 @@ export interface CsvImportOptions {
   checkpoint(): void;
 }
 
-interface ParsedRow {
+export interface ParsedRow {
   line: number;
   row: Row;
 }
 
 /** The rows of a CSV file (a byte order mark, CRLF and quoted line breaks allowed). */
-export function readRows(text: string, file: string): ParsedRow[] {
+export function readRows(
+  text: string,
+  file: string,
+  columns: readonly string[] = EVENT_COLUMNS,
+  required: readonly string[] = ['Event Name', 'Event Start Date'],
+): ParsedRow[] {
   let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
   try {
     records = parse(text, {
@@ -49,12 +54,12 @@ export function readRows(text: string, file: string): ParsedRow[] {
     throw new ImportError(`${file} is not readable CSV: ${(e as Error).message}`);
   }
   const header = records[0] ? Object.keys(records[0].record) : [];
-  for (const needed of ['Event Name', 'Event Start Date'] as const)
+  for (const needed of required)
     if (records.length && !header.includes(needed))
       throw new ImportError(
-        `${file} has no "${needed}" column: the first line must name the columns (${EVENT_COLUMNS.slice(0, 4).join(', ')}, ...).`,
+        `${file} has no "${needed}" column: the first line must name the columns (${columns.slice(0, 4).join(', ')}, ...).`,
       );
-  const unknown = header.filter((h) => !(EVENT_COLUMNS as readonly string[]).includes(h));
+  const unknown = header.filter((h) => !columns.includes(h));
   if (unknown.length)
     throw new ImportError(
       `${file}: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}.`,

@@ -6,6 +6,7 @@ import type { Event } from '../../client/src';
 import type { ApiClient } from '../seed';
 import { targetClient } from './cli';
 import { EVENT_COLUMNS, eventToRow } from './csv-columns';
+import { ORGANIZER_COLUMNS, organizerToRow, VENUE_COLUMNS, venueToRow } from './csv-linked';
 import { ImportError } from './site-source';
 
 /**
@@ -14,7 +15,8 @@ import { ImportError } from './site-source';
  *
  * - jsonl: one record a line, `{"collection": "categories", ...the record as the API answers it}`,
  *   categories, tags, venues, organizers, then events.
- * - csv: the events, in the reference plugin's columns plus ours (what `npm run import -- csv` reads).
+ * - csv: the events (`--type venues|organizers`: those), in the reference plugin's columns plus ours
+ *   (what `npm run import -- csv` reads).
  * - ics: the service's own iCalendar feed (`/events/ical`), asked one year of starts at a time (a month
  *   at a time for a year that reaches the feed's cap), as one calendar.
  */
@@ -39,9 +41,23 @@ export async function* jsonl(api: ApiClient): AsyncGenerator<string> {
   for await (const e of allEvents(api)) yield line('events', e);
 }
 
-export async function* csv(api: ApiClient): AsyncGenerator<string> {
-  yield stringify([EVENT_COLUMNS as unknown as string[]]);
-  for await (const e of allEvents(api)) yield stringify([EVENT_COLUMNS.map((c) => eventToRow(e)[c])]);
+export async function* csv(
+  api: ApiClient,
+  type: 'events' | 'venues' | 'organizers' = 'events',
+): AsyncGenerator<string> {
+  const query = { status: [...EVERY_STATUS], per_page: 50 };
+  if (type === 'venues') {
+    yield stringify([[...VENUE_COLUMNS]]);
+    for await (const v of api.items('listVenues', { query }))
+      yield stringify([VENUE_COLUMNS.map((c) => venueToRow(v)[c])]);
+  } else if (type === 'organizers') {
+    yield stringify([[...ORGANIZER_COLUMNS]]);
+    for await (const o of api.items('listOrganizers', { query }))
+      yield stringify([ORGANIZER_COLUMNS.map((c) => organizerToRow(o)[c])]);
+  } else {
+    yield stringify([[...EVENT_COLUMNS]]);
+    for await (const e of allEvents(api)) yield stringify([EVENT_COLUMNS.map((c) => eventToRow(e)[c])]);
+  }
 }
 
 /** The blocks of a feed: its head (up to the first component), VTIMEZONEs and VEVENTs. */
@@ -126,16 +142,24 @@ const FORMATS = { jsonl, csv, ics } as const;
 async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { format: { type: 'string' }, to: { type: 'string' }, token: { type: 'string' } },
+    options: {
+      format: { type: 'string' },
+      type: { type: 'string', default: 'events' },
+      to: { type: 'string' },
+      token: { type: 'string' },
+    },
   });
   const format = values.format as keyof typeof FORMATS | undefined;
   if (!format || !(format in FORMATS))
     throw new ImportError(
-      'Usage: npm run export -- --format jsonl|csv|ics [--to <API root> --token T] > file',
+      'Usage: npm run export -- --format jsonl|csv|ics [--type events|venues|organizers] [--to <API root> --token T] > file',
     );
+  const type = values.type as 'events' | 'venues' | 'organizers';
+  if (!['events', 'venues', 'organizers'].includes(type) || (type !== 'events' && format !== 'csv'))
+    throw new ImportError('--type venues|organizers goes with --format csv (jsonl holds every record).');
   const api = await targetClient(values.to, values.token);
   let n = 0;
-  for await (const chunk of FORMATS[format](api)) {
+  for await (const chunk of format === 'csv' ? csv(api, type) : FORMATS[format](api)) {
     if (!process.stdout.write(chunk)) await new Promise((ok) => process.stdout.once('drain', ok));
     if (++n % 1000 === 0) process.stderr.write(`\r${n} records`);
   }
