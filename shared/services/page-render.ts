@@ -94,8 +94,30 @@ async function eventPage(e: EventView, shell: string): Promise<string> {
     image: imageUrl(e.image),
     jsonLd: jsonLdScript(eventJsonLd(e, { context: true })),
   });
-  return intoShell(shell, head, eventArticle(e, await termLinks(e)));
+  const [terms, series] = await Promise.all([termLinks(e), seriesDates(e)]);
+  return intoShell(shell, head, eventArticle(e, terms, series));
 }
+
+/** How many of a series' other upcoming dates an occurrence's page lists. */
+const SERIES_DATES = 5;
+
+/**
+ * An occurrence's series (docs/recurrence.md): its other dates that have not ended, soonest first, as a
+ * visitor lists them (cancelled ones are in the trash, so not among them). Nothing for a single event.
+ */
+async function seriesDates(e: EventView): Promise<EventView[] | undefined> {
+  if (e.series_id == null) return undefined;
+  const { items } = await listEvents(
+    { series: e.series_id, ends_after: nowWall(), per_page: SERIES_DATES + 1 } as Parameters<
+      typeof listEvents
+    >[0],
+    visitor,
+  );
+  return items.filter((o) => o.id !== e.id).slice(0, SERIES_DATES);
+}
+
+/** The present as the list's date filters take it (a wall time, compared with each event's own). */
+const nowWall = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
 /** The archive paths of an event's categories (their ancestors' slugs included) and of its tags. */
 async function termLinks(e: EventView): Promise<TermLinks> {
@@ -124,9 +146,8 @@ async function linkedPage(type: 'venue' | 'organizer', slug: string, shell: stri
   const p = (await reads.get({ slug }, visitor)) as LinkedView;
   // The events a visitor sees that have not ended, however far ahead (the list's default window stops
   // two years on), soonest first.
-  const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
   const { items } = await listEvents(
-    { [type]: [p.id], ends_after: now, per_page: UPCOMING } as Parameters<typeof listEvents>[0],
+    { [type]: [p.id], ends_after: nowWall(), per_page: UPCOMING } as Parameters<typeof listEvents>[0],
     visitor,
   );
   const name = type === 'venue' ? p.venue : p.organizer;

@@ -138,11 +138,38 @@ export interface TermLinks {
 const termList = (terms: Array<{ name: string; href: string }>, role: string) =>
   `<span data-role="${role}">${terms.map((t) => `<a href="${esc(t.href)}">${esc(t.name)}</a>`).join(', ')}</span>`;
 
-/** An event's detail as a page: what the calendar's detail dialog shows, readable without a script. */
-export function eventArticle(e: EventView, terms: TermLinks): string {
+/** "Repeats every week on Tuesday at 7 PM", from the API's `recurrence_text` ("Every week …"). */
+export const repeatsText = (text: string) => `Repeats ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+
+/** The calendar filtered to one series, as a list of the occurrence's year (as the app's detail links). */
+export const seriesListPath = (e: EventView) =>
+  `/?${new URLSearchParams({ view: 'listYear', date: e.start_date.slice(0, 10), series: String(e.series_id) })}`;
+
+/**
+ * An occurrence's series: the rule in words, whether this date was changed on its own, the series'
+ * next dates (`upcoming`, each linking to its page) and a link to the series' own list.
+ */
+function seriesRow(e: EventView, upcoming: EventView[]): string {
+  const own = e.is_exception ? ' (this date was changed on its own)' : '';
+  const dates = upcoming.length
+    ? `<ul data-role="series-dates">${upcoming.map(eventItem).join('')}</ul>`
+    : '<p data-role="series-dates">No other upcoming dates.</p>';
+  return row(
+    'Series',
+    `<span data-role="recurrence">${esc(repeatsText(e.recurrence_text ?? ''))}</span>${own}` +
+      `<br />Next dates:${dates}<a href="${esc(seriesListPath(e))}" data-role="series-link">All dates of this series</a>`,
+  );
+}
+
+/**
+ * An event's detail as a page: what the calendar's detail dialog shows, readable without a script.
+ * `series`: for an occurrence, its series' other upcoming dates.
+ */
+export function eventArticle(e: EventView, terms: TermLinks, series?: EventView[]): string {
   const rows = [
     row('When', `<time datetime="${esc(isoStart(e))}" data-role="dates">${esc(eventDates(e))}</time>`),
   ];
+  if (e.series_id != null) rows.push(seriesRow(e, series ?? []));
   if (e.cost) rows.push(row('Cost', `<span data-role="cost">${esc(e.cost)}</span>`));
   for (const v of venuesOf(e)) {
     const address = addressOf(v);

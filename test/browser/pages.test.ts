@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { finishJournal } from '../../shared/services/series-journal';
 import { ensureWebBuilt } from '../../web/build';
 import { useStack } from '../support/use-stack';
 import {
@@ -24,6 +25,8 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 let jazz: Record<string, any>;
 let plain: Record<string, any>;
+/** A weekly series' occurrences (May 2028: series are written 24 months ahead), soonest first. */
+let yoga: Array<Record<string, any>>;
 
 async function created(path: string, body: unknown): Promise<Record<string, any>> {
   const res = await api.post(path, body, { token: tokens.editor });
@@ -57,6 +60,17 @@ beforeAll(async () => {
     timezone: 'UTC',
     categories: [talks.id],
   });
+  const first = await created('/events', {
+    title: 'Yoga',
+    status: 'publish',
+    start_date: '2028-05-02 19:00:00',
+    end_date: '2028-05-02 20:00:00',
+    timezone: 'Europe/Berlin',
+    recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=4'],
+  });
+  // What the create left in the series' journal (a loaded machine), finished as the extend job would.
+  await finishJournal(first.series_id, Number.POSITIVE_INFINITY);
+  yoga = (await api.get(`/events?series=${first.id}&start_date=2028-01-01&end_date=2028-12-31`)).body.events;
 });
 
 afterAll(async () => {
@@ -111,6 +125,54 @@ describe.skipIf(skipBrowser)('an event page', () => {
     await tag.page.locator('#f-category option[value="talks"]').waitFor({ state: 'attached' });
     await tag.page.selectOption('#f-tag', '');
     await poll(() => path(tag.page)).toBe('/?date=2031-03-01');
+  });
+});
+
+describe.skipIf(skipBrowser)("an occurrence's page", () => {
+  it("shows how its series repeats and its other dates, on the page and in the app's detail, each leading to its page", async () => {
+    expect(yoga.map((o) => o.start_date.slice(0, 10))).toEqual([
+      '2028-05-02',
+      '2028-05-09',
+      '2028-05-16',
+      '2028-05-23',
+    ]);
+    const pathOf = (o: Record<string, any>) => new URL(o.url).pathname;
+    const { page, errors } = await open(pathOf(yoga[1]!));
+    const others = [yoga[0]!, yoga[2]!, yoga[3]!].map(pathOf);
+    const rule = `Repeats ${yoga[1]!.recurrence_text.charAt(0).toLowerCase()}${yoga[1]!.recurrence_text.slice(1)}`;
+
+    // Server-rendered: readable before any script.
+    const article = page.locator('#record');
+    expect(await article.locator('[data-role="recurrence"]').textContent()).toBe(rule);
+    expect(
+      await article
+        .locator('[data-role="series-dates"] a')
+        .evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
+    ).toEqual(others);
+    // The app's detail, open on it: the same rule and dates, in the viewer's zone.
+    const detail = page.locator('#detail');
+    await poll(() => detail.locator('[data-role="series-dates"] a').count()).toBe(3);
+    expect(await detail.locator('[data-role="recurrence"]').textContent()).toBe(rule);
+    expect(
+      await detail
+        .locator('[data-role="series-dates"] a')
+        .evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
+    ).toEqual(others);
+    expect(await detail.locator('[data-role="series-dates"] a').first().textContent()).toMatch(
+      /2 May 2028, 19:00 – 20:00/,
+    );
+    expect(await detail.locator('[data-role="series-link"]').getAttribute('href')).toBe(
+      `/?view=listYear&date=2028-05-09&series=${yoga[1]!.series_id}`,
+    );
+    await screenshot(page, 'series-event-page');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // A date leads to its own page, with that occurrence open.
+    await detail.locator('[data-role="series-dates"] a').last().click();
+    await poll(() => path(page)).toBe(pathOf(yoga[3]!));
+    await poll(() => page.locator('#detail-title').textContent()).toBe('Yoga');
+    expect(await page.locator('#record').getAttribute('data-date')).toBe('2028-05-23');
+    expect(errors).toEqual([]);
   });
 });
 

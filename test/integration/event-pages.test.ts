@@ -3,6 +3,7 @@ import { findAll, findOne, textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import type { Event as SchemaEvent, WithContext } from 'schema-dts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { finishJournal } from '../../shared/services/series-journal';
 import { aCategory, aTag, anEvent, anOrganizer, aVenue, creator, type Rec } from '../support/bodies';
 import { useStack } from '../support/use-stack';
 
@@ -23,6 +24,11 @@ let bare: Rec;
 let tricky: Rec;
 let draft: Rec;
 let trashed: Rec;
+/**
+ * A weekly series' occurrences, soonest first; the second one cancelled (trashed). In 2028: a series is
+ * written up to 24 months ahead (SERIES_HORIZON_MONTHS).
+ */
+let yoga: Rec[];
 
 beforeAll(async () => {
   const created = creator(api, tokens.editor);
@@ -76,6 +82,23 @@ beforeAll(async () => {
   draft = await created('/events', anEvent({ title: 'Secret', status: 'draft' }));
   trashed = await created('/events', anEvent({ title: 'Gone', status: 'publish' }));
   expect((await api.del(`/events/${trashed.id}`, { token: tokens.editor })).status).toBe(200);
+  const first = await created(
+    '/events',
+    anEvent({
+      title: 'Yoga',
+      status: 'publish',
+      start_date: '2028-05-02 19:00:00',
+      end_date: '2028-05-02 20:00:00',
+      timezone: 'Europe/Berlin',
+      recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=8'],
+    }),
+  );
+  // What the create left in the series' journal (a loaded machine), finished as the extend job would.
+  await finishJournal(first.series_id, Number.POSITIVE_INFINITY);
+  yoga = (await api.get(`/events?series=${first.id}&start_date=2028-01-01&end_date=2028-12-31&per_page=20`))
+    .body.events;
+  expect(yoga).toHaveLength(8);
+  expect((await api.del(`/events/${yoga[1]!.id}`, { token: tokens.editor })).status).toBe(200);
 });
 
 /** A GET of a page by the path of a `url` the API returned (SITE_URL is another host in the tests). */
@@ -220,6 +243,39 @@ describe('an event page', () => {
       'data-slug': event.slug,
       'data-date': '2031-03-12',
     });
+  });
+});
+
+describe("an occurrence's page", () => {
+  it("shows how its series repeats, the series' next dates linking to their pages, and the series' list", async () => {
+    const third = yoga[2]!;
+    const p = await page(third.url);
+
+    expect(p.res.status).toBe(200);
+    expect(p.text(p.role('recurrence'))).toBe(
+      `Repeats ${third.recurrence_text.charAt(0).toLowerCase()}${third.recurrence_text.slice(1)}`,
+    );
+    expect(p.text(p.role('recurrence'))).toMatch(/^Repeats every week on Tuesday/);
+    // Its other dates that have not ended, soonest first, five of them: not itself, not the cancelled one.
+    const dates = findAll((e) => e.name === 'a', p.role('series-dates')!.children);
+    expect(dates.map((a) => a.attribs.href)).toEqual(
+      [yoga[0], yoga[3], yoga[4], yoga[5], yoga[6]].map((o) => new URL(o!.url).pathname),
+    );
+    expect(dates.map((a) => textContent(a))).toEqual(Array(5).fill('Yoga'));
+    expect(p.text(findAll((e) => e.name === 'time', p.role('series-dates')!.children)[1])).toBe(
+      'Tuesday, 23 May 2028, 19:00 – 20:00 (Europe/Berlin)',
+    );
+    expect(p.role('series-link')?.attribs.href).toBe(
+      `/?view=listYear&date=2028-05-16&series=${third.series_id}`,
+    );
+    for (const a of dates.slice(0, 2)) expect((await page(a.attribs.href!)).res.status).toBe(200);
+  });
+
+  it('says nothing of a series on a single event', async () => {
+    const p = await page(event.url);
+
+    expect(p.role('recurrence')).toBeUndefined();
+    expect(p.role('series-dates')).toBeUndefined();
   });
 });
 

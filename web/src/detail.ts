@@ -1,6 +1,7 @@
 import { type CalEvent, organizersOf, type Venue, venuesOf } from './api';
 import { addLinksElement } from './add-links';
 import { describeDates } from './format';
+import { seriesDatesElement } from './series-dates';
 
 /** An element with text content (never HTML) and attributes. */
 export function el<K extends keyof HTMLElementTagNameMap>(
@@ -55,7 +56,8 @@ function seriesParts(e: CalEvent): Array<Node | string> {
     date: e.start_date.slice(0, 10),
     series: String(e.series_id),
   });
-  parts.push(el('br'), el('a', { href: `/?${q}`, 'data-role': 'series-link' }, 'All dates of this series'));
+  parts.push(seriesDatesElement(e));
+  parts.push(el('a', { href: `/?${q}`, 'data-role': 'series-link' }, 'All dates of this series'));
   return parts;
 }
 
