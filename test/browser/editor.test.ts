@@ -16,6 +16,7 @@ const { api, tokens } = await useStack({ tokens: { editor: 'editor' } });
 
 let browser: Browser;
 const contexts: BrowserContext[] = [];
+const ids: Record<string, number> = {};
 
 async function created(path: string, body: unknown): Promise<number> {
   const res = await api.post(path, body, { token: tokens.editor });
@@ -26,6 +27,13 @@ async function created(path: string, body: unknown): Promise<number> {
 beforeAll(async () => {
   if (skipBrowser) return;
   [, browser] = await Promise.all([ensureWebBuilt(), launch()]);
+  ids.music = await created('/categories', { name: 'Music' });
+  ids.jazz = await created('/categories', { name: 'Jazz', parent: ids.music });
+  ids.theatre = await created('/categories', { name: 'Theatre' });
+  ids.outdoor = await created('/tags', { name: 'Outdoor' });
+  ids.family = await created('/tags', { name: 'Family friendly' });
+  ids.trust = await created('/organizers', { organizer: 'Harbour Trust' });
+  ids.owls = await created('/organizers', { organizer: 'Night Owls' });
   await created('/events', {
     title: 'Harbour Walk',
     status: 'publish',
@@ -109,5 +117,72 @@ describe.skipIf(skipBrowser)('the editor', () => {
     await page.locator('td.fc-daygrid-day[data-date="2032-05-19"]').click({ position: { x: 20, y: 60 } });
     await page.locator('#editor').waitFor({ state: 'hidden' });
     expect(await page.locator('#editor').isVisible()).toBe(false);
+  });
+
+  it('picks organizers, categories and tags by typing, from the keyboard, and removes them by their chips', async () => {
+    const { page, errors } = await open('/?date=2032-05-01', tokens.editor);
+    await page.click('#new-event');
+    await page.fill('#e-title', 'Jazz on the Quay');
+    await page.fill('#e-start', '2032-05-20T19:00');
+    await page.fill('#e-end', '2032-05-20T21:00');
+
+    // The label names the box; typing filters the list, Enter picks the first match.
+    await page.getByRole('combobox', { name: 'Categories', exact: true }).fill('ja');
+    const list = page.getByRole('listbox', { name: 'Categories' });
+    expect(await list.getByRole('option').allTextContents()).toEqual(['\u2003↳ Jazz']);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Enter');
+    expect(await list.getByRole('option', { name: 'Jazz' }).getAttribute('aria-selected')).toBe('true');
+    // A pick empties the box: the whole list again, at Jazz; ↓ and Space pick the next one.
+    expect(await list.getByRole('option').allTextContents()).toEqual(['Music', '\u2003↳ Jazz', 'Theatre']);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press(' ');
+    const chips = page.locator('[data-field="categories"] .chip');
+    expect(await chips.allTextContents()).toEqual(['Remove Jazz ×', 'Remove Theatre ×']);
+    // Escape closes the list and leaves the form open.
+    await page.keyboard.press('Escape');
+    expect(await list.isVisible()).toBe(false);
+    expect(await page.locator('#editor').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Remove Theatre' }).click();
+    expect(await chips.allTextContents()).toEqual(['Remove Jazz ×']);
+
+    // Spaces in a name are typed, not picks; a click picks too.
+    const tags = page.getByRole('combobox', { name: 'Tags', exact: true });
+    await tags.pressSequentially('family fr');
+    expect(await tags.inputValue()).toBe('family fr');
+    await page
+      .getByRole('listbox', { name: 'Tags' })
+      .getByRole('option', { name: 'Family friendly' })
+      .click();
+    await page.getByRole('combobox', { name: 'Organizers', exact: true }).fill('trust');
+    await page.keyboard.press('Enter');
+    await page.getByRole('combobox', { name: 'Organizers', exact: true }).fill('night');
+    await page.keyboard.press('Enter');
+    // Backspace in the empty box removes the last chip.
+    const organizers = page.locator('[data-field="organizer"] .chip');
+    const both = await organizers.allTextContents();
+    expect(both.toSorted()).toEqual(['Remove Harbour Trust ×', 'Remove Night Owls ×']);
+    await page.keyboard.press('Backspace');
+    expect(await organizers.allTextContents()).toEqual(both.slice(0, 1));
+    const kept = both[0] === 'Remove Harbour Trust ×' ? ids.trust : ids.owls;
+    await page.keyboard.press('Escape');
+    await page.click('#e-save');
+    await poll(() => titles(page)).toContain('Jazz on the Quay');
+
+    const saved = (await listed('2032-05-20')).find((e) => e.title === 'Jazz on the Quay')!;
+    const idsOf = (v: unknown) => (v as Array<{ id: number }>).map((x) => x.id);
+    expect(idsOf(saved.categories)).toEqual([ids.jazz]);
+    expect(idsOf(saved.tags)).toEqual([ids.family]);
+    expect(idsOf(saved.organizer)).toEqual([kept]);
+
+    // Editing it shows its choices as chips.
+    await page.locator('.fc-event', { hasText: 'Jazz on the Quay' }).click();
+    await page.locator('#detail-actions button', { hasText: 'Edit' }).click();
+    expect(await chips.allTextContents()).toEqual(['Remove Jazz ×']);
+    expect(await page.locator('[data-field="tags"] .chip').allTextContents()).toEqual([
+      'Remove Family friendly ×',
+    ]);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
   });
 });

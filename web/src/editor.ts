@@ -1,6 +1,7 @@
 import type { Schemas } from '../../client/src';
 import { ApiError, type CalEvent, cal, fieldMessages, pageError, venuesOf } from './api';
 import { fromInput, toInput, viewerZone } from './format';
+import { refreshMultiSelects } from './multi-select';
 import {
   dayName,
   type Frequency,
@@ -275,6 +276,7 @@ export function openEditor(
     check('all_day', !!defaults.allDay);
     set('status', 'publish');
   }
+  refreshMultiSelects();
   openRepeat(e);
   opened = Object.fromEntries(fieldsOf(body()));
   $<HTMLDialogElement>('editor').showModal();

@@ -6,6 +6,7 @@ import { API_ROOT, ApiError, type CalEvent, cal, listAll, type Term, token } fro
 import { el, renderDetail, statusLabel } from './detail';
 import { setUpDayClick } from './day-click';
 import { openEditor, saveEditor, setUpRepeat } from './editor';
+import { enhanceMultiSelect } from './multi-select';
 import { apiFilters, badDate, type PageState, readState, searchOf, stateQuery } from './filters';
 import { nextDay, toInput, utcInstant, viewerZone } from './format';
 import { calendarPath, eventSlugOf } from './page-route';
@@ -543,6 +544,7 @@ function start(): void {
   if (eventPage) void showDetail({ slug: eventPage });
   setUpRepeat();
   setUpDayClick($('calendar'), signedIn, (at) => openEditor(null, at));
+  for (const id of ['e-organizer', 'e-categories', 'e-tags']) enhanceMultiSelect($(id));
   writeFilters();
   loadOptions().catch((e) => statusLine(`Could not load the filters: ${(e as Error).message}`));
   void setUpSignIn();
