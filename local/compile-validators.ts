@@ -67,8 +67,15 @@ const shapesOf = (schemas: Record<string, object>): Record<string, Shape> =>
 
 /** What a function needs of its operation at run time (shared/contracts/types.ts). */
 export function runtimeOperation(op: Operation): RuntimeOperation {
-  const { operationId, methods, access, readOnly } = op;
-  return { operationId, methods, access, readOnly, shapes: shapesOf(schemasOf(op)) };
+  const { operationId, methods, access, readOnly, textBody } = op;
+  return {
+    operationId,
+    methods,
+    access,
+    readOnly,
+    shapes: shapesOf(schemasOf(op)),
+    ...(textBody ? { textBody } : {}),
+  };
 }
 
 /** Module name → what it holds: every operation's module, and the inline records' validators. */

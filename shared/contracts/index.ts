@@ -1,5 +1,6 @@
 import { changeOps } from './changes';
 import { eventOps } from './events';
+import { importOps } from './imports';
 import { organizerOps } from './organizers';
 import { systemOps } from './system';
 import { categoryOps, tagOps } from './terms';
@@ -21,6 +22,7 @@ export const operations: readonly Operation[] = [
   ...Object.values(tagOps),
   ...Object.values(changeOps),
   ...Object.values(webhookOps),
+  ...Object.values(importOps),
 ];
 
 /** Route template (`/categories/{id}`) → regular expression over the path below the namespace. */

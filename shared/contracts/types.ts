@@ -41,6 +41,11 @@ export interface Operation {
   pathParams?: ObjectSchema;
   query?: ObjectSchema;
   body?: ObjectSchema;
+  /**
+   * Media types besides JSON and forms the body may be sent as, each read as text into one string field
+   * of `body` (`{'text/calendar': 'calendar'}`): the body is then `{calendar: <the text>}`.
+   */
+  textBody?: Readonly<Record<string, string>>;
   responses: Record<number, ResponseSpec>;
 }
 
@@ -56,4 +61,5 @@ export interface RuntimeOperation {
   readonly access: Operation['access'];
   readonly readOnly: boolean;
   readonly shapes: { readonly params?: Shape; readonly query?: Shape; readonly body?: Shape };
+  readonly textBody?: Operation['textBody'];
 }

@@ -202,6 +202,21 @@ export const patterns = {
     example: [],
     usedBy: 'series.ts allSeries',
   }),
+  allImports: pattern({
+    serves: 'every feed or CSV import (GET /imports, the re-sync timer)',
+    partition: () => keys.importPartition,
+    consistent: true,
+    example: [],
+    usedBy: 'imports.ts listImports',
+  }),
+  eventsOfImport: pattern({
+    serves: 'the UIDs an import made events of, with their event IDs and digests',
+    partition: (importId: number) => keys.importedPartition(importId),
+    sort: () => ({ prefix: keys.importedPrefix }),
+    consistent: true,
+    example: [3],
+    usedBy: 'imports.ts importedOf',
+  }),
   changesAfter: pattern({
     serves: 'the change log after a cursor, in write order (the change feed)',
     partition: (_after: string) => keys.changePartition,

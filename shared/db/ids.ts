@@ -3,7 +3,7 @@ import { ddb, tableName } from './client';
 import { keys } from './keys';
 
 /** Next number of an atomic sequence: posts share one, terms another, as in WordPress. */
-export async function nextId(sequence: 'post' | 'term' | 'webhook'): Promise<number> {
+export async function nextId(sequence: 'post' | 'term' | 'webhook' | 'import'): Promise<number> {
   const out = await ddb.send(
     new UpdateCommand({
       TableName: tableName(),

@@ -52,6 +52,9 @@ import type { TallyScope } from '../domain/tallies';
  *   job              WHQUEUE / <due ISO time>#<id>#<msg id>  a delivery job due at that time (the local queue;
  *                                                       deployed, the dispatcher moves each to SQS)
  *   stream position  WHSTREAM / <shard id>               the local dispatcher's checkpoint in the table's stream
+ *   import           IMPORTS / <id>                      a feed import, its options and last run's report
+ *   imported event   IMPORT#<id> / UID#<uid>             what an import made of a feed's UID: the event (a series'
+ *                                                       first occurrence) and a digest of what was written
  *
  * Index sort keys hold event-local wall times (`Y-m-d H:i:s` in the event's own zone), because list
  * windows compare wall times (reference §4.3); only the `utcEnd` attribute is UTC.
@@ -85,7 +88,7 @@ const tallyParts = (s: TallyScope): [string, string] => {
 };
 
 export const keys = {
-  counter: (sequence: 'post' | 'term' | 'webhook'): Key => ({ pk: 'COUNTER', sk: sequence }),
+  counter: (sequence: 'post' | 'term' | 'webhook' | 'import'): Key => ({ pk: 'COUNTER', sk: sequence }),
 
   term: (id: number): Key => ({ pk: `TERM#${id}`, sk: 'TERM' }),
   termIndex: (taxonomy: Taxonomy, slug: string) => ({ gsi1pk: `TAXONOMY#${taxonomy}`, gsi1sk: slug }),
@@ -201,6 +204,13 @@ export const keys = {
     sk: `${new Date(dueMs).toISOString()}#${webhook}#${delivery}`,
   }),
   streamCheckpoint: (shardId: string): Key => ({ pk: 'WHSTREAM', sk: shardId }),
+
+  /** Imports (docs/import-export.md): one partition of imports, one of imported UIDs per import. */
+  importPartition: 'IMPORTS',
+  importRecord: (id: number): Key => ({ pk: 'IMPORTS', sk: pad(id) }),
+  importedPartition: (importId: number) => `IMPORT#${importId}`,
+  importedPrefix: 'UID#',
+  imported: (importId: number, uid: string): Key => ({ pk: `IMPORT#${importId}`, sk: `UID#${uid}` }),
 
   /** A word of an event's texts in the search index; `head` is the word's first two characters. */
   word: (eventId: number, word: string): Key => ({ pk: `POST#${eventId}`, sk: `WORD#${word}` }),

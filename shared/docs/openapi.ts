@@ -268,7 +268,10 @@ function operationObject(
       ? {
           requestBody: {
             required: ((op.body?.required ?? []) as string[]).length > 0,
-            content: Object.fromEntries(BODY_TYPES.map((t) => [t, { schema: body }])),
+            content: Object.fromEntries([
+              ...BODY_TYPES.map((t) => [t, { schema: body }]),
+              ...Object.keys(op.textBody ?? {}).map((t) => [t, { schema: { type: 'string' } }]),
+            ]),
           },
         }
       : {}),

@@ -15,15 +15,22 @@ import { decodeBytes, invalidText, parseQueryString } from './params';
  * The bytes are seen when the body arrives base64-encoded, as the local gateway always sends it; a
  * body API Gateway hands over as a string has been decoded as UTF-8 already.
  */
-export function parseBody(event: APIGatewayProxyEventV2): Record<string, unknown> {
+export function parseBody(
+  event: APIGatewayProxyEventV2,
+  /** Text media types the operation takes, each into one string field (contracts/types.ts). */
+  textBody?: Readonly<Record<string, string>>,
+): Record<string, unknown> {
   if (!event.body) return {};
   let bytes = Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
   if (bytes.byteLength > config.maxBodyBytes) throw payloadTooLarge(config.maxBodyBytes);
   if (bytes.toString('utf8').trim() === '') return {};
   const { type, charset } = mediaType(event.headers?.['content-type']);
   const json = type === 'application/json' || type.endsWith('+json');
-  if (!json && type !== 'application/x-www-form-urlencoded') throw unsupportedMediaType(type || 'none');
+  const textField = textBody?.[type];
+  if (!json && !textField && type !== 'application/x-www-form-urlencoded')
+    throw unsupportedMediaType(type || 'none');
   const decoder = decoderFor(charset);
+  if (textField) return cleanStrings({ [textField]: readText(bytes, decoder) });
   if (!json) return cleanStrings(parseQueryString(bytes, formDecoder(decoder)));
 
   let text: string;
@@ -51,6 +58,15 @@ export function parseBody(event: APIGatewayProxyEventV2): Record<string, unknown
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalidJson();
   return cleanStrings(parsed as Record<string, unknown>);
+}
+
+/** A text body in its charset (a byte order mark dropped); bytes it cannot read are a 400 naming `body`. */
+function readText(bytes: Buffer, decoder: TextDecoder): string {
+  try {
+    return decodeBytes(decoder, bytes).replace(/^\uFEFF/, '');
+  } catch {
+    throw invalidText('body', decoder.encoding);
+  }
 }
 
 /** The media type of a Content-Type header, lower case, and its charset parameter if any. */

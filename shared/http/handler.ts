@@ -130,7 +130,7 @@ export function createHandler<O extends Operation>(
       const state = states.get(event)!;
       const params = coerceObject(shapes.params ?? {}, decodePathParams(event.pathParameters));
       const query = coerceObject(shapes.query ?? {}, parseQueryString(event.rawQueryString));
-      const rawBody = shapes.body ? parseBody(event) : {};
+      const rawBody = shapes.body ? parseBody(event, op.textBody) : {};
       const body = coerceObject(shapes.body ?? {}, rawBody);
       validateAll([
         [validators.params, params],

@@ -63,6 +63,16 @@ export async function loadForBody(body: unknown): Promise<void> {
   );
 }
 
+/** Loads every body part: for writes of bodies the service builds itself (feed imports). */
+export async function loadEveryBodyPart(): Promise<void> {
+  await Promise.all(
+    BODY_PARTS.filter((p) => !p.loaded).map(async (p) => {
+      await p.load();
+      p.loaded = true;
+    }),
+  );
+}
+
 /*
  * JWT verification (auth.ts) loads with the first request that carries a token, and Powertools
  * Metrics (powertools-metrics.ts) with the first answer that counts something. A function whose every

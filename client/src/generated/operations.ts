@@ -49,4 +49,9 @@ export const operations = {
   pingWebhook: { method: 'POST', path: '/webhooks/{id}/ping' },
   listWebhookDeliveries: { method: 'GET', path: '/webhooks/{id}/deliveries' },
   retryWebhookDelivery: { method: 'POST', path: '/webhooks/{id}/deliveries/{delivery}/retry' },
+  listImports: { method: 'GET', path: '/imports' },
+  createImport: { method: 'POST', path: '/imports' },
+  getImport: { method: 'GET', path: '/imports/{id}' },
+  updateImport: { method: 'PATCH', path: '/imports/{id}' },
+  deleteImport: { method: 'DELETE', path: '/imports/{id}' },
 } as const;

@@ -640,6 +640,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List imports with their last run
+         * @description Requires a bearer token of a user with the editor role or a higher one.
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Import an iCalendar feed (url, or a text/calendar body) and run it
+         * @description Requires a bearer token of a user with the editor role or a higher one.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an import and its last run’s report
+         * @description Requires a bearer token of a user with the editor role or a higher one.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an import and its re-sync; the events it made stay
+         * @description Requires a bearer token of a user with the editor role or a higher one.
+         */
+        delete: operations["deleteImport"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an import’s feed URL, categories, status or re-sync interval (partial); a feed is fetched and synced again at once
+         * @description Requires a bearer token of a user with the editor role or a higher one.
+         */
+        patch: operations["updateImport"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1381,6 +1433,73 @@ export interface components {
             deliveries: components["schemas"]["PingWebhook"][];
             /** @description Send as cursor for older deliveries; absent on the last page. */
             next_cursor?: string;
+        };
+        Imports: {
+            imports: components["schemas"]["Import"][];
+        };
+        Import: {
+            id: number;
+            /** @enum {string} */
+            source: "url" | "calendar";
+            url: string | null;
+            categories: string[];
+            /**
+             * @description Status of the imported events (publish by default).
+             * @enum {string}
+             */
+            status: "publish" | "draft" | "pending" | "private";
+            resync_minutes: number | null;
+            /** @description When a re-sync is next due; null without one. */
+            next_run_utc: string | null;
+            /** @description Events (series counted once) this import made and still tracks. */
+            events: number;
+            created_utc: string;
+            modified_utc: string;
+            last_run: {
+                started_utc: string;
+                finished_utc?: string;
+                created: number;
+                updated: number;
+                unchanged: number;
+                trashed: number;
+                /** @description What was not imported, and why (line numbers are the feed’s). */
+                skipped: {
+                    line?: number;
+                    uid?: string;
+                    reason: string;
+                }[];
+                /** @description Why the whole run failed (the feed could not be fetched or read). */
+                error?: string;
+            };
+            rest_url: string;
+        };
+        CreateImportBody: {
+            /** @description An iCalendar (.ics) feed to import and re-sync: https only, on the public internet (the local stack also takes http and localhost). */
+            url?: string;
+            /** @description The iCalendar text itself (or send it as the body with Content-Type: text/calendar, options in the query string). */
+            calendar?: string;
+            /** @description Category names every imported event gets (an unknown one is created). */
+            categories?: string[];
+            /**
+             * @description Status of the imported events (publish by default).
+             * @enum {string}
+             */
+            status?: "publish" | "draft" | "pending" | "private";
+            /** @description Fetch the feed again every so many minutes (5 to 10080); null or absent: never. Only with url. */
+            resync_minutes?: number | null;
+        };
+        UpdateImportBody: {
+            /** @description An iCalendar (.ics) feed to import and re-sync: https only, on the public internet (the local stack also takes http and localhost). */
+            url?: string;
+            /** @description Category names every imported event gets (an unknown one is created). */
+            categories?: string[];
+            /**
+             * @description Status of the imported events (publish by default).
+             * @enum {string}
+             */
+            status?: "publish" | "draft" | "pending" | "private";
+            /** @description Fetch the feed again every so many minutes (5 to 10080); null or absent: never. Only with url. */
+            resync_minutes?: number | null;
         };
     };
     responses: {
@@ -4498,6 +4617,185 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every import. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imports"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated category names every imported event gets (text bodies). */
+                categories?: string;
+                /** @description Status of the imported events (publish by default). */
+                status?: "publish" | "draft" | "pending" | "private";
+            };
+            header?: {
+                /** @description A key unique to this create (a UUID): sent again within 24 hours with the same body, the create is not repeated and its first answer is returned. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateImportBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["CreateImportBody"];
+                "text/calendar": string;
+            };
+        };
+        responses: {
+            /** @description The import and the report of its first run. */
+            201: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted import. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    updateImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateImportBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateImportBody"];
+            };
+        };
+        responses: {
+            /** @description The changed import. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             500: components["responses"]["Error500"];

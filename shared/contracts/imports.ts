@@ -1,0 +1,87 @@
+import { idPath } from '../schemas/common';
+import {
+  importCreateBody,
+  importCreateQuery,
+  importList,
+  importSchema,
+  importUpdateBody,
+} from '../schemas/imports';
+import { errors, READ_ERRORS, WRITE_ERRORS } from './responses';
+import type { Operation } from './types';
+
+/** iCalendar feed imports (docs/import-export.md): editors and administrators. */
+const dir = 'functions/imports';
+const EDITOR_READ = [...READ_ERRORS, 403] as const;
+
+export const importOps = {
+  list: {
+    operationId: 'listImports',
+    methods: ['GET'],
+    path: '/imports',
+    handler: `${dir}/list-imports`,
+    summary: 'List imports with their last run',
+    access: 'editor',
+    readOnly: true,
+    responses: { 200: { description: 'Every import.', schema: importList }, ...errors(...EDITOR_READ) },
+  },
+  create: {
+    operationId: 'createImport',
+    methods: ['POST'],
+    path: '/imports',
+    handler: `${dir}/create-import`,
+    summary: 'Import an iCalendar feed (url, or a text/calendar body) and run it',
+    access: 'editor',
+    readOnly: false,
+    query: importCreateQuery,
+    body: importCreateBody,
+    textBody: { 'text/calendar': 'calendar' },
+    responses: {
+      201: { description: 'The import and the report of its first run.', schema: importSchema },
+      ...errors(...WRITE_ERRORS),
+    },
+  },
+  get: {
+    operationId: 'getImport',
+    methods: ['GET'],
+    path: '/imports/{id}',
+    handler: `${dir}/get-import`,
+    summary: 'Read an import and its last run’s report',
+    access: 'editor',
+    readOnly: true,
+    pathParams: idPath,
+    responses: {
+      200: { description: 'The import.', schema: importSchema },
+      ...errors(...EDITOR_READ, 404),
+    },
+  },
+  update: {
+    operationId: 'updateImport',
+    methods: ['PATCH'],
+    path: '/imports/{id}',
+    handler: `${dir}/update-import`,
+    summary:
+      'Change an import’s feed URL, categories, status or re-sync interval (partial); a feed is fetched and synced again at once',
+    access: 'editor',
+    readOnly: false,
+    pathParams: idPath,
+    body: importUpdateBody,
+    responses: {
+      200: { description: 'The changed import.', schema: importSchema },
+      ...errors(...WRITE_ERRORS, 404),
+    },
+  },
+  delete: {
+    operationId: 'deleteImport',
+    methods: ['DELETE'],
+    path: '/imports/{id}',
+    handler: `${dir}/delete-import`,
+    summary: 'Delete an import and its re-sync; the events it made stay',
+    access: 'editor',
+    readOnly: false,
+    pathParams: idPath,
+    responses: {
+      200: { description: 'The deleted import.', schema: importSchema },
+      ...errors(...WRITE_ERRORS, 404),
+    },
+  },
+} as const satisfies Record<string, Operation>;

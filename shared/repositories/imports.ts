@@ -1,0 +1,103 @@
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { User } from '../domain/roles';
+import { patterns } from '../db/access-patterns';
+import { ddb, tableName } from '../db/client';
+import { keys } from '../db/keys';
+import { queryIndex } from '../db/query';
+
+/**
+ * Feed imports: one item each in one partition, and per import one item for each feed UID it
+ * made an event (or a series) of, so that a re-sync finds its events again and trashes only its own.
+ */
+
+export interface ImportReport {
+  started_utc: string;
+  finished_utc?: string;
+  created: number;
+  updated: number;
+  unchanged: number;
+  trashed: number;
+  skipped: Array<{ line?: number; uid?: string; reason: string }>;
+  error?: string;
+}
+
+export interface ImportRecord {
+  id: number;
+  source: 'url' | 'calendar';
+  /** The API root its events' URLs are built from (re-syncs have no request). */
+  root: string;
+  url: string | null;
+  categories: string[];
+  status: 'publish' | 'draft' | 'pending' | 'private';
+  resync_minutes: number | null;
+  /** Epoch ms a re-sync is due; absent without one. */
+  next_run_ms?: number;
+  /** Who created it: re-syncs write as this user. */
+  owner: User;
+  events: number;
+  created_utc: string;
+  modified_utc: string;
+  last_run: ImportReport;
+}
+
+/** What an import made of one UID: the event (a series: its first occurrence) and what was written. */
+export interface ImportedEvent {
+  uid: string;
+  event_id: number;
+  series: boolean;
+  /** Digest of the body (and overrides) last written: the same one next time is `unchanged`. */
+  digest: string;
+  /** A series' overrides: occurrence wall time → the occurrence's event ID. */
+  overrides?: Record<string, number>;
+}
+
+const strip = ({ pk: _pk, sk: _sk, type: _type, ...rest }: Record<string, unknown>) => rest;
+
+export async function putImport(r: ImportRecord): Promise<void> {
+  await ddb.send(
+    new PutCommand({ TableName: tableName(), Item: { ...keys.importRecord(r.id), type: 'import', ...r } }),
+  );
+}
+
+export async function getImport(id: number): Promise<ImportRecord | undefined> {
+  const out = await ddb.send(
+    new GetCommand({ TableName: tableName(), Key: keys.importRecord(id), ConsistentRead: true }),
+  );
+  return out.Item && (strip(out.Item) as unknown as ImportRecord);
+}
+
+export async function listImports(): Promise<ImportRecord[]> {
+  const found: ImportRecord[] = [];
+  for await (const item of queryIndex(patterns.allImports.query()))
+    found.push(strip(item) as unknown as ImportRecord);
+  return found;
+}
+
+export async function deleteImport(id: number): Promise<ImportRecord | undefined> {
+  const out = await ddb.send(
+    new DeleteCommand({ TableName: tableName(), Key: keys.importRecord(id), ReturnValues: 'ALL_OLD' }),
+  );
+  return out.Attributes && (strip(out.Attributes) as unknown as ImportRecord);
+}
+
+export async function importedOf(importId: number): Promise<Map<string, ImportedEvent>> {
+  const found = new Map<string, ImportedEvent>();
+  for await (const item of queryIndex(patterns.eventsOfImport.query(importId))) {
+    const e = strip(item) as unknown as ImportedEvent;
+    found.set(e.uid, e);
+  }
+  return found;
+}
+
+export async function putImported(importId: number, e: ImportedEvent): Promise<void> {
+  await ddb.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.imported(importId, e.uid), type: 'imported', import_id: importId, ...e },
+    }),
+  );
+}
+
+export async function deleteImported(importId: number, uid: string): Promise<void> {
+  await ddb.send(new DeleteCommand({ TableName: tableName(), Key: keys.imported(importId, uid) }));
+}
