@@ -53,6 +53,14 @@ const open = (path: string, token?: string) =>
 const poll = <T>(fn: () => Promise<T> | T, timeout = 10_000) => expect.poll(fn, { timeout });
 const value = (page: Page, selector: string) => page.locator(selector).inputValue();
 
+/** The messages the form shows under its fields, by field. */
+async function fieldErrors(page: Page): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const p of await page.locator('#event-form .field-error').all())
+    out[(await p.getAttribute('id'))!.replace(/^err-/, '')] = (await p.textContent())!;
+  return out;
+}
+
 /** The events of a day as the API lists them to an editor. */
 async function listed(day: string): Promise<Array<Record<string, unknown>>> {
   const res = await api.get(`/events?start_date=${day}&end_date=${day}&status=publish,draft`, {
@@ -183,6 +191,57 @@ describe.skipIf(skipBrowser)('the editor', () => {
       'Remove Family friendly ×',
     ]);
     expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows every field error at once and takes each away when its field is fixed', async () => {
+    const { page, errors } = await open('/?date=2032-05-01', tokens.editor);
+    const posts: string[] = [];
+    page.on('request', (r) => void (r.method() === 'POST' && posts.push(r.url())));
+    await page.click('#new-event');
+    await page.fill('#e-title', '');
+    await page.fill('#e-start', '2032-05-21T20:00');
+    await page.fill('#e-end', '2032-05-21T18:00');
+    await page.fill('#e-timezone', 'Mars/Olympus');
+    await page.fill('#e-website', 'ftp://files.example.org/regatta');
+    await page.click('#e-save');
+
+    // The form's own checks: all four at once, and nothing sent.
+    await poll(() => fieldErrors(page)).toEqual({
+      title: 'title must not be empty.',
+      end_date: 'end_date must not be before start_date.',
+      timezone: 'timezone "Mars/Olympus" is not an IANA time zone or UTC±N.',
+      website: 'website must be an http or https URL.',
+    });
+    expect(posts).toEqual([]);
+    expect(await page.locator('#form-error').textContent()).toBe('Nothing was saved: 4 fields to correct.');
+    expect(await page.evaluate('document.activeElement?.id')).toBe('e-title');
+    expect(await page.locator('#e-website').getAttribute('aria-invalid')).toBe('true');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Each goes when its field is fixed; an earlier start fixes the end.
+    await page.fill('#e-title', 'Regatta');
+    expect(Object.keys(await fieldErrors(page))).toEqual(['end_date', 'timezone', 'website']);
+    await page.fill('#e-start', '2032-05-21T17:00');
+    expect(Object.keys(await fieldErrors(page))).toEqual(['timezone', 'website']);
+    await page.fill('#e-website', 'https://regatta.example.org/');
+    expect(await page.locator('#e-website').getAttribute('aria-invalid')).toBeNull();
+    await page.fill('#e-timezone', 'Europe/Berlin');
+    expect(await fieldErrors(page)).toEqual({});
+    expect(await page.locator('#form-error').isVisible()).toBe(false);
+
+    // The API's refusal naming two fields shows both; changing one takes its message away.
+    await page.fill('#e-title', 'R'.repeat(1001));
+    await page.fill('#e-cost', '9'.repeat(2001));
+    await page.click('#e-save');
+    await poll(async () => Object.keys(await fieldErrors(page)).sort()).toEqual(['cost', 'title']);
+    expect((await fieldErrors(page)).title).toBe('title must be at most 1000 characters long.');
+    await page.fill('#e-cost', '5');
+    expect(Object.keys(await fieldErrors(page))).toEqual(['title']);
+    await page.fill('#e-title', 'Regatta');
+    expect(await fieldErrors(page)).toEqual({});
+    await page.click('#e-save');
+    await poll(() => titles(page)).toContain('Regatta');
     expect(errors).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import type { Schemas } from '../../client/src';
 import { ApiError, type CalEvent, cal, fieldMessages, pageError, venuesOf } from './api';
+import { checkEvent, type EventFields } from './form-checks';
 import { fromInput, toInput, viewerZone } from './format';
 import { refreshMultiSelects } from './multi-select';
 import {
@@ -39,24 +40,33 @@ let editing: CalEvent | null = null;
 /** The ETag of the version being edited: the save is conditional on it (If-Match). */
 let editingEtag: string | null = null;
 
-export function clearErrors(): void {
-  for (const p of Array.from(form().querySelectorAll('.field-error'))) p.remove();
-  for (const f of Array.from(form().querySelectorAll('[aria-invalid]'))) {
+/** Takes one field's message away, its field back to its own description (a hint), if it has one. */
+function clearField(wrap: Element): void {
+  wrap.querySelector('.field-error')?.remove();
+  for (const f of Array.from(wrap.querySelectorAll('[aria-invalid]'))) {
     f.removeAttribute('aria-invalid');
-    // Back to the field's own description (a hint), if it has one.
     const own = f.getAttribute('data-describedby');
     if (own) f.setAttribute('aria-describedby', own);
     else f.removeAttribute('aria-describedby');
   }
+}
+
+/** Whether the line above the form speaks of the fields' messages alone (it goes with the last of them). */
+let summaryOfFields = false;
+
+export function clearErrors(): void {
+  for (const wrap of Array.from(form().querySelectorAll('[data-field]'))) clearField(wrap);
   const top = $('form-error');
   top.hidden = true;
   top.textContent = '';
 }
 
-/** Puts each message under its field (linked for screen readers) and focuses the first one. */
-export function showErrors(error: ApiError): void {
+/**
+ * Puts every message under its field at once (linked for screen readers), the rest and `summary` above
+ * the form, and focuses the first field named. `source`: whether the form's checks or the API found them.
+ */
+function showMessages(messages: Record<string, string>, summary: string, source: 'form' | 'api'): void {
   clearErrors();
-  const messages = fieldMessages(error);
   const elsewhere: string[] = [];
   let first: HTMLElement | null = null;
   for (const [name, message] of Object.entries(messages)) {
@@ -67,24 +77,76 @@ export function showErrors(error: ApiError): void {
       continue;
     }
     const id = `err-${name}`;
-    wrap.append(
-      Object.assign(document.createElement('p'), { id, className: 'field-error', textContent: message }),
-    );
+    const p = Object.assign(document.createElement('p'), {
+      id,
+      className: 'field-error',
+      textContent: message,
+    });
+    p.dataset.source = source;
+    wrap.append(p);
     field.setAttribute('aria-invalid', 'true');
     const own = field.getAttribute('data-describedby');
     field.setAttribute('aria-describedby', own ? `${id} ${own}` : id);
     first ??= field;
   }
+  summaryOfFields = elsewhere.length === 0 && first !== null;
   const top = $('form-error');
+  top.textContent = elsewhere.length ? `${summary} ${elsewhere.join(' ')}` : summary;
+  top.hidden = false;
+  (first ?? top).focus?.();
+}
+
+/** The API's refusal: its messages next to the fields they name (`data.params`, `data.details`). */
+export function showErrors(error: ApiError): void {
+  const messages = fieldMessages(error);
   const summary =
     error.status === 412
       ? 'This event was changed by someone else since you opened it, so nothing was saved. Close the form and open the event again to edit its new version.'
       : Object.keys(messages).length
         ? error.message
         : `${error.message} (${error.body.code})`;
-  top.textContent = elsewhere.length ? `${summary} ${elsewhere.join(' ')}` : summary;
-  top.hidden = false;
-  (first ?? top).focus?.();
+  showMessages(messages, summary, 'api');
+}
+
+/** The fields the form's own checks read, as typed. */
+function checkedFields(): EventFields {
+  const text = (name: string) => (input(name) as HTMLInputElement).value.trim();
+  return {
+    title: text('title'),
+    start_date: text('start_date'),
+    end_date: text('end_date'),
+    timezone: text('timezone'),
+    website: text('website'),
+    image: text('image'),
+  };
+}
+
+/**
+ * A message goes as soon as its field is fixed: one the form's checks found when they pass again (an
+ * end before the start goes when either date is changed to fit), one of the API's when its field is
+ * changed (only the API can tell whether that fixed it). A message still due is kept, up to date.
+ */
+function recheck(ev: Event): void {
+  const shown = Array.from(form().querySelectorAll<HTMLElement>('.field-error'));
+  if (!shown.length) return;
+  const changed = (ev.target as HTMLElement).closest<HTMLElement>('[data-field]')?.dataset.field;
+  const problems = checkEvent(checkedFields());
+  for (const p of shown) {
+    const wrap = p.closest<HTMLElement>('[data-field]');
+    const name = wrap?.dataset.field ?? '';
+    if (problems[name]) p.textContent = problems[name];
+    else if (wrap && (p.dataset.source === 'form' || name === changed)) clearField(wrap);
+  }
+  if (summaryOfFields && !form().querySelector('.field-error')) {
+    $('form-error').hidden = true;
+    $('form-error').textContent = '';
+  }
+}
+
+/** Wires the live checks; once, when the page starts. */
+export function setUpFieldChecks(): void {
+  form().addEventListener('input', recheck);
+  form().addEventListener('change', recheck);
 }
 
 // ---- The repeat control (a new event, or an occurrence of a series) ----------------------------------
@@ -286,6 +348,13 @@ export function openEditor(
 /** Saves the form; resolves with the saved event, or null when the API refused it (shown in the form). */
 export async function saveEditor(): Promise<CalEvent | null> {
   const save = $<HTMLButtonElement>('e-save');
+  // Every problem the form can see, at once, before anything is sent.
+  const problems = checkEvent(checkedFields());
+  const count = Object.keys(problems).length;
+  if (count) {
+    showMessages(problems, `Nothing was saved: ${count} field${count === 1 ? '' : 's'} to correct.`, 'form');
+    return null;
+  }
   // An occurrence of a series: which of its events the change is for.
   const scope = editing?.series_id != null ? await askScope('save', editing.title) : undefined;
   if (scope === null) return null;

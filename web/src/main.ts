@@ -5,7 +5,7 @@ import timeGridPlugin from '@fullcalendar/timegrid';
 import { API_ROOT, ApiError, type CalEvent, cal, listAll, type Term, token } from './api';
 import { el, renderDetail, statusLabel } from './detail';
 import { setUpDayClick } from './day-click';
-import { openEditor, saveEditor, setUpRepeat } from './editor';
+import { openEditor, saveEditor, setUpFieldChecks, setUpRepeat } from './editor';
 import { enhanceMultiSelect } from './multi-select';
 import { apiFilters, badDate, type PageState, readState, searchOf, stateQuery } from './filters';
 import { nextDay, toInput, utcInstant, viewerZone } from './format';
@@ -543,6 +543,7 @@ function start(): void {
   );
   if (eventPage) void showDetail({ slug: eventPage });
   setUpRepeat();
+  setUpFieldChecks();
   setUpDayClick($('calendar'), signedIn, (at) => openEditor(null, at));
   for (const id of ['e-organizer', 'e-categories', 'e-tags']) enhanceMultiSelect($(id));
   writeFilters();
