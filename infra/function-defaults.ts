@@ -38,6 +38,8 @@ export interface ApiFunctionProps {
   retainLogs: boolean;
   /** Files copied next to the bundle, by name in the bundle (the public pages' index.html). */
   files?: Record<string, string>;
+  /** A scheduled job's longer run; requests keep FUNCTION_TIMEOUT. */
+  timeout?: Duration;
 }
 
 /** Lambda's longest function name. */
@@ -78,7 +80,7 @@ export class ApiFunction extends Construct {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: FUNCTION_MEMORY_MB,
-      timeout: FUNCTION_TIMEOUT,
+      timeout: props.timeout ?? FUNCTION_TIMEOUT,
       tracing: Tracing.ACTIVE,
       logGroup,
       environment: {

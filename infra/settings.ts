@@ -27,6 +27,11 @@ export interface Settings {
   icalMaxEvents: number;
   /** Seconds the change feed holds back new entries; more than a write function's timeout. */
   changesSettleSeconds: number;
+  /**
+   * How far ahead a recurring series without an end is written, in whole months (SERIES_HORIZON_MONTHS,
+   * docs/recurrence.md); the daily extend job moves it on.
+   */
+  seriesHorizonMonths: number;
   /** Public base URL when the API sits behind a custom domain; handlers otherwise use the request's host. */
   apiBaseUrl?: string;
   oidc?: OidcSettings;
@@ -97,6 +102,7 @@ export function readSettings(scope: Construct): Settings {
     maxPerPage: num('maxPerPage', 50),
     icalMaxEvents: num('icalMaxEvents', 2000),
     changesSettleSeconds: num('changesSettleSeconds', 15),
+    seriesHorizonMonths: wholeMonths(num('seriesHorizonMonths', 24)),
     apiBaseUrl: str('apiBaseUrl'),
     oidc: issuer && jwksUrl ? { issuer, jwksUrl, audience: str('oidcAudience') } : undefined,
     authDomainPrefix: str('authDomainPrefix'),
@@ -106,6 +112,12 @@ export function readSettings(scope: Construct): Settings {
     logLevel: str('logLevel', 'INFO')!,
     metricsNamespace: str('metricsNamespace', 'CalEvents')!,
   };
+}
+
+/** The functions read SERIES_HORIZON_MONTHS as a whole number (shared/config.ts): refused here, not at run time. */
+function wholeMonths(n: number): number {
+  if (!Number.isInteger(n)) throw new Error(`Context "seriesHorizonMonths" must be a whole number, got ${n}`);
+  return n;
 }
 
 /** An absolute http(s) URL without a trailing slash, or nothing. */

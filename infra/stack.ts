@@ -7,6 +7,7 @@ import { Alarms } from './alarms';
 import { EventsApi } from './api';
 import { Auth } from './auth';
 import { families, OperationFamily, pascal } from './family';
+import { ScheduledJobs } from './jobs';
 import { readSettings } from './settings';
 import { Site } from './site';
 import { EventsTable } from './table';
@@ -30,6 +31,8 @@ export class CalEventsStack extends Stack {
   /** The families' nested stacks, by family (`events`, `venues`, ...). */
   readonly families = new Map<string, OperationFamily>();
   readonly site?: Site;
+  /** The scheduled jobs' nested stack: the daily extend job of recurring events (infra/jobs.ts). */
+  readonly jobs: ScheduledJobs;
 
   constructor(scope: Construct, id: string, props: CalEventsStackProps = {}) {
     super(scope, id, props);
@@ -57,6 +60,7 @@ export class CalEventsStack extends Stack {
       MAX_PER_PAGE: String(settings.maxPerPage),
       ICAL_MAX_EVENTS: String(settings.icalMaxEvents),
       CHANGES_SETTLE_SECONDS: String(settings.changesSettleSeconds),
+      SERIES_HORIZON_MONTHS: String(settings.seriesHorizonMonths),
       LOG_LEVEL: settings.logLevel,
       POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
       ...(settings.apiBaseUrl ? { API_BASE_URL: settings.apiBaseUrl } : {}),
@@ -114,6 +118,11 @@ export class CalEventsStack extends Stack {
         }),
       );
     }
+    this.jobs = new ScheduledJobs(this, 'Jobs', {
+      ...common,
+      environment: environment(siteUrlLater),
+      functionName: (job) => `${functionPrefix}${job}`,
+    });
     new Alarms(this, 'Alarms', { api: api.httpApi, functions: api.functions, table });
 
     new CfnOutput(this, 'ApiUrl', { value: api.rootUrl });

@@ -18,10 +18,14 @@ const WRITE_ACTIONS = [
 ];
 
 const dev = synth();
-/** The templates of the API: the service's stack and the families' (not the page's). */
-const apiTemplates = (s: Synth) => s.templates.filter((t) => !t.name.endsWith('/Site'));
-/** Every function of the service: the operations', `$default`'s and the public pages' (issue 29). */
-const allFunctionNames = [...operations.map((op) => op.operationId), 'noRoute', 'renderPage'];
+/** The templates of the API: the service's stack and the families' (not the page's, not the jobs'). */
+const apiTemplates = (s: Synth) =>
+  s.templates.filter((t) => !t.name.endsWith('/Site') && !t.name.endsWith('/Jobs'));
+/**
+ * Every function of the service: the operations', `$default`'s, the public pages' (issue 29) and the
+ * daily extend job of recurring events (issue 27).
+ */
+const allFunctionNames = [...operations.map((op) => op.operationId), 'noRoute', 'renderPage', 'extendSeries'];
 
 /** Every IAM statement of one function's role, in its template: its inline policies' and policy resources'. */
 function statementsOf(
@@ -130,6 +134,7 @@ describe('functions', () => {
             SITE_URL: Match.anyValue(),
             SITE_TIMEZONE: 'UTC',
             MAX_PER_PAGE: '50',
+            SERIES_HORIZON_MONTHS: '24',
             AUTH_JWKS_URL: Match.anyValue(),
             AUTH_ISSUER: Match.anyValue(),
             NODE_OPTIONS: '--enable-source-maps',
@@ -379,9 +384,9 @@ describe('alarms', () => {
     (alarm.Properties.Metrics as any[])
       .filter((m) => m.MetricStat)
       .map((m) => m.MetricStat.Metric as { Namespace: string; MetricName: string; Dimensions: any[] });
-  /** Each family's throttles are watched ten functions an alarm, and the $default and pages' functions' too. */
+  /** Each family's throttles are watched ten functions an alarm, and the $default, pages' and job's too. */
   const throttleAlarms =
-    [...dev.stack.families.values()].reduce((n, f) => n + Math.ceil(f.functions.size / 10), 0) + 2;
+    [...dev.stack.families.values()].reduce((n, f) => n + Math.ceil(f.functions.size / 10), 0) + 3;
 
   it('watches API 5xx, every function and table throttling', () => {
     expect(alarms()).toHaveLength(1 + 1 + allFunctionNames.length + throttleAlarms + 1);
