@@ -129,9 +129,18 @@ async function findEvent(
     }
   }
   const day = start.slice(0, 10);
-  for await (const e of api.items('listEvents', {
-    query: { search: title, start_date: day, end_date: day, status: [...EVERY_STATUS], per_page: 50 },
-  }))
-    if (e.title === title && e.start_date.startsWith(start)) return e.id;
+  // Listed events, then those hidden from listings (a list shows them only when asked).
+  for (const hidden of [false, true])
+    for await (const e of api.items('listEvents', {
+      query: {
+        search: title,
+        start_date: day,
+        end_date: day,
+        status: [...EVERY_STATUS],
+        per_page: 50,
+        ...(hidden ? { hide_from_listings: true } : {}),
+      },
+    }))
+      if (e.title === title && e.start_date.startsWith(start)) return e.id;
   return undefined;
 }

@@ -24,8 +24,20 @@ import { ImportError } from './site-source';
 const EVERY_STATUS = ['publish', 'future', 'draft', 'pending', 'private'] as const;
 const ALL_DATES = { start_date: '1970-01-01', end_date: '2199-12-31' } as const;
 
+/**
+ * Every event: the listed ones, then those hidden from listings (which no list shows unless asked by
+ * an editing role with hide_from_listings=true).
+ */
 export async function* allEvents(api: ApiClient): AsyncGenerator<Event> {
-  yield* api.items('listEvents', { query: { ...ALL_DATES, status: [...EVERY_STATUS], per_page: 50 } });
+  for (const hidden of [false, true])
+    yield* api.items('listEvents', {
+      query: {
+        ...ALL_DATES,
+        status: [...EVERY_STATUS],
+        per_page: 50,
+        ...(hidden ? { hide_from_listings: true } : {}),
+      },
+    });
 }
 
 export async function* jsonl(api: ApiClient): AsyncGenerator<string> {
@@ -87,25 +99,34 @@ function blocks(feed: string): { head: string[]; zones: Map<string, string>; eve
 }
 
 export async function* ics(api: ApiClient): AsyncGenerator<string> {
-  /** Events starting in each year, as the JSON list has them. */
-  const years = new Map<number, number>();
+  /** Events starting in each year, as the JSON list has them: the listed ones, then the hidden ones. */
+  const years = new Map<string, number>();
   for await (const e of allEvents(api)) {
-    const year = Number(e.start_date.slice(0, 4));
-    years.set(year, (years.get(year) ?? 0) + 1);
+    const key = `${e.start_date.slice(0, 4)}|${e.hide_from_listings ? 'hidden' : 'listed'}`;
+    years.set(key, (years.get(key) ?? 0) + 1);
   }
   let head: string[] | undefined;
   const zones = new Map<string, string>();
   const events: string[] = [];
+  let hidden = false;
   const feed = async (start: string, end: string) => {
     const { data } = await api.getEventsIcal({
-      query: { start_date: start, end_date: end, status: [...EVERY_STATUS], limit: 100_000 },
+      query: {
+        start_date: start,
+        end_date: end,
+        status: [...EVERY_STATUS],
+        limit: 100_000,
+        ...(hidden ? { hide_from_listings: true } : {}),
+      },
     });
     return blocks(String(data));
   };
   // A feed lists the events that start on or after its start day and end by its end day: a window
   // of two years keeps an event that starts in the first and ends in the second.
   const startYear = (vevent: string) => Number(/^DTSTART[^:]*:(\d{4})/m.exec(vevent)?.[1]);
-  for (const [year, count] of [...years].sort(([a], [b]) => a - b)) {
+  for (const [key, count] of [...years].sort(([a], [b]) => a.localeCompare(b))) {
+    const year = Number(key.slice(0, 4));
+    hidden = key.endsWith('hidden');
     let parts = [await feed(`${year}-01-01`, `${year + 1}-12-31`)];
     // Fewer than the year's events: the feed's cap was reached, so it is asked a month at a time.
     if (parts[0]!.events.filter((e) => startYear(e) === year).length < count)

@@ -31,6 +31,8 @@ export interface RowFilter {
   bounds?: DateBounds;
   featured?: boolean;
   postParent?: number;
+  /** Only the events hidden from listings (an editor's `hide_from_listings=true`), instead of the listed ones. */
+  hidden?: boolean;
 }
 
 /** What every candidate must pass, whatever index it came from. */
@@ -38,7 +40,7 @@ export function rowFilter(f: RowFilter): (row: EventRow) => boolean {
   const passes = passesStatus(f.statuses);
   return (row) =>
     passes(row) &&
-    !row.hidden &&
+    Boolean(row.hidden) === (f.hidden === true) &&
     (f.bounds === undefined || inBounds(f.bounds, row.start, row.end)) &&
     (f.featured === undefined || row.featured === f.featured) &&
     (f.postParent === undefined || row.parent === f.postParent);

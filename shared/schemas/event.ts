@@ -147,6 +147,9 @@ export const eventListQuery = {
     venue: ids('Events at any of these venues.'),
     organizer: ids('Events by any of these organizers.'),
     featured: bool('Only featured (true) or only not featured (false) events.'),
+    hide_from_listings: bool(
+      'true: only the events hidden from listings, which no list shows otherwise (editing roles only; an export reads them so). Absent or false: the listed events.',
+    ),
     status: list(
       { type: 'string', enum: STATUSES },
       'Post statuses to list (editing roles only, besides publish).',

@@ -33,6 +33,7 @@ export const eventIcalQuery = {
     organizer: list.organizer,
     featured: list.featured,
     status: list.status,
+    hide_from_listings: list.hide_from_listings,
     series: list.series,
     limit: {
       type: 'integer',

@@ -2,6 +2,7 @@ import { invalidParam, invalidParams } from '../domain/errors';
 import { tallyWho } from '../domain/event-query';
 import { type PageRequest, pageOf } from '../domain/paging';
 import { listStatuses, type StatusFilter } from '../domain/post-rules';
+import { atLeast } from '../domain/roles';
 import { indexedQueryWords } from '../domain/search';
 import type { TallyWho } from '../domain/tallies';
 import type { eventListQuery } from '../schemas/event';
@@ -135,14 +136,28 @@ function countingScope(filters: FilterPlan[], featured: boolean | undefined): Sc
 export function planEventList(q: EventListQuery, caller: Pick<Caller, 'user'>): EventListPlan {
   checkQuery(q);
   const statuses = listStatuses(q.status, caller.user);
+  // Hidden from listings is the author's choice: only editing roles list those events (to export them).
+  if (q.hide_from_listings === true && !atLeast(caller.user, 'contributor'))
+    throw invalidParam(
+      'hide_from_listings',
+      'Only editing roles can list the events hidden from listings.',
+      'rest_forbidden_param',
+    );
   const who = tallyWho(statuses);
   const page = pageOf(q);
   const filters = filtersOf(q);
   const window = q.include ? 'none' : q.strict_dates === true ? 'strict' : 'days';
   const geo = q.geoloc !== undefined || q.geoloc_lat !== undefined;
   const scope = countingScope(filters, q.featured);
+  // The tallies count listed events: hidden ones are counted from their rows.
   const tallied =
-    window === 'days' && who && scope && q.search === undefined && !geo && q.post_parent === undefined;
+    window === 'days' &&
+    who &&
+    scope &&
+    q.search === undefined &&
+    !geo &&
+    q.post_parent === undefined &&
+    q.hide_from_listings !== true;
   // A search with a word of two or more characters reads the search index, not the window.
   const searched = q.search !== undefined && indexedQueryWords(q.search).length > 0;
   const driver: Driver = q.include

@@ -78,6 +78,7 @@ export async function listEventRows(
     bounds,
     featured: q.featured,
     postParent: q.post_parent,
+    hidden: q.hide_from_listings,
   });
   const found = await DRIVERS[plan.driver]({ plan, q, bounds, range, links, checks, keep, reads });
   const candidates = await refined(

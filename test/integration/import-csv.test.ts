@@ -2,13 +2,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Event } from '../../client/src';
+import { createClient } from '../../client/src';
 import { importCsv } from '../../local/import/csv-import';
+import { importLinkedCsv } from '../../local/import/csv-linked-import';
 import { allEvents, csv, ics, jsonl } from '../../local/import/export';
 import { progress } from '../../local/import/progress';
 import type { ImportState } from '../../local/import/state';
 import { importClient } from '../../local/import/target';
 import { anEvent } from '../support/bodies';
+import { everyList } from '../support/import-compare';
 import { startSecondStack } from '../support/second-stack';
 import { useStack } from '../support/use-stack';
 
@@ -20,10 +22,16 @@ const dir = mkdtempSync(join(tmpdir(), 'cal-csv-'));
 
 const newState = (): ImportState => ({ version: 1, source: 'csv', target: api.base, records: {} });
 
-async function importFile(text: string, state = newState(), dryRun = false) {
+async function importFile(
+  text: string,
+  state = newState(),
+  dryRun = false,
+  kind: 'events' | 'venues' | 'organizers' = 'events',
+) {
   const file = join(dir, `${Math.random().toString(36).slice(2)}.csv`);
   writeFileSync(file, text);
-  const report = await importCsv({
+  const run = kind === 'events' ? importCsv : importLinkedCsv.bind(null, kind);
+  const report = await run({
     file,
     api: importClient(api.base, tokens.admin),
     state,
@@ -40,38 +48,6 @@ const collect = async (chunks: AsyncGenerator<string>) => {
   return out;
 };
 
-/** What a round trip must keep of an event: its fields, its links by name. */
-const comparable = (e: Event): Record<string, unknown> => ({
-  ...Object.fromEntries(
-    (
-      [
-        'title',
-        'slug',
-        'status',
-        'description',
-        'excerpt',
-        'start_date',
-        'end_date',
-        'timezone',
-        'all_day',
-        'cost',
-        'website',
-        'featured',
-        'sticky',
-        'show_map',
-        'show_map_link',
-      ] as const
-    ).map((k) => [k, e[k]]),
-  ),
-  image: typeof e.image === 'string' ? e.image : ((e.image as { url?: string } | null)?.url ?? null),
-  categories: (e.categories as Array<{ name: string }>).map((c) => c.name).sort(),
-  tags: (e.tags as Array<{ name: string }>).map((t) => t.name).sort(),
-  venue: (Array.isArray(e.venue) ? e.venue : [e.venue])
-    .map((v) => (v as { venue?: string })?.venue)
-    .filter(Boolean),
-  organizer: (e.organizer as unknown as Array<{ organizer: string }>).map((o) => o.organizer).sort(),
-});
-
 describe('export and import again', () => {
   let other: Awaited<ReturnType<typeof startSecondStack>>;
   beforeAll(async () => {
@@ -79,11 +55,29 @@ describe('export and import again', () => {
   });
   afterAll(() => other?.close());
 
-  it('exports the whole calendar as CSV that imports into an empty calendar as the same events', async () => {
+  it('exports the whole calendar as CSV that imports into an empty calendar as the same lists', async () => {
     const src = createClient({ baseUrl: other.base, token: tokens.admin });
     const { data: music } = await src.createCategory({ body: { name: 'Music' } });
-    const { data: hall } = await src.createVenue({ body: { venue: 'Town Hall', city: 'Oslo' } });
-    const { data: a } = await src.createOrganizer({ body: { organizer: 'Jazz Club' } });
+    const { data: hall } = await src.createVenue({
+      body: {
+        venue: 'Town Hall',
+        city: 'Oslo',
+        country: 'Norway',
+        province: 'Oslo',
+        address: 'Karl Johans gate 1',
+        phone: '+47 1',
+        website: 'https://hall.example.org',
+        geo_lat: 59.91,
+        geo_lng: 10.75,
+        show_map: false,
+      },
+    });
+    await src.createVenue({
+      body: { venue: 'Barn', country: 'United States', state: 'VT', status: 'draft' },
+    });
+    const { data: a } = await src.createOrganizer({
+      body: { organizer: 'Jazz Club', email: 'jazz@example.org', phone: '+47 2' },
+    });
     const { data: b } = await src.createOrganizer({ body: { organizer: 'City' } });
     await src.createEvent({
       body: anEvent({
@@ -120,6 +114,8 @@ describe('export and import again', () => {
         timezone: 'America/New_York',
       }),
     });
+    // Hidden from listings: no list shows it unless asked, and the export asks.
+    await src.createEvent({ body: anEvent({ title: 'Private Rehearsal', hide_from_listings: true }) });
     await src.createEvent({
       body: anEvent({
         title: 'Cheap',
@@ -130,22 +126,32 @@ describe('export and import again', () => {
     });
 
     const source = importClient(other.base, tokens.admin);
+    // Venues and organizers first, so that the events' names find them with every field.
+    for (const kind of ['venues', 'organizers'] as const) {
+      const { report } = await importFile(await collect(csv(source, kind)), newState(), false, kind);
+      expect(report.skipped).toEqual([]);
+      expect(report.counts[kind]).toMatchObject({ created: 2 });
+    }
     const text = await collect(csv(source));
     const first = await importFile(text);
     expect(first.report.skipped).toEqual([]);
-    expect(first.report.counts.events).toMatchObject({ created: 4 });
+    expect(first.report.counts.events).toMatchObject({ created: 5 });
 
     const target = importClient(api.base, tokens.admin);
-    const list = async (c: typeof target) => {
-      const out: ReturnType<typeof comparable>[] = [];
-      for await (const e of allEvents(c)) out.push(comparable(e));
-      return out.sort((x, y) => String(x.slug).localeCompare(String(y.slug)));
-    };
-    expect(await list(target)).toEqual(await list(source));
+    const [copied, original] = await Promise.all([everyList(target), everyList(source)]);
+    expect(original.events.map((e) => e.title)).toContain('Private Rehearsal');
+    // Listing them is for editing roles.
+    await expect(
+      createClient({ baseUrl: other.base }).listEvents({ query: { hide_from_listings: true } }),
+    ).rejects.toMatchObject({ status: 400, code: 'rest_invalid_param' });
+    expect(copied).toEqual(original);
+    let exported = 0;
+    for await (const _ of allEvents(source)) exported++;
+    expect(exported).toBe(5);
 
     // Again, with the state and without it: nothing is written.
     const again = await importFile(text, first.state);
-    expect(again.report.counts.events).toMatchObject({ created: 0, updated: 0, unchanged: 4 });
+    expect(again.report.counts.events).toMatchObject({ created: 0, updated: 0, unchanged: 5 });
     const lost = await importFile(text);
     expect(lost.report.counts.events).toMatchObject({ created: 0 });
 
@@ -158,11 +164,12 @@ describe('export and import again', () => {
       .map((l) => JSON.parse(l) as { collection: string });
     const per = (c: string) => lines.filter((l) => l.collection === c).length;
     expect([per('categories'), per('tags'), per('venues'), per('organizers'), per('events')]).toEqual([
-      2, 2, 1, 2, 4,
+      2, 2, 2, 2, 5,
     ]);
 
     const calendar = await collect(ics(source));
-    expect(calendar.match(/^BEGIN:VEVENT\r$/gm)?.length).toBe(4);
+    expect(calendar.match(/^BEGIN:VEVENT\r$/gm)?.length).toBe(5);
+    expect(calendar).toContain('SUMMARY:Private Rehearsal');
     expect(calendar).toMatch(/^BEGIN:VCALENDAR\r\n/);
     expect(calendar).toMatch(/^BEGIN:VTIMEZONE\r$/m);
     expect(calendar.endsWith('END:VCALENDAR\r\n')).toBe(true);

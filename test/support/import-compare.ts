@@ -113,3 +113,78 @@ export async function expectImported(
     expect(slugs(data.organizer)).toEqual(slugs(e.organizer));
   }
 }
+
+/** Names of linked records (terms by name, venues and organizers by their name field), sorted. */
+const names = (list: unknown, field: string) =>
+  (Array.isArray(list) ? list : list && typeof list === 'object' ? [list] : [])
+    .map((x: Rec) => String(x[field] ?? ''))
+    .filter(Boolean)
+    .sort();
+
+/**
+ * What a calendar-to-calendar copy keeps of an event (a CSV round trip: links by name, the website
+ * as written), of a venue (the state or province shown, as the CSV's one column holds it) and of an
+ * organizer.
+ */
+export const comparableEvent = (e: Rec): Record<string, unknown> => ({
+  ...pick(e, [...EVENT, 'website']),
+  image: imageUrl(e.image),
+  categories: names(e.categories, 'name'),
+  tags: names(e.tags, 'name'),
+  venue: names(e.venue, 'venue'),
+  organizer: names(e.organizer, 'organizer'),
+});
+export const comparableVenue = (v: Rec): Record<string, unknown> => ({
+  ...pick(
+    v,
+    VENUE.filter((f) => f !== 'state' && f !== 'province'),
+  ),
+  stateprovince: v.stateprovince || v.state || v.province || '',
+  image: imageUrl(v.image),
+  geo: [v.geo_lat ?? null, v.geo_lng ?? null],
+});
+export const comparableOrganizer = (o: Rec): Record<string, unknown> => ({
+  ...pick(o, ORGANIZER),
+  image: imageUrl(o.image),
+});
+
+const bySlug = (a: Rec, b: Rec) => String(a.slug).localeCompare(String(b.slug));
+
+/** Every list of a calendar (every status, events hidden from listings too), as a copy must keep it. */
+export async function everyList(client: CalClient) {
+  const all = async <T extends Rec>(pages: AsyncIterable<T>) => {
+    const out: T[] = [];
+    for await (const r of pages) out.push(r);
+    return out.sort(bySlug);
+  };
+  const status = ['publish', 'future', 'draft', 'pending', 'private'] as const;
+  const events = [];
+  for (const hidden of [false, true])
+    events.push(
+      ...(await all(
+        client.items('listEvents', {
+          query: {
+            start_date: '1970-01-01',
+            end_date: '2199-12-31',
+            status: [...status],
+            per_page: 50,
+            ...(hidden ? { hide_from_listings: true } : {}),
+          },
+        }) as AsyncIterable<Rec>,
+      )),
+    );
+  const terms = (list: Rec[]) => list.map((t) => t.name as string).sort();
+  return {
+    categories: terms(
+      await all(client.items('listCategories', { query: { hide_empty: false } }) as AsyncIterable<Rec>),
+    ),
+    tags: terms(await all(client.items('listTags', { query: { hide_empty: false } }) as AsyncIterable<Rec>)),
+    venues: (
+      await all(client.items('listVenues', { query: { status: [...status] } }) as AsyncIterable<Rec>)
+    ).map(comparableVenue),
+    organizers: (
+      await all(client.items('listOrganizers', { query: { status: [...status] } }) as AsyncIterable<Rec>)
+    ).map(comparableOrganizer),
+    events: events.sort(bySlug).map(comparableEvent),
+  };
+}

@@ -1783,6 +1783,8 @@ export interface operations {
                 organizer?: number[];
                 /** @description Only featured (true) or only not featured (false) events. */
                 featured?: boolean;
+                /** @description true: only the events hidden from listings, which no list shows otherwise (editing roles only; an export reads them so). Absent or false: the listed events. */
+                hide_from_listings?: boolean;
                 /** @description Post statuses to list (editing roles only, besides publish). */
                 status?: ("publish" | "future" | "draft" | "pending" | "private" | "trash")[];
                 /** @description Only events whose venue has (true) or lacks (false) coordinates. */
@@ -2386,6 +2388,8 @@ export interface operations {
                 featured?: boolean;
                 /** @description Post statuses to list (editing roles only, besides publish). */
                 status?: ("publish" | "future" | "draft" | "pending" | "private" | "trash")[];
+                /** @description true: only the events hidden from listings, which no list shows otherwise (editing roles only; an export reads them so). Absent or false: the listed events. */
+                hide_from_listings?: boolean;
                 /** @description Only the occurrences of the series this event belongs to (any occurrence ID names it). */
                 series?: number;
                 /** @description Most events in the feed (earliest first); values above the deployment maximum (2000 by default) are capped. */
