@@ -10,7 +10,7 @@ export default defineConfig({
     // Generous: CI machines are shared and can be several times slower than a quiet laptop. Timing is
     // the bench's to judge (npm run bench), never a test's.
     testTimeout: 120_000,
-    hookTimeout: 300_000,
+    hookTimeout: 600_000,
     // Reported, never enforced: no thresholds, so coverage cannot fail a run.
     coverage: {
       enabled: true,

@@ -239,7 +239,10 @@ function onClientError(error: ParseError, socket: Socket): void {
 }
 
 export async function startGateway(port: number, host = '127.0.0.1'): Promise<Server> {
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+  // An idle connection outlives the clients' own keep-alive (undici closes it a second before the hint):
+  // at Node's 5 s, a client on a stalled, loaded machine reuses a socket the gateway is closing and
+  // gets ECONNRESET. 65 s is what AWS load balancers keep.
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, keepAliveTimeout: 65_000 }, (req, res) => {
     if ((req.url ?? '').length > MAX_URL_BYTES) {
       const reply = errorResponse(urlTooLong(), toEvent(req, Buffer.alloc(0), '$default'));
       res.writeHead(reply.statusCode ?? 414, { ...CORS, ...(reply.headers as Record<string, string>) });
