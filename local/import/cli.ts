@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { adminToken, type ApiClient } from '../seed';
 import { progress } from './progress';
 import { importAnyCsv } from './csv-linked-import';
+import { importIcs } from './ics';
 import { importSite } from './site-import';
 import { ImportError, openSite } from './site-source';
 import { defaultStateFile, loadState, saveState } from './state';
@@ -16,6 +17,7 @@ import { reportLines } from './upsert';
  *   npm run import -- site https://example.org [--user admin --app-password "abcd efgh ..."] [--dry-run]
  *   npm run import -- site http://localhost:3000/cal/events/v1 --source-token T --to https://api.example.com/cal/events/v1 --token T2
  *   npm run import -- csv events.csv [--dry-run]
+ *   npm run import -- ics https://example.org/calendar.ics [--categories A,B] [--status draft] [--resync 60]
  *   npm run import -- csv venues.csv [--type venues]   (events, venues or organizers: told by the first line)
  *
  * Writes to the local stack (`npm start`) with an administrator token signed locally, unless --to
@@ -25,6 +27,7 @@ import { reportLines } from './upsert';
 const USAGE =
   'Usage: npm run import -- site <site URL or REST root> [--user U --app-password P | --source-token T] [options]\n' +
   '       npm run import -- csv <file.csv> [--type events|venues|organizers] [options]\n' +
+  '       npm run import -- ics <feed URL or .ics file> [--categories A,B] [--status S] [--resync minutes]\n' +
   'Options: [--to <API root> --token T] [--dry-run] [--state file] [--concurrency 8] [--quiet]';
 
 export const LOCAL_API = 'http://localhost:3000/cal/events/v1';
@@ -72,9 +75,14 @@ async function main(argv: string[]): Promise<void> {
       concurrency: { type: 'string', default: '8' },
       quiet: { type: 'boolean', default: false },
       type: { type: 'string' },
+      categories: { type: 'string' },
+      status: { type: 'string' },
+      resync: { type: 'string' },
     },
   });
   const [kind, from] = positionals;
+  // A feed is imported by the service itself (POST /imports): one request, its report printed.
+  if (kind === 'ics' && from) return importIcs(from, await targetClient(values.to, values.token), values);
   const concurrency = Number(values.concurrency);
   if ((kind !== 'site' && kind !== 'csv') || !from || !(concurrency >= 1)) throw new ImportError(USAGE);
   if ((values.user === undefined) !== (values['app-password'] === undefined))

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { main as importCli } from '../../local/import/cli';
+import { loadEveryBodyPart } from '../../shared/http/lazy-parts';
+import { runDueImports } from '../../shared/services/imports';
 import { startSecondStack } from '../support/second-stack';
 import { useStack } from '../support/use-stack';
 
@@ -185,6 +188,32 @@ describe('iCalendar imports', () => {
       expect(refused.status, url).toBe(400);
       expect(refused.body.data.details.url.code, url).toBe('rest_import_url_refused');
     }
+  });
+
+  it('re-syncs due imports (the timer and schedule job), and imports a file with npm run import -- ics', async () => {
+    feeds.set('/due.ics', fixture('apple'));
+    const made = await api.post(
+      '/imports',
+      { url: feedUrl('/due.ics'), resync_minutes: 5, status: 'draft' },
+      asEditor,
+    );
+    expect(made.body.next_run_utc).not.toBeNull();
+    feeds.set('/due.ics', fixture('apple').replace('SUMMARY:Dentist', 'SUMMARY:Dentist (moved)'));
+    await loadEveryBodyPart();
+    expect(await runDueImports(Date.now())).toBe(0);
+    expect(await runDueImports(Date.now() + 6 * 60_000)).toBeGreaterThanOrEqual(1);
+    const after = await api.get(`/imports/${made.body.id}`, asEditor);
+    expect(after.body.last_run).toMatchObject({ updated: 1, unchanged: 1 });
+
+    const lines: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    const file = new URL('../support/ics/outlook.ics', import.meta.url).pathname;
+    await importCli(['ics', file, '--to', api.base, '--token', tokens.editor, '--status', 'pending']).finally(
+      () => log.mockRestore(),
+    );
+    expect(lines.join('\n')).toMatch(
+      /^Import \d+ \(.*\/imports\/\d+\): 2 created, 0 updated, 0 unchanged, 0 trashed, 0 skipped$/,
+    );
   });
 
   it("imports this service's own /events/ical into an empty calendar as the same events", async () => {

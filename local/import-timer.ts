@@ -1,0 +1,31 @@
+import { loadEveryBodyPart } from '../shared/http/lazy-parts';
+import { runDueImports } from '../shared/services/imports';
+
+/**
+ * Re-syncs of feed imports in the local stack (docs/import-export.md): every minute, the imports whose
+ * `resync_minutes` have passed since their last run are fetched and synced again, as the deployed
+ * schedule does. One run at a time.
+ */
+const EVERY_MS = 60 * 1000;
+
+export function startImportTimer(o: { log?: (line: string) => void; everyMs?: number } = {}): {
+  stop: () => Promise<void>;
+} {
+  const { log = console.log, everyMs = EVERY_MS } = o;
+  let running: Promise<void> | undefined;
+  const run = () => {
+    running ??= loadEveryBodyPart()
+      .then(() => runDueImports(Date.now(), (line) => log(`Feed ${line}`)))
+      .then(() => undefined)
+      .catch((e: Error) => log(`Feed imports could not be re-synced (${e.message}); next try in a minute.`))
+      .finally(() => (running = undefined));
+  };
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
