@@ -1,4 +1,4 @@
-import { extendAllSeries } from '../shared/services/series-extend';
+import { type ExtendProgress, extendAllSeries } from '../shared/services/series-extend';
 
 /**
  * The extend job of recurring events in the local stack (docs/recurrence.md): once when `npm start`
@@ -7,11 +7,20 @@ import { extendAllSeries } from '../shared/services/series-extend';
  */
 const EVERY_MS = 60 * 60 * 1000;
 
-export function startSeriesTimer(log: (line: string) => void = console.log): { stop: () => void } {
+export interface SeriesTimerOptions {
+  log?: (line: string) => void;
+  /** Time between runs: an hour; tests give a few milliseconds. */
+  everyMs?: number;
+  /** The job: extendAllSeries; tests give a stand-in. */
+  job?: () => Promise<ExtendProgress>;
+}
+
+export function startSeriesTimer(o: SeriesTimerOptions = {}): { stop: () => Promise<void> } {
+  const { log = console.log, everyMs = EVERY_MS, job = () => extendAllSeries() } = o;
   let running: Promise<void> | undefined;
   const run = () => {
     // One run at a time: a slow run on a busy machine is not stacked on by the next tick.
-    running ??= extendAllSeries()
+    running ??= job()
       .then((r) => {
         if (r.finished || r.added)
           log(`Recurring series: ${r.finished} interrupted writes finished, ${r.added} occurrences added.`);
@@ -20,7 +29,13 @@ export function startSeriesTimer(log: (line: string) => void = console.log): { s
       .finally(() => (running = undefined));
   };
   run();
-  const timer = setInterval(run, EVERY_MS);
+  const timer = setInterval(run, everyMs);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    // No run starts after this; one under way is waited for, so the database is not stopped beneath it.
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

@@ -83,8 +83,7 @@ function launchChain(): Array<[child: number, parent: number]> {
 let dynamo: LocalDynamo | undefined;
 let server: Server | undefined;
 let webhooks: { stop: () => Promise<void> } | undefined;
-let seriesTimer: { stop: () => void } | undefined;
-let importTimer: { stop: () => Promise<void> } | undefined;
+let seriesTimer: { stop: () => Promise<void> } | undefined;
 let stopping = false;
 
 /** Lets requests in flight finish (briefly), then drops every connection. */
@@ -102,8 +101,7 @@ const stop = async (code = 0) => {
   if (stopping) return;
   stopping = true;
   clearInterval(watch);
-  await importTimer?.stop();
-  seriesTimer?.stop();
+  await seriesTimer?.stop();
   if (server) await closeServer(server);
   await webhooks?.stop();
   // Stopped before DynamoDB Local was up: exiting kills it (local/dynamo.ts).
@@ -149,8 +147,6 @@ try {
   webhooks = await startWebhookEngine({ endpoint: dynamo.endpoint, tableName });
   // Recurring series: extended to the horizon now and every hour (the deployed stack's daily schedule).
   seriesTimer = (await import('./series-timer')).startSeriesTimer();
-  // Feed imports with resync_minutes: fetched and synced again when due (the deployed schedule).
-  importTimer = (await import('./import-timer')).startImportTimer();
   console.log(
     `Event calendar API ready at http://localhost:${port}/cal/events/v1 (${inMemory ? 'in memory' : `data in ${DATA_DIR}/`})`,
   );
