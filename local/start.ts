@@ -84,6 +84,7 @@ let dynamo: LocalDynamo | undefined;
 let server: Server | undefined;
 let webhooks: { stop: () => Promise<void> } | undefined;
 let seriesTimer: { stop: () => Promise<void> } | undefined;
+let importTimer: { stop: () => Promise<void> } | undefined;
 let stopping = false;
 
 /** Lets requests in flight finish (briefly), then drops every connection. */
@@ -101,6 +102,7 @@ const stop = async (code = 0) => {
   if (stopping) return;
   stopping = true;
   clearInterval(watch);
+  await importTimer?.stop();
   await seriesTimer?.stop();
   if (server) await closeServer(server);
   await webhooks?.stop();
@@ -147,6 +149,8 @@ try {
   webhooks = await startWebhookEngine({ endpoint: dynamo.endpoint, tableName });
   // Recurring series: extended to the horizon now and every hour (the deployed stack's daily schedule).
   seriesTimer = (await import('./series-timer')).startSeriesTimer();
+  // Feed imports with resync_minutes: fetched and synced again when due (the deployed schedule).
+  importTimer = (await import('./import-timer')).startImportTimer();
   console.log(
     `Event calendar API ready at http://localhost:${port}/cal/events/v1 (${inMemory ? 'in memory' : `data in ${DATA_DIR}/`})`,
   );
