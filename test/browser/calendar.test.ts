@@ -357,6 +357,7 @@ describe.skipIf(skipBrowser)('the calendar page', () => {
 
     await page.locator('.fc-event', { hasText: 'Pottery Workshop for Beginners' }).click();
     await page.locator('#detail-actions button', { hasText: 'Move to trash' }).click();
+    await page.click('#trash-ok');
     await poll(() => titles(page)).not.toContain('Pottery Workshop for Beginners');
     expect((await api.get(`/events/${ids.pottery}`, { token: tokens.editor })).body.status).toBe('trash');
 

@@ -34,6 +34,13 @@ beforeAll(async () => {
   ids.family = await created('/tags', { name: 'Family friendly' });
   ids.trust = await created('/organizers', { organizer: 'Harbour Trust' });
   ids.owls = await created('/organizers', { organizer: 'Night Owls' });
+  ids.parade = await created('/events', {
+    title: 'Lantern Parade',
+    status: 'publish',
+    start_date: '2032-05-26 21:00:00',
+    end_date: '2032-05-26 22:30:00',
+    timezone: 'Europe/Berlin',
+  });
   await created('/events', {
     title: 'Harbour Walk',
     status: 'publish',
@@ -242,6 +249,42 @@ describe.skipIf(skipBrowser)('the editor', () => {
     expect(await fieldErrors(page)).toEqual({});
     await page.click('#e-save');
     await poll(() => titles(page)).toContain('Regatta');
+    expect(errors).toEqual([]);
+  });
+
+  it('asks before trashing an event and offers to undo it', async () => {
+    const { page, errors } = await open('/?date=2032-05-01', tokens.editor);
+    const status = async () => (await api.get(`/events/${ids.parade}`, { token: tokens.editor })).body.status;
+    const trash = async () => {
+      await page.locator('.fc-event', { hasText: 'Lantern Parade' }).click();
+      await page.locator('#detail-actions button', { hasText: 'Move to trash' }).click();
+    };
+
+    await trash();
+    const confirm = page.getByRole('dialog', { name: 'Move to the trash?' });
+    await confirm.waitFor();
+    expect(await confirm.locator('#trash-question').textContent()).toMatch(
+      /^“Lantern Parade” goes to the trash/,
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect(await status()).toBe('publish');
+
+    // The detail is still open: its button asks again.
+    await page.locator('#detail-actions button', { hasText: 'Move to trash' }).click();
+    await confirm.getByRole('button', { name: 'Move to trash' }).click();
+    await poll(() => titles(page)).not.toContain('Lantern Parade');
+    expect(await status()).toBe('trash');
+    const bar = page.locator('#undo-bar');
+    expect(await bar.textContent()).toBe('“Lantern Parade” moved to the trash. Undo');
+    // The focus waits on Undo (the detail it was in is gone).
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Undo');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.keyboard.press('Enter');
+    await poll(() => bar.textContent()).toBe('“Lantern Parade” is back (Published).');
+    expect(await status()).toBe('publish');
+    await poll(() => titles(page)).toContain('Lantern Parade');
     expect(errors).toEqual([]);
   });
 });

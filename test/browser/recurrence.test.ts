@@ -240,9 +240,11 @@ describe.skipIf(skipBrowser)('recurring events on the calendar page', () => {
     await poll(async () => (await series(id)).length).toBe(before.length - 1);
     const trashed = (await series(id, 'trash')).map((e) => e.id);
     expect(trashed).toEqual([before[0]!.id]);
-    // A single event is trashed without the question.
+    // A single event is trashed without the question of scope (after its confirmation, issue 29).
     await page.locator('.fc-event', { hasText: 'Lecture' }).click();
     await page.locator('#detail-actions button', { hasText: 'Move to trash' }).click();
+    expect(await page.locator('#scope').isVisible()).toBe(false);
+    await page.click('#trash-ok');
     await poll(async () => (await api.get(`/events/${single}`, { token: tokens.editor })).body.status).toBe(
       'trash',
     );

@@ -12,6 +12,7 @@ import { nextDay, toInput, utcInstant, viewerZone } from './format';
 import { calendarPath, eventSlugOf } from './page-route';
 import { setUpSubscribe, updateSubscribe as updateSubscribeMenu } from './subscribe';
 import { askScope } from './scope';
+import { confirmTrash, offerUndo } from './trash-undo';
 import {
   beginSignIn,
   completeSignIn,
@@ -336,12 +337,26 @@ async function showDetail(ref: { id: string } | { slug: string }): Promise<void>
 async function changeStatus(e: CalEvent, to: 'trash' | 'restore', etag: string | null): Promise<void> {
   const scope = to === 'trash' && e.series_id != null ? await askScope('trash', e.title) : undefined;
   if (scope === null) return;
+  // A single event's trash asks first (an occurrence's question of scope is its confirmation).
+  if (to === 'trash' && !scope && !(await confirmTrash(e.title))) return;
   try {
+    let trashed: string | null = null;
     if (to === 'trash')
-      await cal.deleteEvent({ path: { id: e.id }, ifMatch: etag, ...(scope ? { query: { scope } } : {}) });
+      ({ etag: trashed } = await cal.deleteEvent({
+        path: { id: e.id },
+        ifMatch: etag,
+        ...(scope ? { query: { scope } } : {}),
+      }));
     else await cal.updateEvent({ path: { id: e.id }, body: { status: 'draft' }, ifMatch: etag });
     $<HTMLDialogElement>('detail').close();
-    notice(to === 'trash' ? `“${e.title}” moved to the trash.` : `“${e.title}” restored as a draft.`);
+    // One event (or one occurrence) comes back by its status; a series' part is restored from the trash.
+    if (to === 'trash' && (!scope || scope === 'this'))
+      offerUndo(`“${e.title}” moved to the trash.`, async () => {
+        await cal.updateEvent({ path: { id: e.id }, body: { status: e.status }, ifMatch: trashed });
+        calendar.refetchEvents();
+        return `“${e.title}” is back (${statusLabel(e.status)}).`;
+      });
+    else notice(to === 'trash' ? `“${e.title}” moved to the trash.` : `“${e.title}” restored as a draft.`);
     calendar.refetchEvents();
   } catch (err) {
     notice(`Could not change “${e.title}”: ${(err as Error).message}`);
