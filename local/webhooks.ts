@@ -21,7 +21,12 @@ import {
   putCheckpoint,
   putJob,
 } from '../shared/repositories/webhook-deliveries';
-import { dispatchChanges, type StreamedChange, streamOrder } from '../shared/services/webhook-dispatch';
+import {
+  catchUpChanges,
+  dispatchChanges,
+  type StreamedChange,
+  streamOrder,
+} from '../shared/services/webhook-dispatch';
 import { runJob } from '../shared/services/webhook-delivery';
 
 /**
@@ -104,9 +109,12 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
 
   const iterators = new Map<string, string>();
   const finished = new Set<string>();
+  /** The newest change-log position dispatched, kept on each checkpoint (a catch-up starts there). */
+  let dispatched: string | undefined;
+  let caughtUp = false;
 
   async function openIterator(shard: Shard): Promise<string | undefined> {
-    const after = await getCheckpoint(shard.ShardId!);
+    const after = (await getCheckpoint(shard.ShardId!))?.sequence;
     const open = (type: 'AFTER_SEQUENCE_NUMBER' | 'TRIM_HORIZON') =>
       streams.send(
         new GetShardIteratorCommand({
@@ -143,8 +151,30 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
     );
   }
 
+  /**
+   * Once, when the engine starts: the changes the stream lost (DynamoDB Local killed outright drops its
+   * newest records), from the change log after the checkpoints (shared/services/webhook-dispatch.ts).
+   */
+  async function catchUp(): Promise<void> {
+    const marks = (await Promise.all((await shards()).map((s) => getCheckpoint(s.ShardId!)))).filter(
+      (c) => c !== undefined,
+    );
+    const newest = (a: string | undefined, b: string | undefined) => (a && b ? (a > b ? a : b) : (a ?? b));
+    const sequence = marks.reduce((n, c) => (BigInt(c.sequence) > BigInt(n) ? c.sequence : n), '0');
+    dispatched = marks.reduce<string | undefined>((p, c) => newest(p, c.position), undefined);
+    const made = await catchUpChanges({ sequence, position: dispatched });
+    if (made) {
+      log(`webhooks: ${made} deliveries made from the change log (the stream had lost them)`);
+      wake();
+    }
+  }
+
   /** Reads what the stream has now; true when it found records. */
   async function readStream(): Promise<boolean> {
+    if (!caughtUp) {
+      await catchUp();
+      caughtUp = true;
+    }
     let found = false;
     for (const shard of await shards()) {
       const id = shard.ShardId!;
@@ -164,10 +194,16 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
         if (changes.length) {
           await dispatchChanges(changes);
           wake();
+          for (const { entry } of changes)
+            if (!dispatched || entry.position > dispatched) dispatched = entry.position;
         }
         // Checkpointed only after the deliveries exist: a crash in between dispatches again, and
         // dispatching again makes nothing twice.
-        if (records.length) await putCheckpoint(id, records.at(-1)!.dynamodb!.SequenceNumber!);
+        if (records.length)
+          await putCheckpoint(id, {
+            sequence: records.at(-1)!.dynamodb!.SequenceNumber!,
+            position: dispatched,
+          });
         iterator = out.NextShardIterator;
         if (!records.length) break;
         found = true;

@@ -218,11 +218,43 @@ export const patterns = {
     usedBy: 'imports.ts importedOf',
   }),
   changesAfter: pattern({
-    serves: 'the change log after a cursor, in write order (the change feed)',
+    serves:
+      "the change log after a cursor, in write order (the change feed, the webhook dispatcher's catch-up)",
     partition: (_after: string) => keys.changePartition,
     sort: (after) => ({ after }),
     example: ['2031-03-01T12:00:00.000Z#0a1b2c3d#000000'],
     usedBy: 'changes.ts changesAfter',
+  }),
+  allWebhooks: pattern({
+    serves: 'every webhook subscription, in ID order (GET /webhooks, the dispatcher)',
+    partition: () => keys.webhookPartition,
+    consistent: true,
+    example: [],
+    usedBy: 'webhooks.ts listWebhooks',
+  }),
+  deliveriesNewestFirst: pattern({
+    serves: "a subscription's deliveries, newest first, before a cursor (GET /webhooks/{id}/deliveries)",
+    partition: (webhook: number, _before?: string) => keys.deliveryPartition(webhook),
+    sort: (_webhook, before) => (before ? { before } : { prefix: keys.deliveryPrefix }),
+    descending: true,
+    example: [4, keys.delivery(4, 'msg_20310301T120000000Z_0a1b2c3d_000000').sk],
+    usedBy: 'webhook-deliveries.ts deliveriesOf',
+  }),
+  laneHead: pattern({
+    serves:
+      "the first pending deliveries of one record to one subscription, in stream order (the lane's turn)",
+    partition: (webhook: number, lane: string) => keys.lanePartition(webhook, lane),
+    consistent: true,
+    example: [4, 'events#42'],
+    usedBy: 'webhook-deliveries.ts laneHead',
+  }),
+  dueJobs: pattern({
+    serves: 'webhook delivery jobs due by a time, earliest first (the local deliverer)',
+    partition: (_dueBy: string) => keys.jobPartition,
+    sort: (dueBy) => ({ before: dueBy }),
+    consistent: true,
+    example: ['2031-03-01T12:00:00.000Z~'],
+    usedBy: 'webhook-deliveries.ts dueJobs',
   }),
 };
 
@@ -232,6 +264,7 @@ const condition = (sort: Sort | undefined, descending?: boolean) => {
   if ('prefix' in sort) return `begins_with \`${sort.prefix}\`${order}`;
   if ('between' in sort) return `between \`${sort.between[0]}\` and \`${sort.between[1]}\`${order}`;
   if ('after' in sort) return `after \`${sort.after}\`${order}`;
+  if ('before' in sort) return `before \`${sort.before}\`${order}`;
   return `from \`${sort.from}\`${order}`;
 };
 

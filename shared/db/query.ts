@@ -19,8 +19,13 @@ export interface IndexQuery {
   /** A global secondary index, or the table itself when absent. */
   index?: IndexKey;
   partition: string;
-  /** Sort-key condition: a prefix, an inclusive range, at least `from`, or after `after` (a cursor). */
-  sort?: { prefix: string } | { between: [string, string] } | { from: string } | { after: string };
+  /** Sort-key condition: a prefix, an inclusive range, at least `from`, after `after` or before `before` (cursors). */
+  sort?:
+    | { prefix: string }
+    | { between: [string, string] }
+    | { from: string }
+    | { after: string }
+    | { before: string };
   descending?: boolean;
   /**
    * Items per round trip; without it DynamoDB returns pages of up to 1 MB. A function is asked before
@@ -57,9 +62,12 @@ export async function* queryIndex(q: IndexQuery): AsyncGenerator<Item> {
     } else if ('from' in q.sort) {
       condition += ' AND #sk >= :a';
       values[':a'] = q.sort.from;
-    } else {
+    } else if ('after' in q.sort) {
       condition += ' AND #sk > :a';
       values[':a'] = q.sort.after;
+    } else {
+      condition += ' AND #sk < :a';
+      values[':a'] = q.sort.before;
     }
   }
   let projection: string | undefined;

@@ -3,13 +3,14 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { ChangeResource } from '../domain/changes';
+import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
 import { keys } from '../db/keys';
+import { collect, queryIndex } from '../db/query';
 import type { WriteItem } from '../db/transact';
 
 /**
@@ -118,32 +119,22 @@ export async function deliveriesOf(
   limit: number,
   after?: string,
 ): Promise<{ deliveries: DeliveryRecord[]; last?: string }> {
-  const out = await ddb.send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.deliveryPartition(webhook), ':prefix': keys.deliveryPrefix },
-      ScanIndexForward: false,
-      Limit: limit,
-      ExclusiveStartKey: after ? keys.delivery(webhook, after.slice(keys.deliveryPrefix.length)) : undefined,
-    }),
+  // One more than the page: the cursor is given only when the list goes on.
+  const items = await collect(
+    queryIndex({ ...patterns.deliveriesNewestFirst.query(webhook, after), pageSize: limit + 1 }),
+    limit + 1,
   );
-  const deliveries = (out.Items ?? []).map(strip);
-  return { deliveries, last: out.LastEvaluatedKey ? String(out.LastEvaluatedKey.sk) : undefined };
+  const deliveries = items.slice(0, limit).map(strip);
+  return { deliveries, last: items.length > limit ? String(items[limit - 1]!.sk) : undefined };
 }
 
 /** The first pending deliveries of a lane, in stream order (their IDs). */
 export async function laneHead(webhook: number, lane: string, limit = 2): Promise<string[]> {
-  const out = await ddb.send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.lanePartition(webhook, lane) },
-      ConsistentRead: true,
-      Limit: limit,
-    }),
+  const items = await collect(
+    queryIndex({ ...patterns.laneHead.query(webhook, lane), pageSize: limit }),
+    limit,
   );
-  return (out.Items ?? []).map((i) => String(i.delivery));
+  return items.map((i) => String(i.delivery));
 }
 
 /**
@@ -253,17 +244,10 @@ export async function putJob(j: JobRef): Promise<void> {
 
 /** Jobs due at `nowMs` or before, earliest first. */
 export async function dueJobs(nowMs: number, limit: number): Promise<JobRef[]> {
-  const out = await ddb.send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND sk <= :now',
-      // Every job key of that millisecond sorts below `~`.
-      ExpressionAttributeValues: { ':pk': keys.jobPartition, ':now': `${new Date(nowMs).toISOString()}~` },
-      ConsistentRead: true,
-      Limit: limit,
-    }),
-  );
-  return (out.Items ?? []).map((i) => ({
+  // Every job key of that millisecond sorts below `~`.
+  const dueBy = `${new Date(nowMs).toISOString()}~`;
+  const items = await collect(queryIndex({ ...patterns.dueJobs.query(dueBy), pageSize: limit }), limit);
+  return items.map((i) => ({
     webhook: Number(i.webhook),
     delivery: String(i.delivery),
     due_ms: Number(i.due_ms),
@@ -276,19 +260,29 @@ export async function deleteJob(j: JobRef): Promise<void> {
   );
 }
 
-/** The local dispatcher's position in one shard of the table's stream. */
-export async function getCheckpoint(shardId: string): Promise<string | undefined> {
+/**
+ * The local dispatcher's place in one shard of the table's stream: the last record it dispatched, and
+ * the newest change-log position it has dispatched (where a catch-up from the change log starts).
+ */
+export interface Checkpoint {
+  sequence: string;
+  position?: string;
+}
+
+export async function getCheckpoint(shardId: string): Promise<Checkpoint | undefined> {
   const out = await ddb.send(
     new GetCommand({ TableName: tableName(), Key: keys.streamCheckpoint(shardId), ConsistentRead: true }),
   );
-  return out.Item?.sequence as string | undefined;
+  return (
+    out.Item && { sequence: String(out.Item.sequence), position: out.Item.position as string | undefined }
+  );
 }
 
-export async function putCheckpoint(shardId: string, sequence: string): Promise<void> {
+export async function putCheckpoint(shardId: string, c: Checkpoint): Promise<void> {
   await ddb.send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keys.streamCheckpoint(shardId), type: 'webhook-checkpoint', sequence },
+      Item: { ...keys.streamCheckpoint(shardId), type: 'webhook-checkpoint', ...c },
     }),
   );
 }

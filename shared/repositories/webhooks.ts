@@ -1,8 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Visibility } from '../domain/webhooks';
+import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
 import { keys } from '../db/keys';
+import { collect, queryIndex } from '../db/query';
 
 /**
  * Webhook subscriptions: one item each in one partition. The signing secrets live only here; the
@@ -53,22 +55,7 @@ export async function getWebhook(id: number): Promise<WebhookRecord | undefined>
 
 /** Every subscription, in ID order (a handful: one Query, paged only past 1 MB). */
 export async function listWebhooks(): Promise<WebhookRecord[]> {
-  const found: WebhookRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.webhookPartition },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    found.push(...(page.Items ?? []).map(strip));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return found;
+  return (await collect(queryIndex(patterns.allWebhooks.query()))).map(strip);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { config, NAMESPACE_PATH } from '../config';
-import { type ChangeEntry, type ChangeResource, timeOfPosition } from '../domain/changes';
+import { type ChangeEntry, type ChangeResource, positionAt, timeOfPosition } from '../domain/changes';
 import {
   actionForVisibility,
   eventType,
@@ -8,7 +8,7 @@ import {
   readerOf,
   type Visibility,
 } from '../domain/webhooks';
-import { nextPosition } from '../repositories/changes';
+import { changesAfter, nextPosition } from '../repositories/changes';
 import { createDelivery, type DeliveryRecord, laneHead } from '../repositories/webhook-deliveries';
 import { listWebhooks, type WebhookRecord } from '../repositories/webhooks';
 import type { Caller } from './context';
@@ -137,6 +137,34 @@ export async function dispatchChanges(changes: StreamedChange[], now = Date.now(
     }
   }
   return made;
+}
+
+/** Change-log entries read per Query while catching up. */
+const CATCH_UP_PAGE = 100;
+
+/**
+ * Dispatches the change log from a stream checkpoint on: what the stream never gave the dispatcher
+ * (DynamoDB Local loses its newest stream records when it is killed outright). Run when the dispatcher
+ * starts, before it reads the stream. It reads from a little before the newest position dispatched
+ * (a slower writer may commit an older position for the settle delay), or, with none, from the oldest
+ * subscription's creation; what was dispatched already is made nothing of again. The deliveries rank in
+ * their lanes after every change the stream gave up to `sequence`, before every later one, and among
+ * themselves in log order. Returns how many deliveries it made.
+ */
+export async function catchUpChanges(from: { sequence: string; position?: string }): Promise<number> {
+  const subscribers = (await listWebhooks()).filter((w) => w.active);
+  if (subscribers.length === 0) return 0;
+  const oldest = Math.min(...subscribers.map((w) => Date.parse(w.created_utc)));
+  const settled = from.position ? timeOfPosition(from.position) - config.changesSettleSeconds * 1000 : oldest;
+  let after = positionAt(Math.max(oldest, settled) - 1);
+  let made = 0;
+  for (;;) {
+    const { entries, more } = await changesAfter(after, CATCH_UP_PAGE);
+    const rank = streamOrder(from.sequence);
+    made += await dispatchChanges(entries.map((entry) => ({ entry, order: `${rank}#${entry.position}` })));
+    if (!more || entries.length === 0) return made;
+    after = entries.at(-1)!.position;
+  }
 }
 
 /** A webhook.ping delivery to one subscription, due now (outside every lane). */
