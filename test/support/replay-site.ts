@@ -66,6 +66,31 @@ export function sampledRecords(samples: string): Record<Collection, Rec[]> {
 /** The records of the reference samples, as kept in the fixture. */
 export const referenceRecords = (): Record<Collection, Rec[]> => JSON.parse(readFileSync(FIXTURE, 'utf8'));
 
+/**
+ * The reference records with `events` events (the bench's site at scale): the reference's own events
+ * repeated, each copy with its own ID, title and slug, linked to the same venues, organizers and terms.
+ * Events hidden from listings are left out (no list would serve them).
+ */
+export function scaledRecords(events: number): Record<Collection, Rec[]> {
+  const base = referenceRecords();
+  const templates = base.events.filter((e) => !e.hide_from_listings);
+  const copies = Array.from({ length: events }, (_, i) => {
+    const t = templates[i % templates.length]!;
+    const slug = `${t.slug || 'event'}-${i + 1}`;
+    const url = `${CAPTURED_HOST}/event/${slug}/`;
+    return {
+      ...t,
+      id: 100_000 + i,
+      title: `${t.title} ${i + 1}`,
+      slug,
+      url,
+      rest_url: `${CAPTURED_HOST}${NS}/events/${100_000 + i}`,
+      website: t.website === t.url ? url : t.website,
+    };
+  });
+  return { ...base, events: copies };
+}
+
 export async function startReplaySite(records = referenceRecords()): Promise<ReplaySite> {
   const user = 'admin';
   const appPassword = 'abcd efgh ijkl mnop qrst uvwx';
