@@ -356,6 +356,18 @@ describe('the synthesized app, run from its cloud assembly', () => {
     await ok(404, 'POST', `${hookPath}/deliveries/msg_none/retry`, { token: admin });
     await ok(200, 'DELETE', hookPath, { token: admin });
 
+    // Feed imports (editors and administrators): the feed given as text, so the smoke fetches nothing.
+    const calendarText = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'BEGIN:VEVENT', 'UID:smoke@test']
+      .concat(['DTSTART:20310301T180000Z', 'SUMMARY:Smoke import', 'END:VEVENT', 'END:VCALENDAR'])
+      .join('\r\n');
+    const imported = await ok(201, 'POST', '/imports', { token: admin, body: { calendar: calendarText } });
+    expect(imported.body.last_run.created).toBe(1);
+    const importPath = `/imports/${imported.body.id}`;
+    await ok(200, 'GET', '/imports', { token: admin });
+    await ok(200, 'GET', importPath, { token: admin });
+    await ok(200, 'PATCH', importPath, { token: admin, body: { status: 'draft' } });
+    await ok(200, 'DELETE', importPath, { token: admin });
+
     // `$default`: a trailing slash handed to the operation's function, a preflight, an unknown path.
     const [slashed, direct] = [await ok(200, 'GET', '/events/'), await ok(200, 'GET', '/events')];
     expect(slashed.text).toBe(direct.text);
