@@ -11,6 +11,7 @@ import { ScheduledJobs } from './jobs';
 import { readSettings } from './settings';
 import { Site } from './site';
 import { EventsTable } from './table';
+import { WebhookEngine } from './webhook-engine';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -33,6 +34,8 @@ export class CalEventsStack extends Stack {
   readonly site?: Site;
   /** The scheduled jobs' nested stack: the daily extend job of recurring events (infra/jobs.ts). */
   readonly jobs: ScheduledJobs;
+  /** The webhook engine and the change bus (infra/webhook-engine.ts). */
+  readonly webhooks: WebhookEngine;
 
   constructor(scope: Construct, id: string, props: CalEventsStackProps = {}) {
     super(scope, id, props);
@@ -123,10 +126,17 @@ export class CalEventsStack extends Stack {
       environment: environment(siteUrlLater),
       functionName: (job) => `${functionPrefix}${job}`,
     });
+    this.webhooks = new WebhookEngine(this, 'WebhookEngine', {
+      ...common,
+      environment: environment(siteUrlLater),
+      functionName: (name) => `${functionPrefix}${name}`,
+      busName: `${this.stackName}-changes`,
+    });
     new Alarms(this, 'Alarms', { api: api.httpApi, functions: api.functions, table });
 
     new CfnOutput(this, 'ApiUrl', { value: api.rootUrl });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'ChangeBusName', { value: this.webhooks.bus.eventBusName });
     if (auth.userPool && auth.userPoolClient) {
       new CfnOutput(this, 'UserPoolId', { value: auth.userPool.userPoolId });
       new CfnOutput(this, 'UserPoolClientId', { value: auth.userPoolClient.userPoolClientId });

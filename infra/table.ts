@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { TABLE } from '../shared/db/table';
+import { STREAM, TABLE } from '../shared/db/table';
 
 export interface EventsTableProps {
   /** Prod keeps the data: the table survives stack deletion and refuses to be deleted. */
@@ -21,6 +21,8 @@ export class EventsTable extends Construct {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute: TABLE.ttlAttribute,
+      // The webhook engine and the change bus read new change-log items and jobs from it (infra/webhook-engine.ts).
+      stream: StreamViewType[STREAM.StreamViewType],
       deletionProtection: props.retain,
       removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });

@@ -20,12 +20,22 @@ const WRITE_ACTIONS = [
 const dev = synth();
 /** The templates of the API: the service's stack and the families' (not the page's, not the jobs'). */
 const apiTemplates = (s: Synth) =>
-  s.templates.filter((t) => !t.name.endsWith('/Site') && !t.name.endsWith('/Jobs'));
+  s.templates.filter(
+    (t) => !t.name.endsWith('/Site') && !t.name.endsWith('/Jobs') && !t.name.endsWith('/WebhookEngine'),
+  );
 /**
  * Every function of the service: the operations', `$default`'s, the public pages' (issue 29) and the
  * daily extend job of recurring events (issue 27).
  */
-const allFunctionNames = [...operations.map((op) => op.operationId), 'noRoute', 'renderPage', 'extendSeries'];
+const allFunctionNames = [
+  ...operations.map((op) => op.operationId),
+  'noRoute',
+  'renderPage',
+  'extendSeries',
+  // The webhook engine's (issue 28): test/infra/webhook-engine.test.ts.
+  'webhookDispatch',
+  'webhookDeliver',
+];
 
 /** Every IAM statement of one function's role, in its template: its inline policies' and policy resources'. */
 function statementsOf(
@@ -384,12 +394,14 @@ describe('alarms', () => {
     (alarm.Properties.Metrics as any[])
       .filter((m) => m.MetricStat)
       .map((m) => m.MetricStat.Metric as { Namespace: string; MetricName: string; Dimensions: any[] });
-  /** Each family's throttles are watched ten functions an alarm, and the $default, pages' and job's too. */
+  /** Each family's throttles are watched ten functions an alarm; the $default, pages', job's and engine's too. */
   const throttleAlarms =
-    [...dev.stack.families.values()].reduce((n, f) => n + Math.ceil(f.functions.size / 10), 0) + 3;
+    [...dev.stack.families.values()].reduce((n, f) => n + Math.ceil(f.functions.size / 10), 0) + 3 + 1;
+  /** The webhook engine's own: queue age, dead letters, dispatch failures, dispatcher lag (issue 28). */
+  const engineAlarms = 4;
 
   it('watches API 5xx, every function and table throttling', () => {
-    expect(alarms()).toHaveLength(1 + 1 + allFunctionNames.length + throttleAlarms + 1);
+    expect(alarms()).toHaveLength(1 + 1 + allFunctionNames.length + throttleAlarms + 1 + engineAlarms);
     dev.parent.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: '5xx',
       Namespace: 'AWS/ApiGateway',

@@ -42,6 +42,8 @@ export function synth(context: Record<string, unknown> = {}, operations?: readon
   if (stack.site?.renderPage) functions.set('renderPage', stack.site.renderPage);
   // The scheduled jobs' functions (issue 27: extendSeries).
   for (const [name, fn] of stack.jobs.functions) functions.set(name, fn);
+  // The webhook engine's dispatcher and deliverer (issue 28).
+  for (const [name, fn] of stack.webhooks.functions) functions.set(name, fn);
 
   /** A function's template, logical ID and resource, by operationId (`noRoute` for the fallback). */
   const fn = (name: string) => {

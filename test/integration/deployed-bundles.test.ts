@@ -15,6 +15,7 @@ import { localClient } from '../../local/dynamo';
 import { operations } from '../../shared/contracts';
 import { LOCAL_ISSUER } from '../../shared/http/auth';
 import { OPERATION_FUNCTION_PREFIX_ENV } from '../../shared/http/dispatch';
+import { WEBHOOK_QUEUE_URL_ENV } from '../../shared/config';
 import {
   type AssemblyFunction,
   type AssemblyTemplate,
@@ -22,7 +23,9 @@ import {
   assemblyTemplates,
 } from '../support/cloud-assembly';
 import { type AwsCall, type Recorder, startRecorder } from '../support/aws-call-recorder';
+import { type FakeSqs, startFakeSqs } from '../support/fake-sqs';
 import { signToken } from '../support/stack';
+import { forDispatcher, streamEvent, tableStream } from '../support/table-stream';
 
 /**
  * What ships is what was tested (issue 25): the app synthesized with its real bundling (esbuild, as
@@ -55,6 +58,8 @@ let templates: AssemblyTemplate[];
 const functions = new Map<string, Loaded>();
 let routes: Array<{ method: string; pattern: RegExp; params: string[]; routeKey: string; target: Loaded }>;
 let fallback: Loaded;
+/** The webhook engine's delivery queue (issue 28): the functions' SQS client sends here. */
+let sqs: FakeSqs;
 
 /** The template's environment of a function, its deploy-time values replaced by the local stack's. */
 function environmentOf(fn: AssemblyFunction, endpoint: string): Record<string, string> {
@@ -63,6 +68,7 @@ function environmentOf(fn: AssemblyFunction, endpoint: string): Record<string, s
     if (typeof value === 'string') env[key] = value;
     else if (key === 'TABLE_NAME') env[key] = tableName;
     else if (key === 'AUTH_ISSUER') env[key] = LOCAL_ISSUER;
+    else if (key === WEBHOOK_QUEUE_URL_ENV) env[key] = sqs.queueUrl;
     else if (key === 'AUTH_JWKS_URL')
       continue; // the local issuer's tokens are checked with its secret
     else throw new Error(`${fn.name}: no local value for ${key} = ${JSON.stringify(value)}`);
@@ -131,6 +137,7 @@ async function run(target: Loaded, event: APIGatewayProxyEventV2) {
 }
 
 beforeAll(async () => {
+  sqs = await startFakeSqs();
   const app = new App({ outdir, context: { site: 'false', siteUrl: SITE_URL } });
   new CalEventsStack(app, STACK);
   app.synth();
@@ -182,6 +189,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const f of functions.values()) await f.recorder.close();
+  await sqs?.close();
   rmSync(outdir, { recursive: true, force: true });
 });
 
@@ -255,6 +263,8 @@ describe('the synthesized app, run from its cloud assembly', () => {
         ...operations.map((op) => `${STACK}-${op.operationId}`),
         `${STACK}-noRoute`,
         `${STACK}-extendSeries`,
+        `${STACK}-webhookDispatch`,
+        `${STACK}-webhookDeliver`,
       ].sort(),
     );
   });
@@ -416,6 +426,52 @@ describe('the synthesized app, run from its cloud assembly', () => {
     }
     const listed = await ok(200, 'GET', `/events?series=${series.body.id}&per_page=50&end_date=2040-01-01`);
     expect(listed.body.total).toBeGreaterThan(25);
+  }, 300_000);
+
+  it("runs the webhook engine (issue 28): the dispatcher on the table's stream, the deliverer on its queue", async () => {
+    const admin = await signToken('administrator');
+    const hook = await ok(201, 'POST', '/webhooks', {
+      token: admin,
+      body: { url: 'https://93.184.215.14/engine', events: ['event.*'] },
+    });
+    const day = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    await ok(201, 'POST', '/events', {
+      token: admin,
+      body: {
+        title: 'Engine smoke',
+        start_date: `${day} 20:00:00`,
+        end_date: `${day} 22:00:00`,
+        status: 'publish',
+      },
+    });
+    let invocations = 0;
+    const invoke = (name: string, event: object) => {
+      const f = functions.get(`${STACK}-${name}`)!;
+      const handler = f.handler as unknown as (e: object, c: Context) => Promise<unknown>;
+      return withEnv(f.env, () => handler(event, context(f.fn, `engine-${++invocations}`)));
+    };
+    const stream = tableStream(dynamo, tableName);
+    try {
+      // The smoke set's changes (this subscription's deliveries), then the jobs they and earlier steps made.
+      for (let read = 0; read < 2; read++)
+        expect(
+          await invoke('webhookDispatch', streamEvent((await stream.next()).filter(forDispatcher))),
+        ).toEqual({
+          batchItemFailures: [],
+        });
+    } finally {
+      stream.close();
+    }
+    const jobs = sqs.sent
+      .map((m) => JSON.parse(m.MessageBody) as { webhook: number })
+      .filter((j) => j.webhook === hook.body.id);
+    expect(jobs).toHaveLength(1);
+    const records = jobs.map((j, i) => ({ messageId: `m${i}`, body: JSON.stringify(j) }));
+    expect(await invoke('webhookDeliver', { Records: records })).toEqual({ batchItemFailures: [] });
+    // One attempt made and recorded, whatever this machine's network made of it.
+    const listed = await ok(200, 'GET', `/webhooks/${hook.body.id}/deliveries`, { token: admin });
+    expect(listed.body.deliveries.map((d: { attempts: unknown[] }) => d.attempts.length)).toEqual([1]);
+    await ok(200, 'DELETE', `/webhooks/${hook.body.id}`, { token: admin });
   }, 300_000);
 });
 
