@@ -19,6 +19,7 @@ import { WEB_DIST, WEB_ROOT, WEB_SRC as SRC } from './paths';
  * `ensureWebBuilt()`, which builds only when a source is newer than the last build.
  *
  *   web/dist/index.html, app.js, app.css      the calendar (FullCalendar bundled by esbuild)
+ *   web/dist/locales/<code>.js                FullCalendar's locales, one fetched for the browser's language
  *   web/dist/docs/index.html, docs.js, ...    Swagger UI (copied from swagger-ui-dist) on /doc
  */
 export { WEB_DIST };
@@ -37,6 +38,14 @@ function newest(dir: string): number {
     t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
   }
   return t;
+}
+
+/** FullCalendar's locale modules (`de.js`, `pt-br.js`, …) with their codes. */
+function fullCalendarLocales(): Array<{ code: string; file: string }> {
+  const dir = join(REPO, 'node_modules', '@fullcalendar', 'core', 'locales');
+  return readdirSync(dir)
+    .filter((f) => /^[a-z]{2,3}(-[a-z0-9]+)*\.js$/.test(f))
+    .map((f) => ({ code: f.slice(0, -3), file: join(dir, f) }));
 }
 
 /** Whether web/dist is missing or older than a source of the page, the client it bundles or this script. */
@@ -60,8 +69,11 @@ export async function buildWeb(): Promise<void> {
   const out = `${WEB_DIST}.tmp-${process.pid}-${Date.now()}`;
   mkdirSync(join(out, 'docs'), { recursive: true });
   try {
+    const locales = fullCalendarLocales();
     await build({
       entryPoints: { app: join(SRC, 'main.ts'), 'docs/docs': join(SRC, 'docs.ts') },
+      // The codes of the locale files below, for the page to fetch the browser's one (web/src/locale.ts).
+      define: { __FC_LOCALES__: JSON.stringify(locales.map((l) => l.code)) },
       outdir: out,
       bundle: true,
       format: 'esm',
@@ -69,6 +81,15 @@ export async function buildWeb(): Promise<void> {
       minify: true,
       sourcemap: true,
       legalComments: 'linked',
+      logLevel: 'warning',
+    });
+    // FullCalendar's locales, one small module each: the page loads only the browser's language's.
+    await build({
+      entryPoints: Object.fromEntries(locales.map((l) => [`locales/${l.code}`, l.file])),
+      outdir: out,
+      format: 'esm',
+      target: 'es2020',
+      minify: true,
       logLevel: 'warning',
     });
     copyFileSync(join(SRC, 'index.html'), join(out, 'index.html'));

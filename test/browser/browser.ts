@@ -121,8 +121,8 @@ export async function openCalendar(
   return { page, errors };
 }
 
-/** The titles of the events the calendar draws, in the grid views and the list view alike. */
+/** The titles of the events the calendar draws, in the grid views and the list view (its link: the venue follows). */
 export const eventTitles = async (page: Page): Promise<string[]> =>
-  (await page.locator('.fc-event .fc-event-title, .fc-list-event-title').allTextContents()).map((t) =>
+  (await page.locator('.fc-event .fc-event-title, .fc-list-event-title a').allTextContents()).map((t) =>
     t.trim(),
   );

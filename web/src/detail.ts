@@ -1,7 +1,7 @@
 import { type CalEvent, organizersOf, type Venue, venuesOf } from './api';
 import { addLinksElement } from './add-links';
-import { describeDates } from './format';
 import { seriesDatesElement } from './series-dates';
+import { whenRows } from './zone-switch';
 
 /** An element with text content (never HTML) and attributes. */
 export function el<K extends keyof HTMLElementTagNameMap>(
@@ -69,11 +69,9 @@ export function renderDetail(e: CalEvent): HTMLElement {
   if (e.image && isHttp(e.image.url))
     body.append(el('img', { src: e.image.url, alt: '', class: 'detail-image', loading: 'lazy' }));
 
-  const dates = describeDates(e);
   const list = el('dl');
-  list.append(...row('When', el('span', { 'data-role': 'dates' }, dates.main)));
-  if (dates.own)
-    list.append(...row('Local to the event', el('span', { 'data-role': 'own-dates' }, dates.own)));
+  // When, in the viewer's zone or (switched) the event's own, with the other beside it.
+  list.append(...whenRows(e));
   if (e.series_id != null) list.append(...row('Series', ...seriesParts(e)));
   if (e.cost) list.append(...row('Cost', el('span', { 'data-role': 'cost' }, e.cost)));
 

@@ -15,7 +15,15 @@ const dayFormat: Intl.DateTimeFormatOptions = {
   month: 'short',
   day: 'numeric',
 };
-const timeFormat: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' };
+/**
+ * The one time format of the page (the calendar's events and time slots, the detail): the browser's
+ * language decides 12 or 24 hours (`14:30` in en-GB and de, `02:30 PM` in en-US), never mixed.
+ */
+export const TIME_FORMAT = {
+  hour: '2-digit',
+  minute: '2-digit',
+} as const satisfies Intl.DateTimeFormatOptions;
+const timeFormat: Intl.DateTimeFormatOptions = TIME_FORMAT;
 
 function fmt(d: Date, options: Intl.DateTimeFormatOptions, timeZone?: string): string {
   return new Intl.DateTimeFormat(undefined, { ...options, timeZone }).format(d);

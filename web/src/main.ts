@@ -2,13 +2,19 @@ import { Calendar, type EventInput, type EventSourceFuncArg } from '@fullcalenda
 import dayGridPlugin from '@fullcalendar/daygrid';
 import listPlugin from '@fullcalendar/list';
 import timeGridPlugin from '@fullcalendar/timegrid';
-import { API_ROOT, ApiError, type CalEvent, cal, listAll, type Term, token } from './api';
+import { API_ROOT, ApiError, type CalEvent, cal, listAll, type Term, token, venuesOf } from './api';
 import { el, renderDetail, statusLabel } from './detail';
 import { setUpDayClick } from './day-click';
 import { openEditor, saveEditor, setUpFieldChecks, setUpRepeat } from './editor';
-import { enhanceMultiSelect } from './multi-select';
+import { setUpInlineCreate } from './inline-create';
+import { enhanceMultiSelect, refreshMultiSelects } from './multi-select';
 import { apiFilters, badDate, type PageState, readState, searchOf, stateQuery } from './filters';
-import { nextDay, toInput, utcInstant, viewerZone } from './format';
+import { nextDay, TIME_FORMAT, toInput, utcInstant, viewerZone } from './format';
+import { colourOf, coloursReady, legendElement, renderLegend, setCategories } from './colours';
+import { setUpFilterToggle } from './filter-toggle';
+import { calendarLocale } from './locale';
+import { frameHours, scrollToOpeningHour } from './time-frame';
+import { viewStatus, type ViewStatus } from './view-status';
 import { calendarPath, eventSlugOf } from './page-route';
 import { setUpSubscribe, updateSubscribe as updateSubscribeMenu } from './subscribe';
 import { askScope } from './scope';
@@ -27,8 +33,8 @@ import {
  * range, filters in the URL, an event's detail from GET /events/{id}, and editing with a pasted token.
  */
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-/** What the page is loading (replaced by each load). */
-const statusLine = (text: string) => ($('status').textContent = text);
+/** What the calendar shows: loading, failed (with a retry), empty, or how many events (view-status.ts). */
+let status: ViewStatus;
 /** The outcome of what the user did (kept until the next action). */
 const notice = (text: string) => ($('notice').textContent = text);
 
@@ -103,6 +109,7 @@ async function loadOptions(): Promise<void> {
     listAll('listOrganizers', { query: { per_page: 50 } }).catch(() => []),
   ]);
   const tree = categoryTree(cats);
+  setCategories(tree.map(({ term }) => term));
   const indent = (d: number) => '\u2003'.repeat(d) + (d ? '↳ ' : '');
   fill(
     'f-category',
@@ -150,7 +157,16 @@ function writeFilters(): void {
   field('trash').checked = state.trash;
   $('f-series').hidden = !state.series;
   updateSubscribe();
+  showFilterCount();
 }
+
+/** On a phone, the folded filters' button says how many apply (filter-toggle.ts). */
+let filterCount: (active: number) => void = () => undefined;
+const activeFilters = () =>
+  (['search', 'category', 'tag', 'venue', 'organizer', 'featured', 'trash', 'series'] as const).filter(
+    (k) => state[k],
+  ).length;
+const showFilterCount = () => filterCount(activeFilters());
 
 function readFilters(): void {
   const f = $<HTMLFormElement>('filters');
@@ -222,16 +238,31 @@ function leaveEventAddress(): void {
 
 // ---- Events for the visible range ----------------------------------------------------------------
 
-function toInputEvent(e: CalEvent): EventInput {
+/** Where a timed event's day ends in the month view and in the all-day row (FullCalendar's option). */
+const NEXT_DAY_THRESHOLD_H = 6;
+
+function toInputEvent(e: CalEvent, timeGrid: boolean): EventInput {
   const pending = e.status !== 'publish';
+  const { colour, category } = colourOf(e);
   const base: EventInput = {
     id: String(e.id),
     title: pending ? `${e.title} (${statusLabel(e.status)})` : e.title,
     classNames: [`status-${e.status}`, ...(e.featured ? ['featured'] : [])],
-    extendedProps: { status: e.status },
+    extendedProps: { status: e.status, colour, category, venue: venuesOf(e)[0]?.venue ?? '' },
+    // Drafts and pending events stay white and dashed (app.css): only their border takes the colour.
+    ...(pending ? { borderColor: colour } : { backgroundColor: colour, borderColor: colour }),
   };
   if (e.all_day)
     return { ...base, allDay: true, start: e.start_date.slice(0, 10), end: nextDay(e.end_date.slice(0, 10)) };
+  const start = utcInstant(e.utc_start_date ?? '');
+  const end = utcInstant(e.utc_end_date ?? '');
+  // A timed event of a day or more is a bar in the week and day views' all-day row, not columns of
+  // solid colour: from its first day to its last (one ending before the threshold ends the day before).
+  if (timeGrid && end.getTime() - start.getTime() >= 24 * 3600_000) {
+    const last = localDate(new Date(end.getTime() - NEXT_DAY_THRESHOLD_H * 3600_000));
+    const first = localDate(start);
+    return { ...base, allDay: true, start: first, end: nextDay(last < first ? first : last) };
+  }
   return {
     ...base,
     start: `${e.utc_start_date?.replace(' ', 'T')}Z`,
@@ -272,16 +303,17 @@ async function fetchEvents(info: EventSourceFuncArg): Promise<EventInput[]> {
     strict_dates: true,
     per_page: 50,
   };
-  statusLine('Loading events…');
   try {
     const events = (await listAll('listEvents', { query, signal: controller.signal })).filter((e) =>
       overlaps(e, info.start, info.end),
     );
-    statusLine(`${events.length} event${events.length === 1 ? '' : 's'} shown.`);
-    return events.map(toInputEvent);
+    await coloursReady;
+    // Read once the answer is in: the view the range was fetched for is the one drawn by then.
+    const timeGrid = (calendar ? calendar.view.type : state.view).startsWith('timeGrid');
+    return events.map((e) => toInputEvent(e, timeGrid));
   } catch (e) {
     if ((e as Error).name === 'AbortError') return [];
-    statusLine(`Could not load events: ${(e as Error).message}`);
+    status.failed((e as Error).message);
     if (e instanceof ApiError && e.status === 401) signOut('Your token was refused; sign in again.');
     return [];
   }
@@ -439,6 +471,7 @@ function wireFilters(): void {
   const apply = () => {
     readFilters();
     updateSubscribe();
+    showFilterCount();
     syncUrl(true);
     calendar.refetchEvents();
   };
@@ -485,7 +518,9 @@ function wireFilters(): void {
   });
 }
 
-function start(): void {
+async function start(): Promise<void> {
+  // FullCalendar's labels in the browser's language: its locale file, fetched before the first draw.
+  const locale = await calendarLocale();
   renderAccount();
   // An event's page opens the calendar at the event's day, with the event open.
   const eventPage = eventSlugOf();
@@ -496,17 +531,41 @@ function start(): void {
   const narrow = window.matchMedia('(max-width: 600px)').matches;
   // A phone opens on the list unless the URL names a view.
   if (narrow && !new URLSearchParams(location.search).has('view')) state = { ...state, view: 'listMonth' };
+  let rendered = false;
+  let wasTimeGrid: boolean | null = null;
+  let hourPending = false;
+  const legend = legendElement();
+  // FullCalendar starts loading in its constructor, before `calendar` is set.
+  const showView = () => {
+    if (!calendar) return;
+    status.shown();
+    renderLegend(legend, calendar);
+  };
+  status = viewStatus({
+    status: $('status'),
+    calendarEl: $('calendar'),
+    calendar: () => calendar,
+    retry: () => calendar.refetchEvents(),
+    filtered: () => activeFilters() > 0,
+    clearFilters: () => $('f-clear').click(),
+  });
   calendar = new Calendar($('calendar'), {
     plugins: [dayGridPlugin, timeGridPlugin, listPlugin],
     initialView: state.view,
     initialDate: state.date || undefined,
     timeZone: 'local',
+    locale,
     height: 'auto',
+    // A one-hour event from 23:30 to 00:30 is drawn on its first day alone (the default, 00:00, drew
+    // two); a timed event ending before 06:00 does not reach into that day in the month view.
+    nextDayThreshold: `${String(NEXT_DAY_THRESHOLD_H).padStart(2, '0')}:00:00`,
     firstDay: 1,
     nowIndicator: true,
     eventInteractive: true,
     dayMaxEvents: narrow ? 2 : 4,
-    eventTimeFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
+    // One time format everywhere (format.ts): the browser's language picks 12 or 24 hours.
+    eventTimeFormat: TIME_FORMAT,
+    slotLabelFormat: TIME_FORMAT,
     headerToolbar: narrow
       ? { left: 'prev,next', center: 'title', right: 'today' }
       : {
@@ -515,9 +574,26 @@ function start(): void {
           right: 'dayGridMonth,timeGridWeek,timeGridDay,listMonth',
         },
     footerToolbar: narrow ? { center: 'dayGridMonth,timeGridWeek,timeGridDay,listMonth' } : undefined,
-    buttonText: { listMonth: 'list' },
+    buttonText: {
+      listMonth: (typeof locale === 'object' && locale.buttonText?.list) || 'list',
+    },
     events: (info, ok, fail) => {
       fetchEvents(info).then(ok, fail);
+    },
+    loading: (isLoading) => {
+      if (isLoading) return status.loading();
+      status.settled();
+      if (hourPending) scrollToOpeningHour($('calendar'));
+      hourPending = false;
+    },
+    eventsSet: () => showView(),
+    eventDidMount: (arg) => {
+      // A chip cut short in the month view still names the event (a tooltip), with its time.
+      arg.el.title = arg.timeText ? `${arg.timeText} ${arg.event.title}` : arg.event.title;
+      // The list view says where.
+      const venue = arg.event.extendedProps.venue as string;
+      const cell = arg.el.querySelector('.fc-list-event-title');
+      if (venue && cell) cell.append(el('span', { class: 'event-venue' }, venue));
     },
     // Day cells are named by their day number's link, whose name ("12 March 2031") is not the cell's
     // visible text (axe: label-content-name-mismatch); a grid cell needs no name of its own.
@@ -537,15 +613,25 @@ function start(): void {
       // The view the page opens on replaces its address; each one browsed after is an entry of its own.
       syncUrl(rendered);
       rendered = true;
+      // Long timed events are drawn differently in the week and day views (toInputEvent): a change
+      // between those and the others asks again; otherwise the count follows the new view.
+      const timeGrid = arg.view.type.startsWith('timeGrid');
+      frameHours($('calendar'), timeGrid);
+      // At 08:00 now, and again once the events are in (the all-day row grows with them).
+      hourPending = timeGrid;
+      if (timeGrid) scrollToOpeningHour($('calendar'));
+      if (wasTimeGrid !== null && timeGrid !== wasTimeGrid) calendar.refetchEvents();
+      else showView();
+      wasTimeGrid = timeGrid;
     },
   });
-  let rendered = false;
   calendar.render();
   // The toolbar's arrow icons are decoration inside labelled buttons (axe: role-img-alt).
-  const hideIcons = () =>
+  const hideIcons = () => {
     $('calendar')
       .querySelectorAll('.fc-icon:not([aria-hidden])')
       .forEach((i) => i.setAttribute('aria-hidden', 'true'));
+  };
   hideIcons();
   new MutationObserver(hideIcons).observe($('calendar'), { childList: true, subtree: true });
   wireDialogs();
@@ -556,13 +642,23 @@ function start(): void {
   $('calendar').before(
     el('p', { id: 'zone-note', class: 'status' }, `Times are shown in your time zone, ${viewerZone()}.`),
   );
+  $('calendar').before(legend);
+  filterCount = setUpFilterToggle($('filters'));
   if (eventPage) void showDetail({ slug: eventPage });
   setUpRepeat();
   setUpFieldChecks();
   setUpDayClick($('calendar'), signedIn, (at) => openEditor(null, at));
   for (const id of ['e-organizer', 'e-categories', 'e-tags']) enhanceMultiSelect($(id));
+  setUpInlineCreate('venue', $('e-venue'), () => $('e-venue').focus());
+  setUpInlineCreate('organizer', $('e-organizer'), () => {
+    refreshMultiSelects();
+    $('e-organizer-search').focus();
+  });
   writeFilters();
-  loadOptions().catch((e) => statusLine(`Could not load the filters: ${(e as Error).message}`));
+  loadOptions().catch((e) => {
+    setCategories([]);
+    notice(`Could not load the filters: ${(e as Error).message}`);
+  });
   void setUpSignIn();
 }
 
@@ -579,8 +675,8 @@ async function setUpSignIn(): Promise<void> {
   calendar.refetchEvents();
 }
 
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
-else start();
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => void start());
+else void start();
 
 // For the browser tests and for curious developers: the calendar instance.
 (window as unknown as { calendarPage: { calendar: () => Calendar } }).calendarPage = {
