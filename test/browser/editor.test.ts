@@ -287,4 +287,48 @@ describe.skipIf(skipBrowser)('the editor', () => {
     await poll(() => titles(page)).toContain('Lantern Parade');
     expect(errors).toEqual([]);
   });
+
+  it('creates a venue and an organizer from the form, showing their errors, and selects them', async () => {
+    const { page, errors } = await open('/?date=2032-05-01', tokens.editor);
+    await page.click('#new-event');
+    await page.fill('#e-title', 'Boat Show');
+    await page.fill('#e-start', '2032-05-27T10:00');
+    await page.fill('#e-end', '2032-05-27T16:00');
+
+    await page.getByRole('button', { name: 'New venue…' }).click();
+    const venue = page.getByRole('dialog', { name: 'New venue' });
+    await venue.getByRole('button', { name: 'Add venue' }).click();
+    await poll(() => venue.locator('.field-error').textContent()).toBe('venue must not be empty.');
+    expect(await seriousViolations(page)).toEqual([]);
+    await venue.getByLabel('Name (required)').fill('Dock Hall');
+    await venue.getByLabel('City').fill('Hamburg');
+    await venue.getByRole('button', { name: 'Add venue' }).click();
+    await venue.waitFor({ state: 'hidden' });
+    expect(await page.locator('#e-venue option:checked').textContent()).toBe('Dock Hall');
+
+    await page.getByRole('button', { name: 'New organizer…' }).click();
+    const organizer = page.getByRole('dialog', { name: 'New organizer' });
+    await organizer.getByLabel('Name (required)').fill('Quay Crew');
+    await organizer.getByLabel('E-mail').fill('not-an-address');
+    await organizer.getByRole('button', { name: 'Add organizer' }).click();
+    await poll(() => organizer.locator('.field-error').textContent()).toBe(
+      'email must be an e-mail address.',
+    );
+    await organizer.getByLabel('E-mail').fill('crew@example.org');
+    await organizer.getByRole('button', { name: 'Add organizer' }).click();
+    await organizer.waitFor({ state: 'hidden' });
+    expect(await page.locator('[data-field="organizer"] .chip').allTextContents()).toEqual([
+      'Remove Quay Crew ×',
+    ]);
+
+    await page.click('#e-save');
+    await poll(() => titles(page)).toContain('Boat Show');
+    const saved = (await listed('2032-05-27')).find((e) => e.title === 'Boat Show')!;
+    expect(saved.venue as { venue: string; city: string }).toMatchObject({
+      venue: 'Dock Hall',
+      city: 'Hamburg',
+    });
+    expect((saved.organizer as Array<{ organizer: string }>).map((o) => o.organizer)).toEqual(['Quay Crew']);
+    expect(errors).toEqual([]);
+  });
 });
