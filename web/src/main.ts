@@ -6,7 +6,8 @@ import { API_ROOT, ApiError, type CalEvent, cal, listAll, type Term, token, venu
 import { el, renderDetail, statusLabel } from './detail';
 import { setUpDayClick } from './day-click';
 import { openEditor, saveEditor, setUpFieldChecks, setUpRepeat } from './editor';
-import { enhanceMultiSelect } from './multi-select';
+import { setUpInlineCreate } from './inline-create';
+import { enhanceMultiSelect, refreshMultiSelects } from './multi-select';
 import { apiFilters, badDate, type PageState, readState, searchOf, stateQuery } from './filters';
 import { nextDay, TIME_FORMAT, toInput, utcInstant, viewerZone } from './format';
 import { colourOf, coloursReady, legendElement, renderLegend, setCategories } from './colours';
@@ -648,6 +649,11 @@ async function start(): Promise<void> {
   setUpFieldChecks();
   setUpDayClick($('calendar'), signedIn, (at) => openEditor(null, at));
   for (const id of ['e-organizer', 'e-categories', 'e-tags']) enhanceMultiSelect($(id));
+  setUpInlineCreate('venue', $('e-venue'), () => $('e-venue').focus());
+  setUpInlineCreate('organizer', $('e-organizer'), () => {
+    refreshMultiSelects();
+    $('e-organizer-search').focus();
+  });
   writeFilters();
   loadOptions().catch((e) => {
     setCategories([]);
