@@ -30,50 +30,50 @@
  * document client (in this process only; shared/ is unchanged).
  */
 
-import { execSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { createServer, type Server } from "node:net";
-import { parseArgs } from "node:util";
-import { CalApiError } from "../client/src";
-import type { ApiClient, EventBody } from "../local/seed";
-import type { Figures } from "./report";
-import type { BenchResults, ColdResults } from "./report-markdown";
+import { execSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:net';
+import { parseArgs } from 'node:util';
+import { CalApiError } from '../client/src';
+import type { ApiClient, EventBody } from '../local/seed';
+import type { Figures } from './report';
+import type { BenchResults, ColdResults } from './report-markdown';
 
 const USAGE =
-  "Usage: npm run bench -- [--sizes 1000,50000] [--out file.json] [--requests 100] [--concurrency 4] " +
-  "[--write-requests 40] [--sample 20] [--tags 100,10000] [--cold-rounds 31] [--handler-iterations 40]\n" +
-  "       npm run bench -- --load [--clients 10] [--seconds 20] [--events 300]\n" +
-  "       npm run bench -- --cold-only [--cold-rounds 31] [--report docs/cold-start.md] [--out file.json]\n" +
-  "       npm run bench -- --import [--import-events 10000] [--report docs/benchmarks.md] [--out file.json]\n" +
-  "       npm run bench -- ... --report docs/benchmarks.md | --from results.json [--report file.md]";
+  'Usage: npm run bench -- [--sizes 1000,50000] [--out file.json] [--requests 100] [--concurrency 4] ' +
+  '[--write-requests 40] [--sample 20] [--tags 100,10000] [--cold-rounds 31] [--handler-iterations 40]\n' +
+  '       npm run bench -- --load [--clients 10] [--seconds 20] [--events 300]\n' +
+  '       npm run bench -- --cold-only [--cold-rounds 31] [--report docs/cold-start.md] [--out file.json]\n' +
+  '       npm run bench -- --import [--import-events 10000] [--report docs/benchmarks.md] [--out file.json]\n' +
+  '       npm run bench -- ... --report docs/benchmarks.md | --from results.json [--report file.md]';
 
 let parsed;
 try {
   parsed = parseArgs({
     options: {
-      sizes: { type: "string", default: "1000,50000" },
-      out: { type: "string" },
-      report: { type: "string" },
-      from: { type: "string" },
-      requests: { type: "string", default: "100" },
-      concurrency: { type: "string", default: "4" },
-      warmup: { type: "string", default: "10" },
-      "write-requests": { type: "string", default: "40" },
-      sample: { type: "string", default: "20" },
-      tags: { type: "string", default: "100,10000" },
-      "bulk-concurrency": { type: "string", default: "16" },
-      writers: { type: "string", default: "24" },
-      "cold-rounds": { type: "string", default: "31" },
-      "handler-iterations": { type: "string", default: "40" },
-      load: { type: "boolean", default: false },
-      "cold-only": { type: "boolean", default: false },
-      import: { type: "boolean", default: false },
-      "import-events": { type: "string", default: "10000" },
-      clients: { type: "string", default: "10" },
-      seconds: { type: "string", default: "20" },
-      events: { type: "string", default: "300" },
+      sizes: { type: 'string', default: '1000,50000' },
+      out: { type: 'string' },
+      report: { type: 'string' },
+      from: { type: 'string' },
+      requests: { type: 'string', default: '100' },
+      concurrency: { type: 'string', default: '4' },
+      warmup: { type: 'string', default: '10' },
+      'write-requests': { type: 'string', default: '40' },
+      sample: { type: 'string', default: '20' },
+      tags: { type: 'string', default: '100,10000' },
+      'bulk-concurrency': { type: 'string', default: '16' },
+      writers: { type: 'string', default: '24' },
+      'cold-rounds': { type: 'string', default: '31' },
+      'handler-iterations': { type: 'string', default: '40' },
+      load: { type: 'boolean', default: false },
+      'cold-only': { type: 'boolean', default: false },
+      import: { type: 'boolean', default: false },
+      'import-events': { type: 'string', default: '10000' },
+      clients: { type: 'string', default: '10' },
+      seconds: { type: 'string', default: '20' },
+      events: { type: 'string', default: '300' },
     },
   });
 } catch (e) {
@@ -87,37 +87,32 @@ const args = parsed.values;
  * cold-only run's results (they have no cases) between the cold report's own markers.
  */
 async function writeReport(results: unknown, source: string): Promise<void> {
-  const md = await import("./report-markdown");
-  const coldOnly = !("cases" in (results as object));
+  const md = await import('./report-markdown');
+  const coldOnly = !('cases' in (results as object));
   const block = coldOnly
     ? md.renderColdReport(results as ColdResults, source)
     : md.renderReport(results as BenchResults, source);
   if (!args.report) return void console.log(block);
-  const existing = existsSync(args.report)
-    ? readFileSync(args.report, "utf8")
-    : undefined;
-  writeFileSync(
-    args.report,
-    md.withReport(existing, block, coldOnly ? md.COLD_MARKERS : undefined),
-  );
+  const existing = existsSync(args.report) ? readFileSync(args.report, 'utf8') : undefined;
+  writeFileSync(args.report, md.withReport(existing, block, coldOnly ? md.COLD_MARKERS : undefined));
   console.log(`Wrote the report of ${source} into ${args.report}.`);
 }
 
 // A saved run rendered again: nothing is started.
 if (args.from) {
-  await writeReport(JSON.parse(readFileSync(args.from, "utf8")), args.from);
+  await writeReport(JSON.parse(readFileSync(args.from, 'utf8')), args.from);
   process.exit(0);
 }
 const num = (k: keyof typeof args) => Number(args[k]);
-const SIZES = String(args.sizes).split(",").map(Number);
+const SIZES = String(args.sizes).split(',').map(Number);
 // One count is both: the taxonomy's size at the first size and at the last.
-const TAG_COUNTS = String(args.tags).split(",").map(Number);
+const TAG_COUNTS = String(args.tags).split(',').map(Number);
 const [TAGS_FIRST, TAGS_LAST] = [TAG_COUNTS[0]!, TAG_COUNTS.at(-1)!];
-const REQUESTS = num("requests");
-const CONCURRENCY = num("concurrency");
-const WARMUP = num("warmup");
-const WRITE_REQUESTS = num("write-requests");
-const SAMPLE = num("sample");
+const REQUESTS = num('requests');
+const CONCURRENCY = num('concurrency');
+const WARMUP = num('warmup');
+const WRITE_REQUESTS = num('write-requests');
+const SAMPLE = num('sample');
 const positive = (n: number) => Number.isInteger(n) && n >= 1;
 if (
   SIZES.some((n, i) => !positive(n) || (i > 0 && n <= SIZES[i - 1]!)) ||
@@ -128,12 +123,12 @@ if (
     SAMPLE,
     TAGS_FIRST,
     TAGS_LAST,
-    num("clients"),
-    num("seconds"),
-    num("import-events"),
+    num('clients'),
+    num('seconds'),
+    num('import-events'),
   ].every(positive) ||
   !(WARMUP >= 0) ||
-  !(num("cold-rounds") >= 0) ||
+  !(num('cold-rounds') >= 0) ||
   SIZES[0]! < 2 * SAMPLE + 10
 ) {
   console.error(
@@ -145,8 +140,8 @@ if (
 function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const srv = createServer();
-    srv.once("error", fail);
-    srv.listen(0, "127.0.0.1", () => {
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
       const { port } = srv.address() as AddressInfo;
       srv.close(() => ok(port));
     });
@@ -156,32 +151,28 @@ function freePort(): Promise<number> {
 // Handler modules read their configuration when they load: the environment is complete before any
 // of them (or anything importing shared/config) is imported below.
 const dynamoPort = await freePort();
-const secret = randomBytes(32).toString("hex");
+const secret = randomBytes(32).toString('hex');
 Object.assign(process.env, {
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
-  AWS_REGION: "local",
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  AWS_REGION: 'local',
   TABLE_NAME: `bench-${Date.now()}`,
   DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}`,
   AUTH_LOCAL_SECRET: secret,
-  SITE_URL: "http://bench.local",
-  SITE_TIMEZONE: "UTC",
+  SITE_URL: 'http://bench.local',
+  SITE_TIMEZONE: 'UTC',
   // An import sends 8 requests at a time for minutes: on a loaded machine a function may need more than
   // the deployed 10 s, as under test (test/support/env.ts).
   ...(args.import
-    ? {
-        CAL_LOCAL_FUNCTION_TIMEOUT_MS:
-          process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS ?? "60000",
-      }
+    ? { CAL_LOCAL_FUNCTION_TIMEOUT_MS: process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS ?? '60000' }
     : {}),
 });
 
-const { startDynamo, ensureTable } = await import("../local/dynamo");
-const seed = await import("../local/seed");
-const { signLocalToken } = await import("../local/token");
-const { usage, instrument, startTrip, roundTrips, settled } =
-  await import("./usage");
-const { bulkCreate, verifyBulk } = await import("./bulk");
-const report = await import("./report");
+const { startDynamo, ensureTable } = await import('../local/dynamo');
+const seed = await import('../local/seed');
+const { signLocalToken } = await import('../local/token');
+const { usage, instrument, startTrip, roundTrips, settled } = await import('./usage');
+const { bulkCreate, verifyBulk } = await import('./bulk');
+const report = await import('./report');
 
 // ---------------------------------------------------------------------------------------------------
 // Stack lifecycle
@@ -195,14 +186,12 @@ const stopAll = () =>
       const s = server;
       await new Promise<void>((ok) => {
         s.close(() => ok());
-        (
-          s as unknown as { closeAllConnections?: () => void }
-        ).closeAllConnections?.();
+        (s as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
     }
     await dynamo?.stop();
   })());
-for (const signal of ["SIGINT", "SIGTERM"] as const)
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, () => {
     console.error(`\n${signal}: stopping`);
     void stopAll().finally(() => process.exit(130));
@@ -213,8 +202,8 @@ async function startStack(): Promise<string> {
   dynamo = await startDynamo({ port: dynamoPort });
   await ensureTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME!);
   await instrument();
-  const { startGateway } = await import("../local/gateway");
-  server = await startGateway(0, "127.0.0.1");
+  const { startGateway } = await import('../local/gateway');
+  server = await startGateway(0, '127.0.0.1');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cal/events/v1`;
   console.log(
     `Stack up in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${base} (DynamoDB Local in memory, table ${process.env.TABLE_NAME})`,
@@ -224,16 +213,14 @@ async function startStack(): Promise<string> {
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const clock = (s: number) =>
-  s >= 60
-    ? `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s`
-    : `${s.toFixed(0)}s`;
+  s >= 60 ? `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s` : `${s.toFixed(0)}s`;
 
 // ---------------------------------------------------------------------------------------------------
 // Measurement
 
 interface Case {
   name: string;
-  kind: "read" | "write";
+  kind: 'read' | 'write';
   /** Read cases: the URL below the namespace. */
   path?: string;
   /** What the request is, with the run's choices: the report lists it beside the case. */
@@ -244,10 +231,7 @@ interface Case {
 const ALONE = 3;
 
 /** Sends `n` requests (`send(i)`): the first ALONE alone, their round trips taken, then the rest in a pool. */
-async function sendAll(
-  n: number,
-  send: (i: number) => Promise<void>,
-): Promise<number> {
+async function sendAll(n: number, send: (i: number) => Promise<void>): Promise<number> {
   const trips: number[] = [];
   const alone = Math.min(ALONE, n);
   for (let i = 0; i < alone; i++) {
@@ -263,37 +247,25 @@ async function sendAll(
   return trips.reduce((a, b) => a + b, 0) / Math.max(1, trips.length);
 }
 
-async function measureRead(
-  base: string,
-  c: { path?: string },
-): Promise<Figures> {
+async function measureRead(base: string, c: { path?: string }): Promise<Figures> {
   const times: number[] = [];
   let errors = 0;
-  let total = "";
+  let total = '';
   let shown = 0;
   const before = { ...usage };
   const trips = await sendAll(REQUESTS, async () => {
     const t0 = performance.now();
     const res = await fetch(`${base}${c.path}`);
-    const body = (await res.json().catch(() => undefined)) as
-      Record<string, unknown> | undefined;
+    const body = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined;
     times.push(performance.now() - t0);
     if (res.status !== 200) errors++;
     // A list's page is its one array beside `total`; a single record counts one.
-    const list =
-      body && "total" in body
-        ? (Object.values(body).find(Array.isArray) as unknown[])
-        : undefined;
+    const list = body && 'total' in body ? (Object.values(body).find(Array.isArray) as unknown[]) : undefined;
     shown += res.status === 200 ? (list?.length ?? 1) : 0;
-    total ||= res.headers.get("x-cal-total") ?? "-";
+    total ||= res.headers.get('x-cal-total') ?? '-';
   });
   await settled();
-  return report.figures(times, usage, before, REQUESTS, {
-    errors,
-    total,
-    shown: shown / REQUESTS,
-    trips,
-  });
+  return report.figures(times, usage, before, REQUESTS, { errors, total, shown: shown / REQUESTS, trips });
 }
 
 /** An error answer of a measured write, counted by its status as the others are (not thrown). */
@@ -317,24 +289,17 @@ async function measureWrites(
     if (res.status !== expect) errors++;
   });
   await settled();
-  return report.figures(times, usage, before, n, {
-    errors,
-    total: "-",
-    shown: 1,
-    trips,
-  });
+  return report.figures(times, usage, before, n, { errors, total: '-', shown: 1, trips });
 }
 
 /** Tags at each size: TAGS_FIRST at the first, TAGS_LAST at the last, geometric in between. */
 function tagsAt(round: number): number {
   if (SIZES.length === 1) return TAGS_FIRST;
-  const t =
-    Math.log(SIZES[round]! / SIZES[0]!) /
-    Math.log(SIZES[SIZES.length - 1]! / SIZES[0]!);
+  const t = Math.log(SIZES[round]! / SIZES[0]!) / Math.log(SIZES[SIZES.length - 1]! / SIZES[0]!);
   return Math.round(TAGS_FIRST * (TAGS_LAST / TAGS_FIRST) ** t);
 }
 
-const RARE_WORD = "zephyrine";
+const RARE_WORD = 'zephyrine';
 const RARE_COUNT = 5;
 
 /** The API's default page size, which every read case uses. */
@@ -342,18 +307,15 @@ const PER_PAGE = 10;
 
 /** A check of the bench's own setup that failed: printed as its one-line message, without a stack. */
 class SetupError extends Error {
-  override name = "SetupError";
+  override name = 'SetupError';
 }
 
 /** X-Cal-Total and X-Cal-TotalPages of an anonymous `GET /events<query>`. */
-async function listTotals(
-  base: string,
-  query: string,
-): Promise<{ total: number; pages: number }> {
+async function listTotals(base: string, query: string): Promise<{ total: number; pages: number }> {
   const res = await fetch(`${base}/events${query}`);
   await res.arrayBuffer();
-  const total = res.headers.get("x-cal-total");
-  const pages = res.headers.get("x-cal-totalpages");
+  const total = res.headers.get('x-cal-total');
+  const pages = res.headers.get('x-cal-totalpages');
   if (res.status !== 200 || total === null || pages === null)
     throw new SetupError(
       `GET /events${query}: HTTP ${res.status}, X-Cal-Total ${total}, X-Cal-TotalPages ${pages}`,
@@ -372,32 +334,26 @@ async function fillLastPage(
   api: ApiClient,
   keep: Set<number>,
 ): Promise<{ drafted: number; before: number; total: number; pages: number }> {
-  const before = await listTotals(base, "");
+  const before = await listTotals(base, '');
   const excess = before.total % PER_PAGE;
   let drafted = 0;
   // From the last page back: drafting an event of a page leaves the pages before it as they were.
   for (let page = before.pages; page >= 1 && drafted < excess; page--) {
     const res = await fetch(`${base}/events?page=${page}`);
-    const body = (await res.json()) as {
-      events?: Array<{ id: number; description?: string }>;
-    };
-    if (res.status !== 200)
-      throw new SetupError(`GET /events?page=${page}: HTTP ${res.status}`);
+    const body = (await res.json()) as { events?: Array<{ id: number; description?: string }> };
+    if (res.status !== 200) throw new SetupError(`GET /events?page=${page}: HTTP ${res.status}`);
     for (const e of (body.events ?? []).reverse()) {
       if (drafted >= excess) break;
-      if (keep.has(e.id) || String(e.description ?? "").includes(RARE_WORD))
-        continue;
-      await api
-        .updateEvent({ path: { id: e.id }, body: { status: "draft" } })
-        .catch((err: CalApiError) => {
-          throw new SetupError(
-            `POST /events/${e.id} {"status":"draft"}: HTTP ${err.status} ${JSON.stringify(err.body)}`,
-          );
-        });
+      if (keep.has(e.id) || String(e.description ?? '').includes(RARE_WORD)) continue;
+      await api.updateEvent({ path: { id: e.id }, body: { status: 'draft' } }).catch((err: CalApiError) => {
+        throw new SetupError(
+          `POST /events/${e.id} {"status":"draft"}: HTTP ${err.status} ${JSON.stringify(err.body)}`,
+        );
+      });
       drafted++;
     }
   }
-  const after = await listTotals(base, "");
+  const after = await listTotals(base, '');
   if (
     drafted !== excess ||
     after.total % PER_PAGE !== 0 ||
@@ -407,30 +363,19 @@ async function fillLastPage(
     throw new SetupError(
       `the default listing's last page could not be made full: total ${before.total}, ${drafted} of ${excess} events drafted, now total ${after.total} in ${after.pages} pages (want a multiple of ${PER_PAGE})`,
     );
-  return {
-    drafted,
-    before: before.total,
-    total: after.total,
-    pages: after.pages,
-  };
+  return { drafted, before: before.total, total: after.total, pages: after.pages };
 }
 
 function progressLine(what: string) {
   let last = 0;
-  return (p: {
-    done: number;
-    total: number;
-    seconds: number;
-    backlog: number;
-    phase: string;
-  }) => {
+  return (p: { done: number; total: number; seconds: number; backlog: number; phase: string }) => {
     const now = performance.now();
     if (now - last < 900 && p.done < p.total) return;
     last = now;
     const rate = p.done / Math.max(p.seconds, 0.001);
     const eta = rate > 0 ? (p.total - p.done) / rate : 0;
     process.stderr.write(
-      p.phase === "records"
+      p.phase === 'records'
         ? `\r  ${what}: ${p.done}/${p.total}  ${rate.toFixed(0)}/s  ETA ${clock(eta)}  (write backlog ${p.backlog} items)      `
         : `\r  ${what}: summed counters and tallies ${p.done}/${p.total}                                  `,
     );
@@ -440,7 +385,7 @@ function progressLine(what: string) {
 async function bench(): Promise<void> {
   const t0 = performance.now();
   const base = await startStack();
-  const token = await signLocalToken(secret, "administrator", "bench", "12h");
+  const token = await signLocalToken(secret, 'administrator', 'bench', '12h');
   const api = seed.apiClient(base, token);
   console.log(
     `${REQUESTS} requests per read case and ${WRITE_REQUESTS} per write case, ${CONCURRENCY} at a time, after ${WARMUP} warm-up requests per case; times in ms.\n`,
@@ -457,32 +402,18 @@ async function bench(): Promise<void> {
   };
   for (const n of refs.notes) console.log(`Note: ${n}`);
   if (refs.venues.length === 0 || refs.organizers.length === 0)
-    throw new Error(
-      "the venue and organizer routes are needed by the bench cases",
-    );
-  const bulkEvents = {
-    handler: "functions/events/create-event",
-    path: "/events",
-    token,
-  };
-  const bulkTags = {
-    handler: "functions/tags/create-tag",
-    path: "/tags",
-    token,
-  };
+    throw new Error('the venue and organizer routes are needed by the bench cases');
+  const bulkEvents = { handler: 'functions/events/create-event', path: '/events', token };
+  const bulkTags = { handler: 'functions/tags/create-tag', path: '/tags', token };
 
   // The bulk path must write what the API writes: same bodies both ways, every item compared.
   const sampleBodies = seed.planEvents(refs, { count: SAMPLE, seed: 7 });
   const check = await verifyBulk(
     sampleBodies,
     async (body) => {
-      const res = await api
-        .createEvent({ body: body as EventBody })
-        .catch((err: CalApiError) => {
-          throw new Error(
-            `sample POST /events: HTTP ${err.status} ${JSON.stringify(err.body)}`,
-          );
-        });
+      const res = await api.createEvent({ body: body as EventBody }).catch((err: CalApiError) => {
+        throw new Error(`sample POST /events: HTTP ${err.status} ${JSON.stringify(err.body)}`);
+      });
       return res.data.id;
     },
     bulkEvents,
@@ -493,7 +424,7 @@ async function bench(): Promise<void> {
     );
     for (const d of check.differences.slice(0, 15)) console.error(`  - ${d}`);
     throw new Error(
-      "the bulk path no longer writes what the API writes (bench/bulk.ts): fix it before measuring",
+      'the bulk path no longer writes what the API writes (bench/bulk.ts): fix it before measuring',
     );
   }
   /** What the run chose and checked while setting up: printed, and kept in the results. */
@@ -511,31 +442,25 @@ async function bench(): Promise<void> {
   const cases: Case[] = [];
   const bySize = new Map<number, Map<string, Figures>>();
   const anchor = new Date();
-  const day = (offset: number) =>
-    new Date(anchor.getTime() + offset * 86400_000).toISOString().slice(0, 10);
+  const day = (offset: number) => new Date(anchor.getTime() + offset * 86400_000).toISOString().slice(0, 10);
   const venue = refs.venues[0]!.id;
   /** Category + venue's venue: the one with the most jazz events in the default listing at the first size. */
   const pair = { venue: 0, total: 0, size: 0 };
   const organizer = refs.organizers[0]!;
-  const tagId = refs.tags.get("Outdoor")!;
+  const tagId = refs.tags.get('Outdoor')!;
   let lastRound = { size: 0, someId: 0 };
-  const single = { id: 0, slug: "" };
+  const single = { id: 0, slug: '' };
 
   for (const [round, size] of SIZES.entries()) {
     // Tags first: the term look-ups of every case below see the grown taxonomy.
     const wantTags = tagsAt(round);
     if (wantTags > tags) {
       const bodies = Array.from({ length: wantTags - tags }, (_, i) => ({
-        name: `Bench Tag ${String(tags + i + 1).padStart(5, "0")}`,
+        name: `Bench Tag ${String(tags + i + 1).padStart(5, '0')}`,
       }));
-      const r = await bulkCreate(bodies, {
-        ...bulkTags,
-        onProgress: progressLine("tags"),
-      });
-      process.stderr.write("\n");
-      console.log(
-        `Tags: ${wantTags} (added ${bodies.length} in ${r.seconds.toFixed(1)} s)`,
-      );
+      const r = await bulkCreate(bodies, { ...bulkTags, onProgress: progressLine('tags') });
+      process.stderr.write('\n');
+      console.log(`Tags: ${wantTags} (added ${bodies.length} in ${r.seconds.toFixed(1)} s)`);
       tags = wantTags;
     }
     const add = size - events;
@@ -546,40 +471,32 @@ async function bench(): Promise<void> {
         let marked = 0;
         for (const b of bodies) {
           if (marked >= RARE_COUNT) break;
-          if (
-            b.status !== "publish" ||
-            b.hide_from_listings ||
-            String(b.start_date) < day(2)
-          )
-            continue;
+          if (b.status !== 'publish' || b.hide_from_listings || String(b.start_date) < day(2)) continue;
           b.description = `${String(b.description)}<p>A ${RARE_WORD} edition.</p>`;
           marked++;
         }
       }
       const r = await bulkCreate(bodies, {
         ...bulkEvents,
-        concurrency: num("bulk-concurrency"),
-        writers: num("writers"),
+        concurrency: num('bulk-concurrency'),
+        writers: num('writers'),
         onProgress: progressLine(`events to ${size}`),
       });
-      process.stderr.write("\n");
+      process.stderr.write('\n');
       console.log(
         `Seeded ${add} events in bulk (table now ${size}) in ${r.seconds.toFixed(1)} s: ${(add / r.seconds).toFixed(0)} events/s, ` +
           `${(r.items / add).toFixed(1)} items per event (${r.puts} puts and ${r.counters} summed counter items in ${r.batchCalls} batch calls; ` +
           `reads that reached DynamoDB: ${Object.entries(r.passed)
             .map(([k, n]) => `${k} ${(n / add).toFixed(2)}/event`)
-            .join(", ")}).`,
+            .join(', ')}).`,
       );
       events = size;
     }
 
     // The single reads ask for the same event at every size (one of the first size's, with links).
     if (!single.id) {
-      const { events } = (await api.listEvents({ query: { per_page: 50 } }))
-        .data;
-      const pick = events.find(
-        (e) => e.venue && !Array.isArray(e.venue) && e.organizer.length > 0,
-      );
+      const { events } = (await api.listEvents({ query: { per_page: 50 } })).data;
+      const pick = events.find((e) => e.venue && !Array.isArray(e.venue) && e.organizer.length > 0);
       single.id = Number(pick?.id ?? events[0]?.id);
       single.slug = (await api.getEvent({ path: { id: single.id } })).data.slug;
     }
@@ -587,9 +504,7 @@ async function bench(): Promise<void> {
 
     // The last page full at every size: the listing's total made a multiple of the page size, leaving
     // out the single reads' event and the rare word's (their cases stay as they were).
-    const rare = (
-      await api.listEvents({ query: { search: RARE_WORD, per_page: 50 } })
-    ).data.events;
+    const rare = (await api.listEvents({ query: { search: RARE_WORD, per_page: 50 } })).data.events;
     const keep = new Set<number>([someId, ...rare.map((e) => e.id)]);
     const filled = await fillLastPage(base, api, keep);
     const totalPages = filled.pages;
@@ -600,82 +515,51 @@ async function bench(): Promise<void> {
     // Category + venue: the venue with the most jazz events in the default listing, chosen once.
     if (!pair.venue) {
       for (const v of refs.venues) {
-        const { total } = await listTotals(
-          base,
-          `?categories=jazz&venue=${v.id}&per_page=1`,
-        );
-        if (total > pair.total || !pair.venue)
-          Object.assign(pair, { venue: v.id, total, size });
+        const { total } = await listTotals(base, `?categories=jazz&venue=${v.id}&per_page=1`);
+        if (total > pair.total || !pair.venue) Object.assign(pair, { venue: v.id, total, size });
       }
       note(
         `Category + venue: venue ${pair.venue}, the most jazz events in the default listing of the ${refs.venues.length} venues at ${size} (${pair.total})` +
           (pair.total < PER_PAGE
             ? `, fewer than a page of ${PER_PAGE}: its page 1 is not full at ${size}`
-            : "") +
-          "; kept at every size.",
+            : '') +
+          '; kept at every size.',
       );
     } else {
-      const { total } = await listTotals(
-        base,
-        `?categories=jazz&venue=${pair.venue}&per_page=1`,
-      );
+      const { total } = await listTotals(base, `?categories=jazz&venue=${pair.venue}&per_page=1`);
       note(
         `Category + venue: venue ${pair.venue} (chosen at ${pair.size}) has ${total} jazz events at ${size}.`,
       );
     }
-    const read: Array<Omit<Case, "kind">> = [
+    const read: Array<Omit<Case, 'kind'>> = [
+      { name: 'GET /events (default)', path: '/events', note: 'upcoming events, first page' },
       {
-        name: "GET /events (default)",
-        path: "/events",
-        note: "upcoming events, first page",
-      },
-      {
-        name: "GET /events?page=40",
+        name: 'GET /events?page=40',
         path: `/events?page=${Math.min(40, totalPages)}`,
-        note: "deep page of the default listing",
+        note: 'deep page of the default listing',
       },
       {
-        name: "GET /events?page=<last>",
+        name: 'GET /events?page=<last>',
         path: `/events?page=${totalPages}`,
         note: `last page (${totalPages} at ${size}), full: the fewest of the listing's last events drafted after seeding so its total is a multiple of ${PER_PAGE} (${filled.drafted} at ${size})`,
       },
+      { name: 'GET /events?categories=jazz', path: '/events?categories=jazz', note: 'one leaf category' },
       {
-        name: "GET /events?categories=jazz",
-        path: "/events?categories=jazz",
-        note: "one leaf category",
+        name: 'GET /events?categories=music',
+        path: '/events?categories=music',
+        note: 'parent category with 3 children',
       },
+      { name: 'GET /events?tags=<id>', path: `/events?tags=${tagId}`, note: 'one tag (by ID)' },
+      { name: 'GET /events?venue=<id>', path: `/events?venue=${venue}`, note: 'one venue' },
+      { name: 'GET /events?organizer=<id>', path: `/events?organizer=${organizer}`, note: 'one organizer' },
+      { name: 'GET /events?featured=true', path: '/events?featured=true', note: 'featured events' },
       {
-        name: "GET /events?categories=music",
-        path: "/events?categories=music",
-        note: "parent category with 3 children",
-      },
-      {
-        name: "GET /events?tags=<id>",
-        path: `/events?tags=${tagId}`,
-        note: "one tag (by ID)",
-      },
-      {
-        name: "GET /events?venue=<id>",
-        path: `/events?venue=${venue}`,
-        note: "one venue",
-      },
-      {
-        name: "GET /events?organizer=<id>",
-        path: `/events?organizer=${organizer}`,
-        note: "one organizer",
-      },
-      {
-        name: "GET /events?featured=true",
-        path: "/events?featured=true",
-        note: "featured events",
-      },
-      {
-        name: "GET /events (one-week window)",
+        name: 'GET /events (one-week window)',
         path: `/events?start_date=${day(14)}&end_date=${day(20)}%2023:59:59`,
-        note: "seven days, two weeks ahead",
+        note: 'seven days, two weeks ahead',
       },
       {
-        name: "GET /events?categories=jazz&venue=<id>",
+        name: 'GET /events?categories=jazz&venue=<id>',
         path: `/events?categories=jazz&venue=${pair.venue}`,
         note: `two filters together; the venue with the most jazz events at ${pair.size} (venue ${pair.venue}, ${pair.total} events), kept at every size`,
       },
@@ -684,26 +568,14 @@ async function bench(): Promise<void> {
         path: `/events?search=${RARE_WORD}`,
         note: `rare word (${RARE_COUNT} events at every size)`,
       },
-      { name: "GET /venues", path: "/venues", note: "venue list, first page" },
-      { name: "GET /categories", path: "/categories", note: "category list" },
+      { name: 'GET /venues', path: '/venues', note: 'venue list, first page' },
+      { name: 'GET /categories', path: '/categories', note: 'category list' },
+      { name: 'GET /events/{id}', path: `/events/${someId}`, note: 'single event by ID' },
+      { name: 'GET /events/by-slug/{slug}', path: `/events/by-slug/${slug}`, note: 'single event by slug' },
+      { name: 'GET /tags', path: '/tags', note: `tag list (${tags} tags at ${size})` },
       {
-        name: "GET /events/{id}",
-        path: `/events/${someId}`,
-        note: "single event by ID",
-      },
-      {
-        name: "GET /events/by-slug/{slug}",
-        path: `/events/by-slug/${slug}`,
-        note: "single event by slug",
-      },
-      {
-        name: "GET /tags",
-        path: "/tags",
-        note: `tag list (${tags} tags at ${size})`,
-      },
-      {
-        name: "GET /events?tags=<slug>",
-        path: "/events?tags=outdoor",
+        name: 'GET /events?tags=<slug>',
+        path: '/events?tags=outdoor',
         note: `one tag by slug among ${tags}`,
       },
     ];
@@ -713,25 +585,18 @@ async function bench(): Promise<void> {
         fetch(`${base}${c.path}`).then((r) => r.arrayBuffer()),
       );
     for (const [i, c] of read.entries()) {
-      process.stderr.write(
-        `\r  ${size} events: case ${i + 1}/${read.length + 2} ${c.name.padEnd(50)}`,
-      );
+      process.stderr.write(`\r  ${size} events: case ${i + 1}/${read.length + 2} ${c.name.padEnd(50)}`);
       results.set(c.name, await measureRead(base, c));
     }
 
     // Writes through the API: creates, then an update of each created event.
-    const writeBodies = seed.planEvents(refs, {
-      count: WRITE_REQUESTS,
-      seed: 5000 + round,
-    });
+    const writeBodies = seed.planEvents(refs, { count: WRITE_REQUESTS, seed: 5000 + round });
     const createdIds: number[] = [];
     process.stderr.write(
-      `\r  ${size} events: case ${read.length + 1}/${read.length + 2} POST /events`.padEnd(
-        80,
-      ),
+      `\r  ${size} events: case ${read.length + 1}/${read.length + 2} POST /events`.padEnd(80),
     );
     results.set(
-      "POST /events (create)",
+      'POST /events (create)',
       await measureWrites(
         WRITE_REQUESTS,
         (i) =>
@@ -743,12 +608,10 @@ async function bench(): Promise<void> {
       ),
     );
     process.stderr.write(
-      `\r  ${size} events: case ${read.length + 2}/${read.length + 2} POST /events/{id}`.padEnd(
-        80,
-      ),
+      `\r  ${size} events: case ${read.length + 2}/${read.length + 2} POST /events/{id}`.padEnd(80),
     );
     results.set(
-      "POST /events/{id} (update)",
+      'POST /events/{id} (update)',
       await measureWrites(
         WRITE_REQUESTS,
         (i) =>
@@ -757,34 +620,29 @@ async function bench(): Promise<void> {
               path: { id: createdIds[i]! },
               body: {
                 title: `Updated ${String(writeBodies[i]!.title)}`,
-                description: "<p>Updated description.</p>",
-                cost: "12",
+                description: '<p>Updated description.</p>',
+                cost: '12',
               },
             })
             .catch(answered),
         200,
       ),
     );
-    process.stderr.write("\n");
+    process.stderr.write('\n');
     events += WRITE_REQUESTS;
     if (round === 0)
       cases.push(
-        ...read.map((c) => ({ ...c, kind: "read" as const })),
+        ...read.map((c) => ({ ...c, kind: 'read' as const })),
         {
-          name: "POST /events (create)",
-          kind: "write",
-          note: "create an event (categories, tags, venue, organizers)",
+          name: 'POST /events (create)',
+          kind: 'write',
+          note: 'create an event (categories, tags, venue, organizers)',
         },
-        {
-          name: "POST /events/{id} (update)",
-          kind: "write",
-          note: "update title, description and cost",
-        },
+        { name: 'POST /events/{id} (update)', kind: 'write', note: 'update title, description and cost' },
       );
     bySize.set(size, results);
     const bad = [...results].filter(([, f]) => f.errors > 0);
-    for (const [name, f] of bad)
-      console.log(`  ! ${name}: ${f.errors} unexpected statuses at ${size}`);
+    for (const [name, f] of bad) console.log(`  ! ${name}: ${f.errors} unexpected statuses at ${size}`);
     lastRound = { size, someId };
   }
 
@@ -794,11 +652,11 @@ async function bench(): Promise<void> {
   console.log(report.caseTable(cases, SIZES, bySize));
 
   // Handler time for a 50-event page at the largest size, in this process.
-  const { measureHandlerTime } = await import("./handler-time");
+  const { measureHandlerTime } = await import('./handler-time');
   const ht = await measureHandlerTime(
     `http://bench.local/cal/events/v1`,
-    "per_page=50",
-    num("handler-iterations"),
+    'per_page=50',
+    num('handler-iterations'),
   );
   console.log(
     `\nHandler time for GET /events?per_page=50 at ${lastRound.size} events (${ht.items} events on the page; DynamoDB excluded, median ${ht.dbMs.toFixed(1)} ms of it):\n`,
@@ -806,15 +664,12 @@ async function bench(): Promise<void> {
   console.log(report.stageTable(ht.stages));
 
   await stopAll();
-  const cs =
-    num("cold-rounds") > 0
-      ? await cold()
-      : { baseline: undefined, functions: [] };
+  const cs = num('cold-rounds') > 0 ? await cold() : { baseline: undefined, functions: [] };
 
   const results = report.json(SIZES, cases, bySize, cs.functions, {
     coldBaseline: cs.baseline,
     handlerTime: {
-      query: "per_page=50",
+      query: 'per_page=50',
       size: lastRound.size,
       items: ht.items,
       dbMs: ht.dbMs,
@@ -827,14 +682,12 @@ async function bench(): Promise<void> {
       requests: REQUESTS,
       write_requests: WRITE_REQUESTS,
       concurrency: CONCURRENCY,
-      cold_rounds: num("cold-rounds"),
+      cold_rounds: num('cold-rounds'),
       setup,
     },
   });
   // A report is rendered from the results file it names, so that file is written too.
-  const out =
-    args.out ??
-    (args.report ? `bench/results/${SIZES.join("-")}.json` : undefined);
+  const out = args.out ?? (args.report ? `bench/results/${SIZES.join('-')}.json` : undefined);
   if (out) {
     writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
     console.log(`\nWrote ${out}.`);
@@ -846,21 +699,17 @@ async function bench(): Promise<void> {
 /** The commit measured, marked `-dirty` when the tree has uncommitted changes. */
 function gitCommit(): string {
   try {
-    const head = execSync("git rev-parse --short HEAD", {
-      encoding: "utf8",
-    }).trim();
-    const dirty = execSync("git status --porcelain --untracked-files=no", {
-      encoding: "utf8",
-    }).trim();
+    const head = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
+    const dirty = execSync('git status --porcelain --untracked-files=no', { encoding: 'utf8' }).trim();
     return dirty ? `${head}-dirty` : head;
   } catch {
-    return "unknown";
+    return 'unknown';
   }
 }
 
 async function cold() {
-  const { measureColdStart } = await import("./cold-start");
-  const rounds = num("cold-rounds");
+  const { measureColdStart } = await import('./cold-start');
+  const rounds = num('cold-rounds');
   const cs = await measureColdStart(rounds, console.log);
   console.log(
     `\nCold start (module init, median of ${rounds} fresh processes each; ✓ = within 1.3x of the bare client):\n`,
@@ -870,27 +719,18 @@ async function cold() {
 }
 
 async function load(): Promise<void> {
-  const { runLoad } = await import("./load");
+  const { runLoad } = await import('./load');
   const base = await startStack();
-  const token = await signLocalToken(secret, "administrator", "bench", "2h");
-  console.log(
-    `Seeding the seed calendar (${num("events")} events, as npm run seed does)...`,
-  );
-  const s = await seed.seedCalendar({
-    base,
-    token,
-    events: num("events"),
-    seed: 42,
-  });
+  const token = await signLocalToken(secret, 'administrator', 'bench', '2h');
+  console.log(`Seeding the seed calendar (${num('events')} events, as npm run seed does)...`);
+  const s = await seed.seedCalendar({ base, token, events: num('events'), seed: 42 });
   const id = s.events.ids[Math.floor(s.events.ids.length / 2)]!;
-  const clients = num("clients");
-  const seconds = num("seconds");
-  console.log(
-    `${clients} concurrent clients, ${seconds} s per case, client and stack in one process:\n`,
-  );
+  const clients = num('clients');
+  const seconds = num('seconds');
+  console.log(`${clients} concurrent clients, ${seconds} s per case, client and stack in one process:\n`);
   const out = [
-    await runLoad("GET /events", `${base}/events`, clients, seconds),
-    await runLoad("GET /events/{id}", `${base}/events/${id}`, clients, seconds),
+    await runLoad('GET /events', `${base}/events`, clients, seconds),
+    await runLoad('GET /events/{id}', `${base}/events/${id}`, clients, seconds),
   ];
   console.log(report.loadTable(out));
 }
@@ -900,27 +740,18 @@ async function load(): Promise<void> {
  * bench/results/import-<N>.json), and with --report rendered into that document.
  */
 async function importBench(): Promise<void> {
-  const { runImportBench, renderImportReport, IMPORT_MARKERS } =
-    await import("./import");
+  const { runImportBench, renderImportReport, IMPORT_MARKERS } = await import('./import');
   const base = await startStack();
-  const token = await signLocalToken(secret, "administrator", "bench", "12h");
-  const events = num("import-events");
-  const results = await runImportBench({
-    base,
-    token,
-    events,
-    commit: gitCommit(),
-    log: console.log,
-  });
+  const token = await signLocalToken(secret, 'administrator', 'bench', '12h');
+  const events = num('import-events');
+  const results = await runImportBench({ base, token, events, commit: gitCommit(), log: console.log });
   const out = args.out ?? `bench/results/import-${events}.json`;
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nWrote ${out}.`);
   const block = renderImportReport(results, out);
   if (!args.report) return void console.log(`\n${block}`);
-  const md = await import("./report-markdown");
-  const existing = existsSync(args.report)
-    ? readFileSync(args.report, "utf8")
-    : undefined;
+  const md = await import('./report-markdown');
+  const existing = existsSync(args.report) ? readFileSync(args.report, 'utf8') : undefined;
   writeFileSync(args.report, md.withReport(existing, block, IMPORT_MARKERS));
   console.log(`Wrote the report of ${out} into ${args.report}.`);
 }
@@ -929,15 +760,9 @@ async function importBench(): Promise<void> {
 async function coldOnly(): Promise<void> {
   const cs = await cold();
   // Rounded as a full run's results are.
-  const { coldStart, coldBaseline } = report.json(
-    [],
-    [],
-    new Map(),
-    cs.functions,
-    {
-      coldBaseline: cs.baseline,
-    },
-  );
+  const { coldStart, coldBaseline } = report.json([], [], new Map(), cs.functions, {
+    coldBaseline: cs.baseline,
+  });
   const results: ColdResults = {
     coldStart,
     coldBaseline,
@@ -945,11 +770,10 @@ async function coldOnly(): Promise<void> {
       commit: gitCommit(),
       date: new Date().toISOString().slice(0, 10),
       node: process.versions.node,
-      cold_rounds: num("cold-rounds"),
+      cold_rounds: num('cold-rounds'),
     },
   };
-  const out =
-    args.out ?? (args.report ? "bench/results/cold-start.json" : undefined);
+  const out = args.out ?? (args.report ? 'bench/results/cold-start.json' : undefined);
   if (out) {
     writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
     console.log(`\nWrote ${out}.`);
@@ -958,13 +782,11 @@ async function coldOnly(): Promise<void> {
 }
 
 try {
-  if (args["cold-only"]) await coldOnly();
+  if (args['cold-only']) await coldOnly();
   else if (args.import) await importBench();
   else await (args.load ? load() : bench());
 } catch (e) {
-  console.error(
-    `\nBench failed: ${e instanceof SetupError ? e.message : ((e as Error).stack ?? e)}`,
-  );
+  console.error(`\nBench failed: ${e instanceof SetupError ? e.message : ((e as Error).stack ?? e)}`);
   process.exitCode = 1;
 } finally {
   await stopAll();
