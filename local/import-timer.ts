@@ -1,10 +1,11 @@
 import { loadEveryBodyPart } from '../shared/http/lazy-parts';
 import { runDueImports } from '../shared/services/imports';
+import { repeatJob } from './repeating-job';
 
 /**
  * Re-syncs of feed imports in the local stack (docs/import-export.md): every minute, the imports whose
- * `resync_minutes` have passed since their last run are fetched and synced again, as the deployed
- * schedule does. One run at a time.
+ * `resync_minutes` have passed since their last run are fetched and synced again (deployed, no
+ * schedule runs them yet: docs/import-export.md).
  */
 const EVERY_MS = 60 * 1000;
 
@@ -12,20 +13,10 @@ export function startImportTimer(o: { log?: (line: string) => void; everyMs?: nu
   stop: () => Promise<void>;
 } {
   const { log = console.log, everyMs = EVERY_MS } = o;
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= loadEveryBodyPart()
+  const resync = () =>
+    loadEveryBodyPart()
       .then(() => runDueImports(Date.now(), (line) => log(`Feed ${line}`)))
       .then(() => undefined)
-      .catch((e: Error) => log(`Feed imports could not be re-synced (${e.message}); next try in a minute.`))
-      .finally(() => (running = undefined));
-  };
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+      .catch((e: Error) => log(`Feed imports could not be re-synced (${e.message}); next try in a minute.`));
+  return repeatJob(resync, { everyMs });
 }

@@ -1,4 +1,5 @@
 import { type ExtendProgress, extendAllSeries } from '../shared/services/series-extend';
+import { repeatJob } from './repeating-job';
 
 /**
  * The extend job of recurring events in the local stack (docs/recurrence.md): once when `npm start`
@@ -17,25 +18,14 @@ export interface SeriesTimerOptions {
 
 export function startSeriesTimer(o: SeriesTimerOptions = {}): { stop: () => Promise<void> } {
   const { log = console.log, everyMs = EVERY_MS, job = () => extendAllSeries() } = o;
-  let running: Promise<void> | undefined;
-  const run = () => {
-    // One run at a time: a slow run on a busy machine is not stacked on by the next tick.
-    running ??= job()
+  const extend = () =>
+    job()
       .then((r) => {
         if (r.finished || r.added)
           log(`Recurring series: ${r.finished} interrupted writes finished, ${r.added} occurrences added.`);
       })
-      .catch((e: Error) => log(`Recurring series could not be extended (${e.message}); next try in an hour.`))
-      .finally(() => (running = undefined));
-  };
-  run();
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return {
-    // No run starts after this; one under way is waited for, so the database is not stopped beneath it.
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+      .catch((e: Error) =>
+        log(`Recurring series could not be extended (${e.message}); next try in an hour.`),
+      );
+  return repeatJob(extend, { everyMs, atStart: true });
 }

@@ -149,7 +149,7 @@ try {
   webhooks = await startWebhookEngine({ endpoint: dynamo.endpoint, tableName });
   // Recurring series: extended to the horizon now and every hour (the deployed stack's daily schedule).
   seriesTimer = (await import('./series-timer')).startSeriesTimer();
-  // Feed imports with resync_minutes: fetched and synced again when due (the deployed schedule).
+  // Feed imports with resync_minutes: fetched and synced again when due (not yet scheduled deployed).
   importTimer = (await import('./import-timer')).startImportTimer();
   console.log(
     `Event calendar API ready at http://localhost:${port}/cal/events/v1 (${inMemory ? 'in memory' : `data in ${DATA_DIR}/`})`,
