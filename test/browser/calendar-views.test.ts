@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt } from '../../web/build';
 import { useStack } from '../support/use-stack';
 import {
@@ -19,7 +19,6 @@ import {
  * colours per category with their legend, tooltips and the list's venue. The viewer is in Berlin (CET,
  * UTC+1, in March 2031); axe runs on each state visited.
  */
-vi.setConfig({ testTimeout: 60_000 });
 
 const { api, tokens } = await useStack({ tokens: { editor: 'editor' } });
 

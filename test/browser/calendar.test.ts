@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt } from '../../web/build';
 import { useStack } from '../support/use-stack';
 import {
@@ -19,7 +19,6 @@ import {
  * New York and all-day, in March 2031 (a month of their own, whatever today is).
  */
 // A browser on a busy machine (CI runs every test file at once) needs more than the default 30 s.
-vi.setConfig({ testTimeout: 60_000 });
 
 const { api, tokens } = await useStack({
   tokens: { editor: 'editor', contributor: ['contributor', 'user-contrib'] },

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishJournal } from '../../shared/services/series-journal';
 import { ensureWebBuilt } from '../../web/build';
 import { useStack } from '../support/use-stack';
@@ -17,7 +17,6 @@ import {
  * started on it, the category and tag views, the address following the open event and the months
  * browsed, and the edit form never saving the link the API derives as a website.
  */
-vi.setConfig({ testTimeout: 60_000 });
 
 const { api, tokens } = await useStack({ tokens: { editor: 'editor' } });
 

@@ -21,7 +21,7 @@ import {
  * in late 2026 (a series is written up to its COUNT whatever today is).
  */
 // Series writes and a browser on a loaded machine: a cold start can take a while.
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });
+vi.setConfig({ testTimeout: 120_000 });
 
 const { api, tokens } = await useStack({ tokens: { editor: 'editor' } });
 

@@ -27,7 +27,7 @@ interface Listed {
 }
 
 // Series writes on a loaded machine: a cold start and a repeat can take a while.
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });
+vi.setConfig({ testTimeout: 120_000 });
 
 /**
  * Creates a series (dates within the 24-month horizon of a run in late 2026). A 503 rest_timeout is
