@@ -9,10 +9,7 @@ import {
   type Shard,
   TrimmedDataAccessException,
 } from '@aws-sdk/client-dynamodb-streams';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { ChangeEntry } from '../shared/domain/changes';
 import type { Resolve } from '../shared/outbound/guarded-fetch';
-import { keys } from '../shared/db/keys';
 import {
   deleteJob,
   dueJobs,
@@ -21,6 +18,7 @@ import {
   putCheckpoint,
   putJob,
 } from '../shared/repositories/webhook-deliveries';
+import { changeOfRecord } from '../shared/repositories/webhook-stream';
 import {
   catchUpChanges,
   dispatchChanges,
@@ -59,19 +57,8 @@ const JOB_ERROR_DELAY_MS = 5_000;
 
 /** A change-log item of the stream as the dispatcher takes it; undefined for every other item. */
 function changeOf(r: StreamRecord): StreamedChange | undefined {
-  const image = r.dynamodb?.NewImage;
-  if (r.eventName !== 'INSERT' || !image || r.dynamodb?.Keys?.pk?.S !== keys.changePartition)
-    return undefined;
-  const item = unmarshall(image as Parameters<typeof unmarshall>[0]);
-  const entry: ChangeEntry = {
-    position: String(item.sk),
-    resource: item.resource,
-    id: Number(item.id),
-    before: item.before,
-    after: item.after,
-    modified_utc: String(item.modified_utc),
-  };
-  return { entry, order: streamOrder(r.dynamodb!.SequenceNumber!) };
+  const entry = changeOfRecord(r);
+  return entry && { entry, order: streamOrder(r.dynamodb!.SequenceNumber!) };
 }
 
 export async function startWebhookEngine(o: WebhookEngineOptions): Promise<WebhookEngine> {
