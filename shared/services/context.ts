@@ -30,7 +30,7 @@ export type Ref = { id: number } | { slug: string };
 export const staleError = (ctx: Writer, type: ResourceType) => () =>
   ctx.ifMatch ? preconditionFailed(type) : conflict(type);
 
-/** How long a read-modify-write keeps retrying a lost version race outside a function (scripts). */
+/** How long a read-modify-write keeps retrying a lost version race, at most. */
 const STALE_RETRY_MS = 6000;
 /** Time kept for the last attempt and the answer: in a function, retries stop this far before its end. */
 const LAST_ATTEMPT_MS = 3000;
@@ -42,9 +42,9 @@ const LAST_ATTEMPT_MS = 3000;
  * and a change since is its 412. Past the time budget the 409 stands (nothing was written).
  */
 export async function retryStale<T>(ctx: Writer, attempt: () => Promise<T>): Promise<T> {
-  // A 10 s function retries for about 7 s; a slower machine given more time (the tests) retries longer.
+  // At most 6 s, and never into the last 3 s of the function (the retry must still be answered).
   const left = ctx.context?.getRemainingTimeInMillis?.();
-  const until = Date.now() + (left === undefined ? STALE_RETRY_MS : left - LAST_ATTEMPT_MS);
+  const until = Date.now() + Math.min(STALE_RETRY_MS, left === undefined ? Infinity : left - LAST_ATTEMPT_MS);
   for (let n = 1; ; n++) {
     try {
       return await attempt();
