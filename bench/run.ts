@@ -30,7 +30,6 @@
  * document client (in this process only; shared/ is unchanged).
  */
 
-import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -40,6 +39,7 @@ import { CalApiError } from '../client/src';
 import type { ApiClient, EventBody } from '../local/seed';
 import type { Figures } from './report';
 import type { BenchResults, ColdResults } from './report-markdown';
+import { gitCommit } from '../local/git-commit';
 
 const USAGE =
   'Usage: npm run bench -- [--sizes 1000,50000] [--out file.json] [--requests 100] [--concurrency 4] ' +
@@ -694,17 +694,6 @@ async function bench(): Promise<void> {
   }
   if (args.report) await writeReport(results, out!);
   console.log(`\nTotal ${secs(performance.now() - t0)}.`);
-}
-
-/** The commit measured, marked `-dirty` when the tree has uncommitted changes. */
-function gitCommit(): string {
-  try {
-    const head = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
-    const dirty = execSync('git status --porcelain --untracked-files=no', { encoding: 'utf8' }).trim();
-    return dirty ? `${head}-dirty` : head;
-  } catch {
-    return 'unknown';
-  }
 }
 
 async function cold() {

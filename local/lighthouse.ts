@@ -11,7 +11,6 @@
  * of docs/calendar-page.md (--report), as the bench writes its results. Never part of `npm test`: scores
  * depend on the machine's load.
  */
-import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -26,6 +25,7 @@ import {
   renderLighthouseReport,
   TARGET,
 } from './lighthouse-report';
+import { gitCommit } from './git-commit';
 
 const USAGE =
   'Usage: npm run lighthouse -- [--url http://localhost:3000] [--out bench/results/lighthouse.json] ' +
@@ -208,16 +208,6 @@ async function seedFew(api: string): Promise<void> {
         categories: [category.data.id],
       },
     });
-}
-
-function gitCommit(): string {
-  try {
-    const head = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
-    const dirty = execSync('git status --porcelain --untracked-files=no', { encoding: 'utf8' }).trim();
-    return dirty ? `${head}-dirty` : head;
-  } catch {
-    return 'unknown';
-  }
 }
 
 async function main(): Promise<void> {
