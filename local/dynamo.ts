@@ -42,12 +42,20 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A client of the embedded DynamoDB. Its region is AWS_REGION, as the handlers' is (shared/db/client.ts):
+ * without -sharedDb, DynamoDB Local keeps one database per access key and region, and the tests give
+ * each file a region of its own.
+ */
 export const localClient = (endpoint: string) =>
   new DynamoDBClient({
     endpoint,
-    region: 'local',
+    region: localRegion(),
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
+
+/** The region local clients sign with: AWS_REGION, else `local`. */
+export const localRegion = (): string => process.env.AWS_REGION ?? 'local';
 
 /** How long DynamoDB Local gets to answer after it is started (DYNAMODB_LOCAL_START_TIMEOUT_MS). */
 const START_TIMEOUT_MS = Number(process.env.DYNAMODB_LOCAL_START_TIMEOUT_MS) || 120_000;
@@ -71,10 +79,16 @@ function watchdog(javaPid: number): ChildProcess {
 
 /**
  * Starts AWS's DynamoDB Local (shipped inside an npm package) in memory or persisted under `dataDir`.
+ * With `sharedDb` (the default) every client sees one database; without it each access key and region
+ * gets its own, which the test run uses to give every file a database of its own: DynamoDB Local's
+ * stream bookkeeping reads across all of a database's stream records on every write, so one shared
+ * database grows slower with every file (puts went from 2 ms to 300 ms over a full run).
  * Java is a child in this process's group (Ctrl-C reaches it too), ended by `stop()`, killed when this
  * process exits any other way, and by a watchdog when this process is killed outright.
  */
-export async function startDynamo(opts: { port?: number; dataDir?: string } = {}): Promise<LocalDynamo> {
+export async function startDynamo(
+  opts: { port?: number; dataDir?: string; sharedDb?: boolean } = {},
+): Promise<LocalDynamo> {
   requireJava();
   const port = opts.port ?? (await freePort());
   let path: string | null = null;
@@ -82,7 +96,13 @@ export async function startDynamo(opts: { port?: number; dataDir?: string } = {}
     path = resolve(opts.dataDir);
     mkdirSync(path, { recursive: true });
   }
-  const child: ChildProcess = spawn({ port, path, sharedDb: true, detached: false, stdio: 'ignore' });
+  const child: ChildProcess = spawn({
+    port,
+    path,
+    sharedDb: opts.sharedDb ?? true,
+    detached: false,
+    stdio: 'ignore',
+  });
   const endpoint = `http://127.0.0.1:${port}`;
   const running = () => child.exitCode === null && child.signalCode === null;
   const kill = () => {

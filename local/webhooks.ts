@@ -9,6 +9,7 @@ import {
   type Shard,
   TrimmedDataAccessException,
 } from '@aws-sdk/client-dynamodb-streams';
+import { localRegion } from './dynamo';
 import type { Resolve } from '../shared/outbound/guarded-fetch';
 import {
   deleteJob,
@@ -64,7 +65,7 @@ function changeOf(r: StreamRecord): StreamedChange | undefined {
 export async function startWebhookEngine(o: WebhookEngineOptions): Promise<WebhookEngine> {
   const config = {
     endpoint: o.endpoint,
-    region: 'local',
+    region: localRegion(),
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   };
   const dynamo = new DynamoDBClient(config);

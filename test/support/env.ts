@@ -4,7 +4,9 @@ import { inject } from 'vitest';
 // Handlers read these when their modules load, so they are set before any test file imports them.
 Object.assign(process.env, {
   DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-  AWS_REGION: 'local',
+  // A region of the file's own: the run's DynamoDB Local keeps one database per region (no -sharedDb),
+  // so no file's writes slow another's (local/dynamo.ts says why that matters).
+  AWS_REGION: `local-${randomUUID().slice(0, 8)}`,
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   AUTH_LOCAL_SECRET: 'test-secret-for-the-local-issuer-only',
   SITE_URL: 'http://calendar.test',

@@ -7,10 +7,13 @@ declare module 'vitest' {
   }
 }
 
-/** One embedded DynamoDB for the whole run; every test file makes its own table in it. */
+/**
+ * One embedded DynamoDB for the whole run, without -sharedDb: each test file signs with a region of its
+ * own (test/support/env.ts) and so works in a database of its own.
+ */
 export default async function setup(project: TestProject) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  const dynamo = await startDynamo();
+  const dynamo = await startDynamo({ sharedDb: false });
   project.provide('dynamoEndpoint', dynamo.endpoint);
   return () => dynamo.stop();
 }

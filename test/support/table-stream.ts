@@ -7,6 +7,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { localRegion } from '../../local/dynamo';
 import { keys } from '../../shared/db/keys';
 
 /**
@@ -22,7 +23,7 @@ export interface TableStream {
 export function tableStream(endpoint: string, tableName: string): TableStream {
   const config = {
     endpoint,
-    region: 'local',
+    region: localRegion(),
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   };
   const dynamo = new DynamoDBClient(config);
