@@ -18,12 +18,12 @@ export const EXTEND_SERIES_RATE = Duration.days(1);
 export const EXTEND_SERIES_TIMEOUT = Duration.minutes(15);
 
 /**
- * What a series write does to the table, and so the extend job: read items and the series list
- * (GetItem, BatchGetItem, Query), write occurrences in transactions, which IAM authorizes item by item
- * (PutItem, UpdateItem, DeleteItem, ConditionCheckItem), and draw IDs (UpdateItem). No Scan, no
+ * What the jobs' writes do to the table (series occurrences, imported events, venues and categories):
+ * read items and lists (GetItem, BatchGetItem, Query), write in transactions, which IAM authorizes item
+ * by item (PutItem, UpdateItem, DeleteItem, ConditionCheckItem), and draw IDs (UpdateItem). No Scan, no
  * BatchWriteItem, no stream: less than the API's writing functions get (grantReadWriteData).
  */
-export const EXTEND_SERIES_TABLE_ACTIONS = [
+export const JOB_TABLE_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:BatchGetItem',
   'dynamodb:Query',
@@ -43,56 +43,104 @@ export interface ScheduledJobsProps {
   retainLogs: boolean;
 }
 
+/** How often feed imports are looked at for a due re-sync (`resync_minutes` is 5 at least). */
+export const RESYNC_IMPORTS_RATE = Duration.minutes(1);
+/**
+ * The re-sync job's longest run, as long as a claimed import stays its run's (RESYNC_LEASE_MS in
+ * shared/services/imports.ts): a feed of 10 MB is fetched in 30 s at most, its writes take the rest.
+ */
+export const RESYNC_IMPORTS_TIMEOUT = Duration.minutes(15);
+
+interface JobSpec {
+  id: string;
+  /** The schedule's construct ID (kept as first deployed: a new one would replace the schedule). */
+  scheduleId: string;
+  name: string;
+  handler: string;
+  timeout: Duration;
+  rate: Duration;
+  description: string;
+}
+
+const JOBS: JobSpec[] = [
+  {
+    id: 'ExtendSeries',
+    scheduleId: 'ExtendSeriesDaily',
+    name: 'extendSeries',
+    handler: 'functions/jobs/extend-series',
+    timeout: EXTEND_SERIES_TIMEOUT,
+    rate: EXTEND_SERIES_RATE,
+    description: 'Writes open-ended recurring series up to the horizon (docs/recurrence.md)',
+  },
+  {
+    id: 'ResyncImports',
+    scheduleId: 'ResyncImportsEveryMinute',
+    name: 'resyncImports',
+    handler: 'functions/jobs/resync-imports',
+    timeout: RESYNC_IMPORTS_TIMEOUT,
+    rate: RESYNC_IMPORTS_RATE,
+    description: 'Fetches and syncs again the feed imports whose re-sync is due (docs/import-export.md)',
+  },
+];
+
 /**
  * The service's scheduled jobs, in a nested stack of their own: the daily extend job of recurring
- * events (functions/jobs/extend-series.ts), its EventBridge Scheduler schedule and that schedule's role
- * (allowed to invoke this function only), and the function's alarms.
+ * events (functions/jobs/extend-series.ts) and the re-sync of feed imports every minute
+ * (functions/jobs/resync-imports.ts), each with its EventBridge Scheduler schedule and that schedule's
+ * role (allowed to invoke its function only), and the functions' alarms. Both jobs write what the API
+ * writes, with the same grants (JOB_TABLE_ACTIONS); the re-sync also fetches feeds, guarded as the API's
+ * imports are (shared/outbound).
  */
 export class ScheduledJobs extends NestedStack {
-  /** The jobs' functions, by name (`extendSeries`). */
+  /** The jobs' functions, by name (`extendSeries`, `resyncImports`). */
   readonly functions = new Map<string, LambdaFunction>();
-  readonly extendSeriesSchedule: Schedule;
+  /** Their schedules, by the same names. */
+  readonly schedules = new Map<string, Schedule>();
 
   constructor(scope: Construct, id: string, props: ScheduledJobsProps) {
     super(scope, id, { description: 'Event calendar API: scheduled jobs' });
-    const job = new ApiFunction(this, 'ExtendSeries', {
-      repoRoot: props.repoRoot,
-      handler: 'functions/jobs/extend-series',
-      functionName: props.functionName('extendSeries'),
-      environment: props.environment,
-      logRetention: props.logRetention,
-      retainLogs: props.retainLogs,
-      timeout: EXTEND_SERIES_TIMEOUT,
-    });
-    const fn = job.fn;
-    fn.addToRolePolicy(
-      new PolicyStatement({ actions: EXTEND_SERIES_TABLE_ACTIONS, resources: [props.table.tableArn] }),
-    );
-    // The series list and the lookups a write makes run on the table's indexes: queries only.
-    fn.addToRolePolicy(
-      new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${props.table.tableArn}/index/*`] }),
-    );
-    this.functions.set('extendSeries', fn);
-
-    // Scheduler invokes the function asynchronously, so a failed run is retried by Lambda (twice) and
-    // counted in its Errors; the schedule's own retries cover only a refused invocation.
-    this.extendSeriesSchedule = new Schedule(this, 'ExtendSeriesDaily', {
-      schedule: ScheduleExpression.rate(EXTEND_SERIES_RATE),
-      target: new LambdaInvoke(fn),
-      description: 'Writes open-ended recurring series up to the horizon (docs/recurrence.md)',
-    });
-    new FunctionAlarms(this, 'Alarms', { functions: this.functions });
-
     const tableStack = Stack.of(props.table);
     const tableId = tableStack.getLogicalId(props.table.node.defaultChild as CfnResource);
-    // CDK's grantInvoke names the function and its versions (`<arn>:*`): this function, no other.
-    Validations.of(this).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(fn.node.defaultChild as CfnResource)}.Arn>:*]`,
-      reason: "The schedule's role invokes the extend job's function and its versions only.",
-    });
-    Validations.of(job).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${tableId}.Arn>/index/*]`,
-      reason: 'Queries only, on the global secondary indexes the series list and the writes read.',
-    });
+    for (const spec of JOBS) {
+      const job = new ApiFunction(this, spec.id, {
+        repoRoot: props.repoRoot,
+        handler: spec.handler,
+        functionName: props.functionName(spec.name),
+        environment: props.environment,
+        logRetention: props.logRetention,
+        retainLogs: props.retainLogs,
+        timeout: spec.timeout,
+      });
+      const fn = job.fn;
+      fn.addToRolePolicy(
+        new PolicyStatement({ actions: JOB_TABLE_ACTIONS, resources: [props.table.tableArn] }),
+      );
+      // The lists and the lookups a write makes run on the table's indexes: queries only.
+      fn.addToRolePolicy(
+        new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${props.table.tableArn}/index/*`] }),
+      );
+      this.functions.set(spec.name, fn);
+
+      // Scheduler invokes the function asynchronously, so a failed run is retried by Lambda (twice) and
+      // counted in its Errors; the schedule's own retries cover only a refused invocation.
+      this.schedules.set(
+        spec.name,
+        new Schedule(this, spec.scheduleId, {
+          schedule: ScheduleExpression.rate(spec.rate),
+          target: new LambdaInvoke(fn),
+          description: spec.description,
+        }),
+      );
+      // CDK's grantInvoke names the function and its versions (`<arn>:*`): this function, no other.
+      Validations.of(this).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(fn.node.defaultChild as CfnResource)}.Arn>:*]`,
+        reason: `The schedule's role invokes the ${spec.name} job's function and its versions only.`,
+      });
+      Validations.of(job).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${tableId}.Arn>/index/*]`,
+        reason: 'Queries only, on the global secondary indexes the lists and the writes read.',
+      });
+    }
+    new FunctionAlarms(this, 'Alarms', { functions: this.functions });
   }
 }

@@ -4,8 +4,8 @@ import { repeatJob } from './repeating-job';
 
 /**
  * Re-syncs of feed imports in the local stack (docs/import-export.md): every minute, the imports whose
- * `resync_minutes` have passed since their last run are fetched and synced again (deployed, no
- * schedule runs them yet: docs/import-export.md).
+ * `resync_minutes` have passed since their last run are fetched and synced again (deployed, the
+ * resyncImports job does the same: functions/jobs/resync-imports.ts).
  */
 const EVERY_MS = 60 * 1000;
 

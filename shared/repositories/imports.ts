@@ -1,4 +1,5 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { User } from '../domain/roles';
 import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
@@ -57,6 +58,29 @@ export async function putImport(r: ImportRecord): Promise<void> {
   await ddb.send(
     new PutCommand({ TableName: tableName(), Item: { ...keys.importRecord(r.id), type: 'import', ...r } }),
   );
+}
+
+/**
+ * Claims a due re-sync: moves its due time from `due` to `until` unless another run moved it first, so
+ * that overlapping runs (a deployed schedule's next invocation while a long one still runs) sync each
+ * import once. A run that dies leaves the import due again at `until`. True when this run has it.
+ */
+export async function claimRun(id: number, due: number, until: number): Promise<boolean> {
+  try {
+    await ddb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.importRecord(id),
+        UpdateExpression: 'SET next_run_ms = :until',
+        ConditionExpression: 'next_run_ms = :due',
+        ExpressionAttributeValues: { ':due': due, ':until': until },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (e instanceof ConditionalCheckFailedException) return false;
+    throw e;
+  }
 }
 
 export async function getImport(id: number): Promise<ImportRecord | undefined> {

@@ -1,6 +1,7 @@
 import { DomainError, invalidParam } from '../domain/errors';
 import { nextId } from '../db/ids';
 import {
+  claimRun,
   deleteImport as deleteRecord,
   deleteImported,
   getImport,
@@ -43,6 +44,12 @@ export function importView(r: ImportRecord, root: string) {
     rest_url: `${root}/imports/${r.id}`,
   };
 }
+
+/**
+ * How long a claimed re-sync is its run's alone: the deployed import job's longest run (infra/jobs.ts),
+ * after which an import whose run died is due again.
+ */
+export const RESYNC_LEASE_MS = 15 * 60_000;
 
 const nextRun = (minutes: number | null, from: number) => (minutes ? from + minutes * 60_000 : undefined);
 
@@ -144,13 +151,15 @@ export async function deleteImport(id: number, ctx: Caller) {
 }
 
 /**
- * Re-runs every import whose re-sync is due (the local timer, the deployed schedule). One that fails
- * keeps the failure in its report and is due again after its interval.
+ * Re-runs every import whose re-sync is due (the local timer, the deployed schedule). Each is claimed
+ * first, so runs that overlap sync it once. One that fails keeps the failure in its report and is due
+ * again after its interval.
  */
 export async function runDueImports(now = Date.now(), log: (line: string) => void = () => {}) {
   let ran = 0;
   for (const r of await listRecords()) {
     if (r.next_run_ms === undefined || r.next_run_ms > now || !r.url) continue;
+    if (!(await claimRun(r.id, r.next_run_ms, now + RESYNC_LEASE_MS))) continue;
     ran++;
     try {
       const saved = await runAndSave(r);

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { EXTEND_SERIES_TABLE_ACTIONS } from '../../infra/jobs';
+import { JOB_TABLE_ACTIONS } from '../../infra/jobs';
+import { RESYNC_LEASE_MS } from '../../shared/services/imports';
 import { synth } from './synth';
 
 /**
- * The deployed extend job of recurring events (issue 27, docs/recurrence.md): a function run daily by an
- * EventBridge Scheduler schedule, with least-privilege grants and an alarm on its errors. That its grants
- * cover what the job does is checked by running its bundle: test/integration/deployed-bundles.test.ts.
+ * The deployed scheduled jobs: the extend job of recurring events (issue 27, docs/recurrence.md), run
+ * daily, and the re-sync of feed imports (issue 30, docs/import-export.md), run every minute; each a
+ * function run by an EventBridge Scheduler schedule, with least-privilege grants and an alarm on its
+ * errors. That their grants cover what the jobs do is checked by running their bundles:
+ * test/integration/deployed-bundles.test.ts.
  */
 const dev = synth({ seriesHorizonMonths: 36 });
 const jobs = dev.templates.find((t) => t.name === 'Test/Jobs')!.template;
-const { logicalId: fnId, resource: fn } = dev.fn('extendSeries');
+const { resource: fn } = dev.fn('extendSeries');
 
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 /** The statements of a role's inline and attached policies, in the jobs' template. */
@@ -21,15 +24,24 @@ function statementsOf(roleId: string): Statement[] {
     ...Object.values(attached).map((p) => p.Properties),
   ].flatMap((p) => p.PolicyDocument.Statement as Statement[]);
 }
-const fnArn = { 'Fn::GetAtt': [fnId, 'Arn'] };
+const schedules = Object.values(jobs.findResources('AWS::Scheduler::Schedule'));
 
-describe('the daily schedule', () => {
-  const schedules = Object.values(jobs.findResources('AWS::Scheduler::Schedule'));
+it('has one schedule per job', () => {
+  expect(schedules).toHaveLength(2);
+});
 
-  it('invokes the extend function once a day', () => {
-    expect(schedules).toHaveLength(1);
-    expect(schedules[0]!.Properties).toMatchObject({
-      ScheduleExpression: 'rate(1 day)',
+describe.each([
+  { job: 'extendSeries', rate: 'rate(1 day)', every: 'once a day' },
+  { job: 'resyncImports', rate: 'rate(1 minute)', every: 'every minute' },
+])('the $job schedule', ({ job, rate, every }) => {
+  const { logicalId } = dev.fn(job);
+  const fnArn = { 'Fn::GetAtt': [logicalId, 'Arn'] };
+  const schedule = () =>
+    schedules.find((s) => JSON.stringify(s.Properties.Target.Arn) === JSON.stringify(fnArn))!;
+
+  it(`invokes its function ${every}`, () => {
+    expect(schedule().Properties).toMatchObject({
+      ScheduleExpression: rate,
       State: 'ENABLED',
       FlexibleTimeWindow: { Mode: 'OFF' },
       Target: { Arn: fnArn },
@@ -37,7 +49,7 @@ describe('the daily schedule', () => {
   });
 
   it("runs as a role that Scheduler alone assumes, for this account's schedules, and that may invoke this function only", () => {
-    const roleId = schedules[0]!.Properties.Target.RoleArn['Fn::GetAtt'][0] as string;
+    const roleId = schedule().Properties.Target.RoleArn['Fn::GetAtt'][0] as string;
     const role = jobs.findResources('AWS::IAM::Role')[roleId]!;
     const [trust] = role.Properties.AssumeRolePolicyDocument.Statement;
     expect(trust).toMatchObject({
@@ -80,35 +92,68 @@ describe('the extend function', () => {
     expect(dev.fn('updateEvent').resource.Properties.Environment.Variables.SERIES_HORIZON_MONTHS).toBe('36');
     expect(() => synth({ seriesHorizonMonths: 1.5 })).toThrow(/seriesHorizonMonths.*whole number/);
   });
+});
 
-  it("may read and write the table's items and query its indexes, and nothing more", () => {
-    const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
-    const data = statementsOf(roleId).filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
-    const tableArn = (r: unknown) => JSON.stringify(r).match(/"(\w*DataTable\w*)"/)?.[1];
-    expect(data).toHaveLength(2);
-    const [items, indexes] = data as [Statement, Statement];
-    expect([items.Action].flat().sort()).toEqual([...EXTEND_SERIES_TABLE_ACTIONS].sort());
-    expect(tableArn(items.Resource)).toBeDefined();
-    expect(JSON.stringify(items.Resource)).not.toContain('index');
-    expect(indexes.Action).toBe('dynamodb:Query');
-    expect(JSON.stringify(indexes.Resource)).toMatch(/\/index\/\*"\]\]\}$/);
-    const everything = statementsOf(roleId).flatMap((s) => [s.Action].flat());
-    for (const broad of ['dynamodb:Scan', 'dynamodb:BatchWriteItem', 'dynamodb:*', 'lambda:InvokeFunction'])
-      expect(everything).not.toContain(broad);
-  });
-
-  it('has an alarm on its errors (any failed run) and one on its throttles', () => {
-    const alarms = Object.values(jobs.findResources('AWS::CloudWatch::Alarm'));
-    const errors = alarms.filter((a) => a.Properties.MetricName === 'Errors');
-    expect(errors).toHaveLength(1);
-    expect(errors[0]!.Properties).toMatchObject({
-      Namespace: 'AWS/Lambda',
-      Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnId } }],
-      Statistic: 'Sum',
-      Threshold: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      TreatMissingData: 'notBreaching',
+describe('the jobs', () => {
+  it('the re-sync runs for up to 15 minutes (its claim on an import lasts as long), with the settings of the API', () => {
+    expect(dev.fn('resyncImports').resource.Properties).toMatchObject({
+      FunctionName: 'Test-resyncImports',
+      Handler: 'index.handler',
+      Timeout: RESYNC_LEASE_MS / 1000,
+      TracingConfig: { Mode: 'Active' },
     });
-    expect(alarms).toHaveLength(2);
+    expect(dev.fn('resyncImports').resource.Properties.Environment.Variables).toEqual(
+      fn.Properties.Environment.Variables,
+    );
   });
+
+  it.each(['extendSeries', 'resyncImports'])(
+    "%s may read and write the table's items and query its indexes, and nothing more",
+    (job) => {
+      const roleId = dev.fn(job).resource.Properties.Role['Fn::GetAtt'][0] as string;
+      const data = statementsOf(roleId).filter((s) =>
+        [s.Action].flat().some((a) => a.startsWith('dynamodb:')),
+      );
+      const tableArn = (r: unknown) => JSON.stringify(r).match(/"(\w*DataTable\w*)"/)?.[1];
+      expect(data).toHaveLength(2);
+      const [items, indexes] = data as [Statement, Statement];
+      expect([items.Action].flat().sort()).toEqual([...JOB_TABLE_ACTIONS].sort());
+      expect(tableArn(items.Resource)).toBeDefined();
+      expect(JSON.stringify(items.Resource)).not.toContain('index');
+      expect(indexes.Action).toBe('dynamodb:Query');
+      expect(JSON.stringify(indexes.Resource)).toMatch(/\/index\/\*"\]\]\}$/);
+      const everything = statementsOf(roleId).flatMap((s) => [s.Action].flat());
+      for (const broad of ['dynamodb:Scan', 'dynamodb:BatchWriteItem', 'dynamodb:*', 'lambda:InvokeFunction'])
+        expect(everything).not.toContain(broad);
+    },
+  );
+
+  it.each(['extendSeries', 'resyncImports'])(
+    '%s has an alarm on its errors (any failed run) and one on its throttles',
+    (job) => {
+      const alarms = Object.values(jobs.findResources('AWS::CloudWatch::Alarm'));
+      const id = dev.fn(job).logicalId;
+      const errors = alarms.filter(
+        (a) =>
+          a.Properties.MetricName === 'Errors' &&
+          JSON.stringify(a.Properties.Dimensions ?? []).includes(`"${id}"`),
+      );
+      expect(errors).toHaveLength(1);
+      expect(errors[0]!.Properties).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: id } }],
+        Statistic: 'Sum',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+      });
+      // Throttles are summed for up to ten functions an alarm (infra/alarms.ts): one for both jobs.
+      const throttles = alarms.filter((a) =>
+        JSON.stringify(a.Properties.Metrics ?? []).includes('Throttles'),
+      );
+      expect(throttles).toHaveLength(1);
+      expect(JSON.stringify(throttles[0]!.Properties.Metrics)).toContain(`"${id}"`);
+      expect(alarms).toHaveLength(3);
+    },
+  );
 });

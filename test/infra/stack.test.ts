@@ -32,6 +32,8 @@ const allFunctionNames = [
   'noRoute',
   'renderPage',
   'extendSeries',
+  // The re-sync of feed imports (issue 30): test/infra/jobs.test.ts.
+  'resyncImports',
   // The webhook engine's (issue 28): test/infra/webhook-engine.test.ts.
   'webhookDispatch',
   'webhookDeliver',

@@ -264,12 +264,13 @@ const ok = async (expected: number, ...args: Parameters<typeof send>) => {
 };
 
 describe('the synthesized app, run from its cloud assembly', () => {
-  it('loads a bundle for every operation, the $default route and the extend job, each with its fixed name', () => {
+  it('loads a bundle for every operation, the $default route and the scheduled jobs, each with its fixed name', () => {
     expect([...functions.keys()].sort()).toEqual(
       [
         ...operations.map((op) => `${STACK}-${op.operationId}`),
         `${STACK}-noRoute`,
         `${STACK}-extendSeries`,
+        `${STACK}-resyncImports`,
         `${STACK}-webhookDispatch`,
         `${STACK}-webhookDeliver`,
       ].sort(),
@@ -434,6 +435,17 @@ describe('the synthesized app, run from its cloud assembly', () => {
     const listed = await ok(200, 'GET', `/events?series=${series.body.id}&per_page=50&end_date=2040-01-01`);
     expect(listed.body.total).toBeGreaterThan(25);
   }, 300_000);
+
+  it('runs the re-sync job of feed imports (issue 30) as its schedule does: nothing due, nothing fetched', async () => {
+    const job = functions.get(`${STACK}-resyncImports`)!;
+    const result = await withEnv(job.env, () =>
+      (job.handler as unknown as (e: object, c: Context) => Promise<{ ran: number }>)(
+        { time: new Date().toISOString() },
+        context(job.fn, 'resync-1'),
+      ),
+    );
+    expect(result).toEqual({ ran: 0 });
+  });
 
   it("runs the webhook engine (issue 28): the dispatcher on the table's stream, the deliverer on its queue", async () => {
     const admin = await signToken('administrator');

@@ -15,9 +15,11 @@ const asEditor = { token: tokens.editor };
 const fixture = (name: string) =>
   readFileSync(new URL(`../support/ics/${name}.ics`, import.meta.url), 'utf8');
 
-/** The feeds' server: paths to texts, changed by the tests. */
+/** The feeds' server: paths to texts, changed by the tests, and how often each was fetched. */
 const feeds = new Map<string, string>();
+const fetches = new Map<string, number>();
 const server = createServer((req, res) => {
+  fetches.set(req.url ?? '', (fetches.get(req.url ?? '') ?? 0) + 1);
   const text = feeds.get(req.url ?? '');
   res.writeHead(text ? 200 : 404, { 'content-type': 'text/calendar; charset=utf-8' }).end(text ?? '');
 });
@@ -214,6 +216,31 @@ describe('iCalendar imports', () => {
     expect(lines.join('\n')).toMatch(
       /^Import \d+ \(.*\/imports\/\d+\): 2 created, 0 updated, 0 unchanged, 0 trashed, 0 skipped$/,
     );
+  });
+
+  it('runs the deployed re-sync job: runs that overlap fetch a due feed once, and it is due again after its interval', async () => {
+    feeds.set('/overlap.ics', fixture('google'));
+    const made = await api.post('/imports', { url: feedUrl('/overlap.ics'), resync_minutes: 5 }, asEditor);
+    expect(made.status).toBe(201);
+    expect(fetches.get('/overlap.ics')).toBe(1);
+    const job = (await import('../../functions/jobs/resync-imports')).handler;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 6 * 60_000);
+      // As a schedule's next invocation while the last one still runs: both see the import due.
+      const [a, b] = await Promise.all([job(), job()]);
+      expect(a.ran + b.ran).toBeGreaterThanOrEqual(1);
+      expect(fetches.get('/overlap.ics')).toBe(2);
+      expect((await job()).ran).toBe(0);
+      const after = await api.get(`/imports/${made.body.id}`, asEditor);
+      expect(after.body.last_run).toMatchObject({ created: 0, unchanged: made.body.last_run.created });
+      expect(Date.parse(after.body.next_run_utc)).toBeGreaterThan(Date.now() + 4 * 60_000);
+      vi.setSystemTime(Date.now() + 6 * 60_000);
+      await job();
+      expect(fetches.get('/overlap.ics')).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("imports this service's own /events/ical into an empty calendar as the same events", async () => {
