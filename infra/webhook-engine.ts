@@ -98,6 +98,8 @@ export class WebhookEngine extends NestedStack {
   readonly queue: Queue;
   readonly deadLetters: Queue;
   readonly dispatchFailures: Queue;
+  /** Where the pipe records the stream batches it could not put on the bus. */
+  readonly busFailures: Queue;
   readonly bus: EventBus;
   readonly pipe: CfnPipe;
   readonly alarms: Alarm[] = [];
@@ -119,12 +121,17 @@ export class WebhookEngine extends NestedStack {
       ...sqsDefaults,
       retentionPeriod: Duration.days(14),
     });
-    Validations.of(this.dispatchFailures).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        "The dispatcher's on-failure destination: it holds the places of stream batches given up, for an " +
-        'operator to read; nothing consumes it, so it has no dead-letter queue of its own.',
-    });
+    this.busFailures = new Queue(this, 'BusFailures', { ...sqsDefaults, retentionPeriod: Duration.days(14) });
+    for (const [queue, whose] of [
+      [this.dispatchFailures, "The dispatcher's"],
+      [this.busFailures, "The change bus pipe's"],
+    ] as const)
+      Validations.of(queue).acknowledge({
+        id: 'AwsSolutions-SQS3',
+        reason:
+          `${whose} on-failure destination: it holds the places of stream batches given up, for an ` +
+          'operator to read; nothing consumes it, so it has no dead-letter queue of its own.',
+      });
 
     const tableId = Stack.of(props.table).getLogicalId(props.table.node.defaultChild as CfnResource);
     const fn = (name: string, handler: string, timeout: Duration) => {
@@ -210,12 +217,20 @@ export class WebhookEngine extends NestedStack {
       reason: 'dynamodb:ListStreams names no resource: IAM allows only "*" for it.',
     });
     this.bus.grantPutEventsTo(pipeRole);
+    this.busFailures.grantSendMessages(pipeRole);
     this.pipe = new CfnPipe(this, 'ChangePipe', {
       description: 'Every change-log item of the table onto the change bus',
       roleArn: pipeRole.roleArn,
       source: streamArn,
       sourceParameters: {
-        dynamoDbStreamParameters: { startingPosition: 'TRIM_HORIZON', batchSize: 10 },
+        dynamoDbStreamParameters: {
+          startingPosition: 'TRIM_HORIZON',
+          batchSize: 10,
+          // As the dispatcher: a batch the bus keeps refusing is given up after 12 hours, its place
+          // recorded where an operator can find it, before the stream drops it (24 h).
+          maximumRecordAgeInSeconds: DISPATCH_MAX_RECORD_AGE.toSeconds(),
+          deadLetterConfig: { arn: this.busFailures.queueArn },
+        },
         filterCriteria: { filters: [{ pattern: JSON.stringify(CHANGE_FILTER) }] },
       },
       target: this.bus.eventBusArn,
@@ -257,6 +272,12 @@ export class WebhookEngine extends NestedStack {
       this.dispatchFailures.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
       1,
       'The webhook dispatcher gave up a batch of the table stream: those changes made no deliveries',
+    );
+    alarm(
+      'BusFailuresAlarm',
+      this.busFailures.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
+      1,
+      'The change bus pipe gave up a batch of the table stream: those changes are not on the bus',
     );
     alarm(
       'DispatcherLagAlarm',

@@ -399,8 +399,11 @@ describe('alarms', () => {
   /** Each family's throttles are watched ten functions an alarm; the $default, pages', job's and engine's too. */
   const throttleAlarms =
     [...dev.stack.families.values()].reduce((n, f) => n + Math.ceil(f.functions.size / 10), 0) + 3 + 1;
-  /** The webhook engine's own: queue age, dead letters, dispatch failures, dispatcher lag (issue 28). */
-  const engineAlarms = 4;
+  /**
+   * The webhook engine's own: queue age, dead letters, dispatch failures, the change bus pipe's
+   * failures, dispatcher lag (issue 28).
+   */
+  const engineAlarms = 5;
 
   it('watches API 5xx, every function and table throttling', () => {
     expect(alarms()).toHaveLength(1 + 1 + allFunctionNames.length + throttleAlarms + 1 + engineAlarms);

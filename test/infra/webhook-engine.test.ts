@@ -39,7 +39,12 @@ const mappingOf = (id: string) =>
 const queueIds = () => {
   const queues = Object.entries(resources('AWS::SQS::Queue'));
   const id = (name: string) => queues.find(([k]) => k.startsWith(name))![0];
-  return { deliveries: id('Deliveries'), deadLetters: id('DeadLetters'), failures: id('DispatchFailures') };
+  return {
+    deliveries: id('Deliveries'),
+    deadLetters: id('DeadLetters'),
+    failures: id('DispatchFailures'),
+    busFailures: id('BusFailures'),
+  };
 };
 const q = queueIds();
 const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
@@ -167,8 +172,8 @@ describe('alarms', () => {
     expect(age!.Threshold).toBeGreaterThan(900);
   });
 
-  it('watch the dead letters and the stream batches the dispatcher gave up: one is enough', () => {
-    for (const id of [q.deadLetters, q.failures]) {
+  it('watch the dead letters and the stream batches the dispatcher or the pipe gave up: one is enough', () => {
+    for (const id of [q.deadLetters, q.failures, q.busFailures]) {
       const [depth] = on('ApproximateNumberOfMessagesVisible', { 'Fn::GetAtt': [id, 'QueueName'] });
       expect(depth, id).toMatchObject({
         Threshold: 1,
@@ -207,6 +212,17 @@ describe('the change bus', () => {
     expect(CHANGE_EVENT).toEqual({ source: 'cal.events', detailType: 'Calendar change' });
   });
 
+  it('gives up a batch the bus keeps refusing after 12 hours, recording its place in a queue kept 14 days', () => {
+    expect(pipe.Properties.SourceParameters.DynamoDBStreamParameters).toMatchObject({
+      MaximumRecordAgeInSeconds: 12 * 3600,
+      DeadLetterConfig: { Arn: arnOf(q.busFailures) },
+    });
+    expect(resources('AWS::SQS::Queue')[q.busFailures]!.Properties).toMatchObject({
+      MessageRetentionPeriod: 14 * 24 * 3600,
+      SqsManagedSseEnabled: true,
+    });
+  });
+
   it("gives each change's fields as JSON: the template is JSON once its paths are filled", () => {
     const filled = CHANGE_DETAIL_TEMPLATE.replace(/"<\$[^>]+>"/g, '"x"').replace(/<\$[^>]+>/g, '{}');
     expect(Object.keys(JSON.parse(filled))).toEqual(['position', 'resource', 'id', 'modified_utc', 'image']);
@@ -224,6 +240,10 @@ describe('the change bus', () => {
       'dynamodb:GetShardIterator stream',
       'dynamodb:ListStreams *',
       `events:PutEvents ${JSON.stringify(arnOf(busId))}`,
+      // Its failure queue.
+      ...['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].map(
+        (a) => `${a} ${JSON.stringify(arnOf(q.busFailures))}`,
+      ),
     ]);
     expect(engine.toJSON().Resources[Object.keys(resources('AWS::Pipes::Pipe'))[0]!].DependsOn).toEqual(
       expect.arrayContaining([roleId]),
