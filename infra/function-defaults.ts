@@ -23,6 +23,18 @@ import { FUNCTION_ENTRY, functionBuild } from './bundle/build-options';
 export const FUNCTION_MEMORY_MB = 512;
 export const FUNCTION_TIMEOUT = Duration.seconds(10);
 
+/** What a nested stack of non-API functions (the scheduled jobs, the webhook engine) is given. */
+export interface FunctionGroupProps {
+  repoRoot: string;
+  table: ITable;
+  /** The functions' settings, as the API's. */
+  environment: Record<string, string>;
+  /** The fixed name of each function (`<stack name>-<name>`). */
+  functionName: (name: string) => string;
+  logRetention: RetentionDays;
+  retainLogs: boolean;
+}
+
 export interface ApiFunctionProps {
   /** Repository root: the handlers' modules and node_modules live there. */
   repoRoot: string;

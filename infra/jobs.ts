@@ -1,13 +1,11 @@
 import { type CfnResource, Duration, NestedStack, Stack, Validations } from 'aws-cdk-lib';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { Construct } from 'constructs';
 import { FunctionAlarms } from './alarms';
-import { ApiFunction } from './function-defaults';
+import { ApiFunction, type FunctionGroupProps } from './function-defaults';
 
 /** How often the extend job of recurring events runs (docs/recurrence.md). */
 export const EXTEND_SERIES_RATE = Duration.days(1);
@@ -33,15 +31,8 @@ export const JOB_TABLE_ACTIONS = [
   'dynamodb:ConditionCheckItem',
 ];
 
-export interface ScheduledJobsProps {
-  repoRoot: string;
-  table: ITable;
-  /** The functions' settings (SERIES_HORIZON_MONTHS among them: the API's series writes read it too). */
-  environment: Record<string, string>;
-  functionName: (job: string) => string;
-  logRetention: RetentionDays;
-  retainLogs: boolean;
-}
+/** The environment carries SERIES_HORIZON_MONTHS: the API's series writes read it too. */
+export type ScheduledJobsProps = FunctionGroupProps;
 
 /** How often feed imports are looked at for a due re-sync (`resync_minutes` is 5 at least). */
 export const RESYNC_IMPORTS_RATE = Duration.minutes(1);

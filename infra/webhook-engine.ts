@@ -1,6 +1,5 @@
 import { type CfnResource, Duration, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
@@ -10,14 +9,13 @@ import {
   StartingPosition,
 } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { WEBHOOK_QUEUE_URL_ENV } from '../shared/config';
 import { keys } from '../shared/db/keys';
 import { FunctionAlarms } from './alarms';
-import { ApiFunction } from './function-defaults';
+import { ApiFunction, type FunctionGroupProps } from './function-defaults';
 
 /**
  * What the engine's functions do to the table (shared/repositories/webhook-deliveries.ts and the reads
@@ -69,16 +67,9 @@ export const CHANGE_DETAIL_TEMPLATE = `{
   "image": <$.dynamodb.NewImage>
 }`;
 
-export interface WebhookEngineProps {
-  repoRoot: string;
-  table: ITable;
-  environment: Record<string, string>;
-  /** The fixed name of each function (`<stack name>-webhookDispatch`). */
-  functionName: (name: string) => string;
+export interface WebhookEngineProps extends FunctionGroupProps {
   /** The custom bus's name (`<stack name>-changes`). */
   busName: string;
-  logRetention: RetentionDays;
-  retainLogs: boolean;
 }
 
 /**
