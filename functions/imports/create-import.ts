@@ -1,13 +1,14 @@
 import type { importOps } from '../../shared/contracts/imports';
 import { createHandler } from '../../shared/http/handler';
 import { loadEveryBodyPart } from '../../shared/http/lazy-parts';
-import { created } from '../../shared/http/replies';
+import { created, ok } from '../../shared/http/replies';
 import * as compiled from '../../shared/schemas/compiled/createImport';
 import { createImport } from '../../shared/services/imports';
 
 export const handler = createHandler<typeof importOps.create>(compiled, async (req) => {
-  // The feed's events carry markup and URLs the request body did not show.
+  // The feed's (or the CSV's) events carry markup and URLs the request body did not show.
   await loadEveryBodyPart();
   const made = await createImport(req.body, req.query, req);
-  return created(made, made.rest_url);
+  // A dry run made nothing: its report, with 200.
+  return 'dry_run' in made ? ok(made) : created(made, made.rest_url);
 });

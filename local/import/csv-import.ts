@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { parse } from 'csv-parse/sync';
 import { CalApiError } from '../../client/src';
 import { type ApiClient, pool } from '../seed';
-import { CellError, COLUMN_OF, EVENT_COLUMNS, type Row, rowToEvent } from './csv-columns';
+import { CsvFileError, type ParsedRow, readCsvRows } from '../../shared/domain/csv-events';
+import { CellError, COLUMN_OF, rowToEvent } from './csv-columns';
 import type { Progress } from './progress';
 import { ImportError } from './site-source';
 import type { ImportState } from './state';
@@ -28,43 +28,21 @@ export interface CsvImportOptions {
   checkpoint(): void;
 }
 
-export interface ParsedRow {
-  line: number;
-  row: Row;
-}
+export type { ParsedRow };
 
-/** The rows of a CSV file (a byte order mark, CRLF and quoted line breaks allowed). */
+/** The rows of a CSV file (csv-events.ts readCsvRows); a file that cannot be read is one ImportError. */
 export function readRows(
   text: string,
   file: string,
-  columns: readonly string[] = EVENT_COLUMNS,
-  required: readonly string[] = ['Event Name', 'Event Start Date'],
+  columns?: readonly string[],
+  required?: readonly string[],
 ): ParsedRow[] {
-  let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
   try {
-    records = parse(text, {
-      columns: (header: string[]) => header.map((h) => h.trim()),
-      bom: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      trim: false,
-      info: true,
-    });
+    return readCsvRows(text, columns, required);
   } catch (e) {
-    throw new ImportError(`${file} is not readable CSV: ${(e as Error).message}`);
+    if (e instanceof CsvFileError) throw new ImportError(e.describe(file));
+    throw e;
   }
-  const header = records[0] ? Object.keys(records[0].record) : [];
-  for (const needed of required)
-    if (records.length && !header.includes(needed))
-      throw new ImportError(
-        `${file} has no "${needed}" column: the first line must name the columns (${columns.slice(0, 4).join(', ')}, ...).`,
-      );
-  const unknown = header.filter((h) => !columns.includes(h));
-  if (unknown.length)
-    throw new ImportError(
-      `${file}: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}.`,
-    );
-  return records.map(({ record, info }) => ({ line: info.lines, row: record as Row }));
 }
 
 const EVERY_STATUS = ['publish', 'future', 'draft', 'pending', 'private'] as const;

@@ -2,6 +2,7 @@ import { idPath } from '../schemas/common';
 import {
   importCreateBody,
   importCreateQuery,
+  importDryRun,
   importList,
   importSchema,
   importUpdateBody,
@@ -9,7 +10,7 @@ import {
 import { errors, READ_ERRORS, WRITE_ERRORS } from './responses';
 import type { Operation } from './types';
 
-/** iCalendar feed imports (docs/import-export.md): editors and administrators. */
+/** iCalendar feed and CSV imports (docs/import-export.md): editors and administrators. */
 const dir = 'functions/imports';
 const EDITOR_READ = [...READ_ERRORS, 403] as const;
 
@@ -29,13 +30,18 @@ export const importOps = {
     methods: ['POST'],
     path: '/imports',
     handler: `${dir}/create-import`,
-    summary: 'Import an iCalendar feed (url, or a text/calendar body) and run it',
+    summary:
+      'Import an iCalendar feed (url, or a text/calendar body) or events in CSV columns (a text/csv body) and run it',
     access: 'editor',
     readOnly: false,
     query: importCreateQuery,
     body: importCreateBody,
-    textBody: { 'text/calendar': 'calendar' },
+    textBody: { 'text/calendar': 'calendar', 'text/csv': 'csv' },
     responses: {
+      200: {
+        description: 'dry_run=true (CSV): the report of what would be imported; nothing written.',
+        schema: importDryRun,
+      },
       201: { description: 'The import and the report of its first run.', schema: importSchema },
       ...errors(...WRITE_ERRORS),
     },

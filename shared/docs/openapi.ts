@@ -163,8 +163,12 @@ function nameSchemas(ops: readonly Operation[]): SchemaRegistry {
       op.operationId.replace(/^(get|create|update|delete|list)/, '').replace(/BySlug$/, ''),
     );
     for (const [status, spec] of Object.entries(op.responses)) {
-      if (Number(status) < 300 && spec.schema && !isListEnvelope(spec.schema as Schema))
-        registry.add(spec.schema, resource || pascal(op.operationId), `${pascal(op.operationId)}Response`);
+      if (Number(status) < 300 && spec.schema && !isListEnvelope(spec.schema as Schema)) {
+        // A schema with a title is named by it (a second success answer, not the resource itself).
+        const { title } = spec.schema as Schema;
+        const name = typeof title === 'string' ? title : resource || pascal(op.operationId);
+        registry.add(spec.schema, name, `${pascal(op.operationId)}Response`);
+      }
     }
     if (op.body) registry.add(op.body, `${pascal(op.operationId)}Body`);
   }

@@ -7,7 +7,7 @@ import { keys } from '../db/keys';
 import { queryIndex } from '../db/query';
 
 /**
- * Feed imports: one item each in one partition, and per import one item for each feed UID it
+ * Feed and CSV imports: one item each in one partition, and per import one item for each feed UID it
  * made an event (or a series) of, so that a re-sync finds its events again and trashes only its own.
  */
 
@@ -24,7 +24,7 @@ export interface ImportReport {
 
 export interface ImportRecord {
   id: number;
-  source: 'url' | 'calendar';
+  source: 'url' | 'calendar' | 'csv';
   /** The API root its events' URLs are built from (re-syncs have no request). */
   root: string;
   url: string | null;

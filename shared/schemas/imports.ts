@@ -42,6 +42,11 @@ export const importCreateBody = {
       description:
         'The iCalendar text itself (or send it as the body with Content-Type: text/calendar, options in the query string).',
     },
+    csv: {
+      type: 'string',
+      description:
+        'Events in the reference plugin’s CSV columns, one a row (or send it as the body with Content-Type: text/csv, options in the query string).',
+    },
     categories,
     status,
     resync_minutes: resync,
@@ -59,6 +64,11 @@ export const importCreateQuery = {
       description: 'Comma-separated category names every imported event gets (text bodies).',
     },
     status,
+    dry_run: {
+      type: 'boolean',
+      description:
+        'CSV only: read and check every row and answer 200 with the report of what would be imported; nothing is written.',
+    },
   },
   additionalProperties: false,
 } as const;
@@ -82,7 +92,7 @@ export const importReport = {
     trashed: count,
     skipped: {
       type: 'array',
-      description: 'What was not imported, and why (line numbers are the feed’s).',
+      description: 'What was not imported, and why (line numbers are the feed’s or the CSV’s).',
       items: {
         type: 'object',
         properties: {
@@ -107,7 +117,7 @@ export const importSchema = {
   type: 'object',
   properties: {
     id: { type: 'integer', minimum: 1 },
-    source: { type: 'string', enum: ['url', 'calendar'] },
+    source: { type: 'string', enum: ['url', 'calendar', 'csv'] },
     url: { type: ['string', 'null'] },
     categories: { type: 'array', items: { type: 'string' } },
     status,
@@ -133,6 +143,21 @@ export const importSchema = {
     'last_run',
     'rest_url',
   ],
+  additionalProperties: false,
+} as const;
+
+/** The answer to a CSV dry run: what the import would be and do; nothing was written. */
+export const importDryRun = {
+  title: 'ImportDryRun',
+  type: 'object',
+  properties: {
+    dry_run: { type: 'boolean', enum: [true] },
+    source: { type: 'string', enum: ['csv'] },
+    categories: importSchema.properties.categories,
+    status,
+    last_run: importReport,
+  },
+  required: ['dry_run', 'source', 'categories', 'status', 'last_run'],
   additionalProperties: false,
 } as const;
 

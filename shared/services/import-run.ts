@@ -47,10 +47,10 @@ export async function fetchFeed(url: string): Promise<string> {
 
 const digestOf = (x: unknown) => createHash('sha256').update(JSON.stringify(x)).digest('base64url');
 
-/** Why the service refused a write, as one line. */
-function reasonOf(e: DomainError): string {
+/** Why the service refused a write, as one line; `name` says what a field was called in the input. */
+export function reasonOf(e: DomainError, name: (field: string) => string = (k) => k): string {
   const params = (e.data.params ?? {}) as Record<string, string>;
-  const detail = Object.entries(params).map(([k, v]) => `${k}: ${v}`);
+  const detail = Object.entries(params).map(([k, v]) => `${name(k)}: ${v}`);
   return `${e.code}: ${detail.length ? detail.join('; ') : e.message}`;
 }
 

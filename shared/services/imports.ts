@@ -1,3 +1,4 @@
+import { CsvFileError, type ParsedRow, readCsvRows } from '../domain/csv-events';
 import { DomainError, invalidParam } from '../domain/errors';
 import { nextId } from '../db/ids';
 import {
@@ -11,6 +12,7 @@ import {
   putImport,
 } from '../repositories/imports';
 import type { Caller, Writer } from './context';
+import { runCsvImport } from './import-csv';
 import { fetchFeed, runImport } from './import-run';
 
 /** The imports API (editors and administrators; docs/import-export.md). */
@@ -18,6 +20,7 @@ import { fetchFeed, runImport } from './import-run';
 export interface ImportInput {
   url?: string;
   calendar?: string;
+  csv?: string;
   categories?: string[];
   status?: ImportRecord['status'];
   resync_minutes?: number | null;
@@ -53,10 +56,10 @@ export const RESYNC_LEASE_MS = 15 * 60_000;
 
 const nextRun = (minutes: number | null, from: number) => (minutes ? from + minutes * 60_000 : undefined);
 
-/** Runs an import and saves its report, its count of events and when it is next due. */
-async function runAndSave(r: ImportRecord, text?: string): Promise<ImportRecord> {
+/** Runs an import (a CSV one: its rows) and saves its report, its count of events and when it is next due. */
+async function runAndSave(r: ImportRecord, text?: string, rows?: ParsedRow[]): Promise<ImportRecord> {
   const started = Date.now();
-  const last_run = await runImport(r, text);
+  const last_run = rows ? await runCsvImport(r, rows) : await runImport(r, text);
   const saved: ImportRecord = {
     ...r,
     last_run,
@@ -68,33 +71,61 @@ async function runAndSave(r: ImportRecord, text?: string): Promise<ImportRecord>
   return saved;
 }
 
-/** POST /imports: a feed by URL or as text, read (a 400 if it is not iCalendar) and imported at once. */
+/** The rows of a CSV body; one that cannot be read (no Event Name column, ...) is a 400 naming `csv`. */
+function csvRows(text: string): ParsedRow[] {
+  try {
+    return readCsvRows(text);
+  } catch (e) {
+    if (e instanceof CsvFileError) throw invalidParam('csv', e.describe('The CSV'));
+    throw e;
+  }
+}
+
+/**
+ * POST /imports: a feed by URL or as text (a 400 if it is not iCalendar), or events as CSV, imported at
+ * once. A CSV import is a one-off; with dry_run it only reports and nothing is written.
+ */
 export async function createImport(
   body: ImportInput,
-  query: { categories?: string; status?: ImportRecord['status'] },
+  query: { categories?: string; status?: ImportRecord['status']; dry_run?: boolean },
   ctx: Writer,
 ) {
-  if ((body.url === undefined) === (body.calendar === undefined))
+  const given = [body.url, body.calendar, body.csv].filter((x) => x !== undefined).length;
+  if (given !== 1)
     throw invalidParam(
       'url',
-      'Give the feed as url, or its text as calendar (or a text/calendar body), not both.',
+      'Give the feed as url, or its text as calendar (or a text/calendar body), or events as csv (or a text/csv body): one of them.',
     );
   if (body.resync_minutes && body.url === undefined)
     throw invalidParam('resync_minutes', 'resync_minutes needs a url to fetch the feed from again.');
-  const text = body.calendar ?? (await fetchFeed(body.url!));
+  if (query.dry_run && body.csv === undefined)
+    throw invalidParam('dry_run', 'dry_run is for events given as CSV (a text/csv body).');
+  const categories =
+    body.categories ??
+    (query.categories ?? '')
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean);
+  const status = body.status ?? query.status ?? 'publish';
+  // Read before anything is saved: a CSV without its columns leaves no import behind.
+  const rows = body.csv === undefined ? undefined : csvRows(body.csv);
+  if (rows && query.dry_run) {
+    const last_run = await runCsvImport(
+      { id: 0, categories, status, owner: ctx.user, root: ctx.root },
+      rows,
+      true,
+    );
+    return { dry_run: true as const, source: 'csv' as const, categories, status, last_run };
+  }
+  const text = rows ? undefined : (body.calendar ?? (await fetchFeed(body.url!)));
   const now = Date.now();
   const record: ImportRecord = {
     id: await nextId('import'),
-    source: body.url === undefined ? 'calendar' : 'url',
+    source: rows ? 'csv' : body.url === undefined ? 'calendar' : 'url',
     root: ctx.root,
     url: body.url ?? null,
-    categories:
-      body.categories ??
-      (query.categories ?? '')
-        .split(',')
-        .map((c) => c.trim())
-        .filter(Boolean),
-    status: body.status ?? query.status ?? 'publish',
+    categories,
+    status,
     resync_minutes: body.resync_minutes ?? null,
     owner: ctx.user,
     events: 0,
@@ -103,7 +134,7 @@ export async function createImport(
     last_run: { started_utc: utc(now), created: 0, updated: 0, unchanged: 0, trashed: 0, skipped: [] },
   };
   // Read before it is saved: a feed that is not iCalendar leaves no import behind.
-  await runAndSave(record, text).catch(async (e) => {
+  await runAndSave(record, text, rows).catch(async (e) => {
     if (e instanceof DomainError && e.kind === 'invalid' && record.events === 0)
       await deleteRecord(record.id);
     throw e;

@@ -654,7 +654,7 @@ export interface paths {
         get: operations["listImports"];
         put?: never;
         /**
-         * Import an iCalendar feed (url, or a text/calendar body) and run it
+         * Import an iCalendar feed (url, or a text/calendar body) or events in CSV columns (a text/csv body) and run it
          * @description Requires a bearer token of a user with the editor role or a higher one.
          */
         post: operations["createImport"];
@@ -1437,10 +1437,39 @@ export interface components {
         Imports: {
             imports: components["schemas"]["Import"][];
         };
+        /** ImportDryRun */
+        ImportDryRun: {
+            /** @enum {boolean} */
+            dry_run: true;
+            /** @enum {string} */
+            source: "csv";
+            categories: string[];
+            /**
+             * @description Status of the imported events (publish by default).
+             * @enum {string}
+             */
+            status: "publish" | "draft" | "pending" | "private";
+            last_run: {
+                started_utc: string;
+                finished_utc?: string;
+                created: number;
+                updated: number;
+                unchanged: number;
+                trashed: number;
+                /** @description What was not imported, and why (line numbers are the feed’s or the CSV’s). */
+                skipped: {
+                    line?: number;
+                    uid?: string;
+                    reason: string;
+                }[];
+                /** @description Why the whole run failed (the feed could not be fetched or read). */
+                error?: string;
+            };
+        };
         Import: {
             id: number;
             /** @enum {string} */
-            source: "url" | "calendar";
+            source: "url" | "calendar" | "csv";
             url: string | null;
             categories: string[];
             /**
@@ -1462,7 +1491,7 @@ export interface components {
                 updated: number;
                 unchanged: number;
                 trashed: number;
-                /** @description What was not imported, and why (line numbers are the feed’s). */
+                /** @description What was not imported, and why (line numbers are the feed’s or the CSV’s). */
                 skipped: {
                     line?: number;
                     uid?: string;
@@ -1478,6 +1507,8 @@ export interface components {
             url?: string;
             /** @description The iCalendar text itself (or send it as the body with Content-Type: text/calendar, options in the query string). */
             calendar?: string;
+            /** @description Events in the reference plugin’s CSV columns, one a row (or send it as the body with Content-Type: text/csv, options in the query string). */
+            csv?: string;
             /** @description Category names every imported event gets (an unknown one is created). */
             categories?: string[];
             /**
@@ -4662,6 +4693,8 @@ export interface operations {
                 categories?: string;
                 /** @description Status of the imported events (publish by default). */
                 status?: "publish" | "draft" | "pending" | "private";
+                /** @description CSV only: read and check every row and answer 200 with the report of what would be imported; nothing is written. */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description A key unique to this create (a UUID): sent again within 24 hours with the same body, the create is not repeated and its first answer is returned. */
@@ -4675,9 +4708,22 @@ export interface operations {
                 "application/json": components["schemas"]["CreateImportBody"];
                 "application/x-www-form-urlencoded": components["schemas"]["CreateImportBody"];
                 "text/calendar": string;
+                "text/csv": string;
             };
         };
         responses: {
+            /** @description dry_run=true (CSV): the report of what would be imported; nothing written. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportDryRun"];
+                };
+            };
             /** @description The import and the report of its first run. */
             201: {
                 headers: {
