@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { Stack } from '../support/stack';
 
 /**
  * Headless Chromium from the system's packages (Debian's `chromium`), driven by playwright-core: no
@@ -126,3 +127,12 @@ export const eventTitles = async (page: Page): Promise<string[]> =>
   (await page.locator('.fc-event .fc-event-title, .fc-list-event-title a').allTextContents()).map((t) =>
     t.trim(),
   );
+
+/** The seeding of a browser test: POSTs as `token`, stopping the setup with the API's answer on anything but 201. */
+export function creator(api: Pick<Stack, 'post'>, token: string) {
+  return async (path: string, body: unknown): Promise<Record<string, any>> => {
+    const res = await api.post(path, body, { token });
+    if (res.status !== 201) throw new Error(`seed ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+}

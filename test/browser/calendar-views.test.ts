@@ -10,6 +10,7 @@ import {
   seriousViolations,
   skipBrowser,
   watchErrors,
+  creator,
 } from './browser';
 
 /**
@@ -26,11 +27,9 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 const LONG_TITLE = 'Pottery for Beginners: Wheel, Glaze and Kiln in One Long Afternoon';
 
-async function created(path: string, body: unknown): Promise<number> {
-  const res = await api.post(path, body, { token: tokens.editor });
-  if (res.status !== 201) throw new Error(`seed ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.id as number;
-}
+const create = creator(api, tokens.editor);
+const created = async (path: string, body: unknown): Promise<number> =>
+  (await create(path, body)).id as number;
 
 beforeAll(async () => {
   if (skipBrowser) return;

@@ -11,6 +11,7 @@ import {
   skipBrowser,
   viewer,
   watchErrors,
+  creator,
 } from './browser';
 
 /**
@@ -38,11 +39,9 @@ let ids: Seeded;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
-async function created(path: string, body: unknown): Promise<number> {
-  const res = await api.post(path, body, { token: tokens.editor });
-  if (res.status !== 201) throw new Error(`seed ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.id as number;
-}
+const create = creator(api, tokens.editor);
+const created = async (path: string, body: unknown): Promise<number> =>
+  (await create(path, body)).id as number;
 
 beforeAll(async () => {
   if (skipBrowser) return;

@@ -2,7 +2,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureWebBuilt } from '../../web/build';
 import { useStack } from '../support/use-stack';
-import { eventTitles as titles, launch, openCalendar, seriousViolations, skipBrowser } from './browser';
+import {
+  eventTitles as titles,
+  launch,
+  openCalendar,
+  seriousViolations,
+  creator,
+  skipBrowser,
+} from './browser';
 
 /**
  * The editor on the calendar page (issue 29, docs/calendar-page.md "Editing"): creating from a day or a
@@ -18,11 +25,9 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 const ids: Record<string, number> = {};
 
-async function created(path: string, body: unknown): Promise<number> {
-  const res = await api.post(path, body, { token: tokens.editor });
-  if (res.status !== 201) throw new Error(`seed ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.id as number;
-}
+const create = creator(api, tokens.editor);
+const created = async (path: string, body: unknown): Promise<number> =>
+  (await create(path, body)).id as number;
 
 beforeAll(async () => {
   if (skipBrowser) return;

@@ -10,6 +10,7 @@ import {
   screenshot,
   seriousViolations,
   skipBrowser,
+  creator,
 } from './browser';
 
 /**
@@ -27,11 +28,7 @@ let plain: Record<string, any>;
 /** A weekly series' occurrences (May 2028: series are written 24 months ahead), soonest first. */
 let yoga: Array<Record<string, any>>;
 
-async function created(path: string, body: unknown): Promise<Record<string, any>> {
-  const res = await api.post(path, body, { token: tokens.editor });
-  if (res.status !== 201) throw new Error(`seed ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+const created = creator(api, tokens.editor);
 
 beforeAll(async () => {
   if (skipBrowser) return;
