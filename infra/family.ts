@@ -1,4 +1,4 @@
-import { NestedStack, Validations } from 'aws-cdk-lib';
+import { Duration, NestedStack, Validations } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -58,6 +58,7 @@ export class OperationFamily extends NestedStack {
         retainLogs: props.retainLogs,
         table: props.table,
         readOnly: op.readOnly,
+        timeout: op.timeoutSeconds === undefined ? undefined : Duration.seconds(op.timeoutSeconds),
       });
       const integration = new HttpLambdaIntegration(`${name}Integration`, fn);
       for (const method of op.methods) {

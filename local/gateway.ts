@@ -92,16 +92,18 @@ export function toEvent(
 }
 
 /**
- * A function's time, as deployed (FUNCTION_TIMEOUT in infra/function-defaults.ts). The tests give more
- * (CAL_LOCAL_FUNCTION_TIMEOUT_MS): on a shared, loaded machine a slow answer is not the code's fault.
+ * A function's time, as deployed: its operation's `timeoutSeconds`, else FUNCTION_TIMEOUT (10 s, in
+ * infra/function-defaults.ts). The tests give more (CAL_LOCAL_FUNCTION_TIMEOUT_MS): on a shared, loaded
+ * machine a slow answer is not the code's fault.
  */
-const functionTimeoutMs = () => Number(process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS) || 10_000;
+const functionTimeoutMs = (timeoutSeconds = 10) =>
+  Number(process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS) || timeoutSeconds * 1000;
 
-const contextFor = (name: string, requestId: string): Context =>
+const contextFor = (name: string, requestId: string, timeoutSeconds?: number): Context =>
   ({
     functionName: name,
     awsRequestId: requestId,
-    getRemainingTimeInMillis: functionTimeoutMs,
+    getRemainingTimeInMillis: () => functionTimeoutMs(timeoutSeconds),
   }) as Context;
 
 /**
@@ -119,7 +121,7 @@ async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void
   const event = toEvent(req, body, routeKey, found?.pathParameters);
   const result = await (
     await load(handlerPath)
-  )(event, contextFor(handlerPath, event.requestContext.requestId));
+  )(event, contextFor(handlerPath, event.requestContext.requestId, found?.operation.timeoutSeconds));
   res.writeHead(result.statusCode ?? 200, { ...CORS, ...(result.headers as Record<string, string>) });
   res.end(result.body ?? '');
 }

@@ -14,6 +14,8 @@ import type { Operation } from './types';
 const dir = 'functions/imports';
 const EDITOR_READ = [...READ_ERRORS, 403] as const;
 
+/** How long the functions that run an import in the request (create, update) may take. */
+export const IMPORT_TIMEOUT_SECONDS = 29;
 export const importOps = {
   list: {
     operationId: 'listImports',
@@ -34,6 +36,8 @@ export const importOps = {
       'Import an iCalendar feed (url, or a text/calendar body) or events in CSV columns (a text/csv body) and run it',
     access: 'editor',
     readOnly: false,
+    // A feed is fetched and written in the request: nearly as long as API Gateway waits (30 s).
+    timeoutSeconds: IMPORT_TIMEOUT_SECONDS,
     query: importCreateQuery,
     body: importCreateBody,
     textBody: { 'text/calendar': 'calendar', 'text/csv': 'csv' },
@@ -69,6 +73,8 @@ export const importOps = {
       'Change an import’s feed URL, categories, status or re-sync interval (partial); a feed is fetched and synced again at once',
     access: 'editor',
     readOnly: false,
+    // A feed is fetched and written in the request: nearly as long as API Gateway waits (30 s).
+    timeoutSeconds: IMPORT_TIMEOUT_SECONDS,
     pathParams: idPath,
     body: importUpdateBody,
     responses: {

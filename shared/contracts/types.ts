@@ -38,6 +38,11 @@ export interface Operation {
   access: 'public' | Role;
   /** Read-only operations get read-only data grants. */
   readOnly: boolean;
+  /**
+   * The function's longest run in seconds, for an operation that may need more than the default 10
+   * (FUNCTION_TIMEOUT in infra/function-defaults.ts); API Gateway answers 503 after 30 s whatever it is.
+   */
+  timeoutSeconds?: number;
   pathParams?: ObjectSchema;
   query?: ObjectSchema;
   body?: ObjectSchema;
