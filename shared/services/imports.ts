@@ -1,4 +1,4 @@
-import { CsvFileError, type ParsedRow, readCsvRows } from '../domain/csv-events';
+import type { ParsedRow } from '../domain/csv-events';
 import { DomainError, invalidParam } from '../domain/errors';
 import { nextId } from '../db/ids';
 import {
@@ -12,8 +12,6 @@ import {
   putImport,
 } from '../repositories/imports';
 import type { Caller, Writer } from './context';
-import { runCsvImport } from './import-csv';
-import { fetchFeed, runImport } from './import-run';
 
 /** The imports API (editors and administrators; docs/import-export.md). */
 
@@ -54,12 +52,21 @@ export function importView(r: ImportRecord, root: string) {
  */
 export const RESYNC_LEASE_MS = 15 * 60_000;
 
+/**
+ * The runners, loaded when an import runs: listing, reading or deleting one needs neither ical.js nor
+ * csv-parse, which would otherwise weigh on every imports function's cold start (docs/cold-start.md).
+ */
+const feedRunner = () => import('./import-run');
+const csvRunner = () => import('./import-csv');
+
 const nextRun = (minutes: number | null, from: number) => (minutes ? from + minutes * 60_000 : undefined);
 
 /** Runs an import (a CSV one: its rows) and saves its report, its count of events and when it is next due. */
 async function runAndSave(r: ImportRecord, text?: string, rows?: ParsedRow[]): Promise<ImportRecord> {
   const started = Date.now();
-  const last_run = rows ? await runCsvImport(r, rows) : await runImport(r, text);
+  const last_run = rows
+    ? await (await csvRunner()).runCsvImport(r, rows)
+    : await (await feedRunner()).runImport(r, text);
   const saved: ImportRecord = {
     ...r,
     last_run,
@@ -72,7 +79,8 @@ async function runAndSave(r: ImportRecord, text?: string, rows?: ParsedRow[]): P
 }
 
 /** The rows of a CSV body; one that cannot be read (no Event Name column, ...) is a 400 naming `csv`. */
-function csvRows(text: string): ParsedRow[] {
+async function csvRows(text: string): Promise<ParsedRow[]> {
+  const { CsvFileError, readCsvRows } = await import('../domain/csv-events');
   try {
     return readCsvRows(text);
   } catch (e) {
@@ -108,16 +116,14 @@ export async function createImport(
       .filter(Boolean);
   const status = body.status ?? query.status ?? 'publish';
   // Read before anything is saved: a CSV without its columns leaves no import behind.
-  const rows = body.csv === undefined ? undefined : csvRows(body.csv);
+  const rows = body.csv === undefined ? undefined : await csvRows(body.csv);
   if (rows && query.dry_run) {
-    const last_run = await runCsvImport(
-      { id: 0, categories, status, owner: ctx.user, root: ctx.root },
-      rows,
-      true,
-    );
+    const last_run = await (
+      await csvRunner()
+    ).runCsvImport({ id: 0, categories, status, owner: ctx.user, root: ctx.root }, rows, true);
     return { dry_run: true as const, source: 'csv' as const, categories, status, last_run };
   }
-  const text = rows ? undefined : (body.calendar ?? (await fetchFeed(body.url!)));
+  const text = rows ? undefined : (body.calendar ?? (await (await feedRunner()).fetchFeed(body.url!)));
   const now = Date.now();
   const record: ImportRecord = {
     id: await nextId('import'),
