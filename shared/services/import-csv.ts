@@ -2,8 +2,8 @@ import { COLUMN_OF, CellError, type CsvEventBody, type ParsedRow, rowToEvent } f
 import { DomainError } from '../domain/errors';
 import { type ImportRecord, type ImportReport, putImported } from '../repositories/imports';
 import type { Writer } from './context';
-import { reasonOf } from './import-run';
 import { createEvent, type EventBody } from './event-write';
+import { emptyReport, reasonOf } from './import-report';
 
 /**
  * One run of a CSV import (`POST /imports` with a text/csv body; docs/import-export.md): each row one
@@ -11,15 +11,6 @@ import { createEvent, type EventBody } from './event-write';
  * transaction), so a row lands whole or not at all. A row with a bad cell, or one the service refuses,
  * is skipped and reported by its line and column; the others are imported. A dry run writes nothing.
  */
-
-const emptyReport = (): ImportReport => ({
-  started_utc: new Date().toISOString(),
-  created: 0,
-  updated: 0,
-  unchanged: 0,
-  trashed: 0,
-  skipped: [],
-});
 
 /** A row's event with the import's options: its categories added; its status where the row names none. */
 function bodyFor(rec: Pick<ImportRecord, 'categories' | 'status'>, row: ParsedRow['row']): CsvEventBody {

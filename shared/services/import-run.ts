@@ -14,6 +14,7 @@ import {
 import { getSeries } from '../repositories/series';
 import type { Writer } from './context';
 import { removeEvent } from './event-delete';
+import { emptyReport, reasonOf } from './import-report';
 import { createEvent, type EventBody, updateEvent } from './event-write';
 
 /** One run of an import: fetch, read, upsert by UID, trash what the feed no longer has (docs/import-export.md). */
@@ -47,13 +48,6 @@ export async function fetchFeed(url: string): Promise<string> {
 
 const digestOf = (x: unknown) => createHash('sha256').update(JSON.stringify(x)).digest('base64url');
 
-/** Why the service refused a write, as one line; `name` says what a field was called in the input. */
-export function reasonOf(e: DomainError, name: (field: string) => string = (k) => k): string {
-  const params = (e.data.params ?? {}) as Record<string, string>;
-  const detail = Object.entries(params).map(([k, v]) => `${name(k)}: ${v}`);
-  return `${e.code}: ${detail.length ? detail.join('; ') : e.message}`;
-}
-
 /** What an event of the feed is sent as: the feed's fields, the import's status and categories. */
 function bodyFor(rec: ImportRecord, body: FeedEventBody): EventBody {
   const categories = [...new Set([...body.categories, ...rec.categories])];
@@ -70,14 +64,7 @@ const gone = (e: unknown) => e instanceof DomainError && (e.kind === 'not-found'
  * trashed. A malformed feed is a 400 before anything is written; one bad VEVENT is skipped.
  */
 export async function runImport(rec: ImportRecord, text?: string): Promise<ImportReport> {
-  const report: ImportReport = {
-    started_utc: new Date().toISOString(),
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    trashed: 0,
-    skipped: [],
-  };
+  const report = emptyReport();
   const feed = readFeed(text ?? (await fetchFeed(rec.url!)));
   report.skipped.push(...feed.skipped);
   const ctx: Writer = { user: rec.owner, root: rec.root };
