@@ -33,10 +33,7 @@ const built = new Map<string, Contents>();
  */
 function loadedByEveryRequest(op: Operation | undefined): string[] {
   const every = everyRequestLoads(op);
-  return [
-    ...(every.auth ? ['shared/http/auth.ts'] : []),
-    ...(every.metrics ? ['shared/http/powertools-metrics.ts'] : []),
-  ];
+  return every.auth ? ['shared/http/auth.ts'] : [];
 }
 
 /**

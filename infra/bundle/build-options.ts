@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions, Metafile } from 'esbuild';
 import type { Operation } from '../../shared/contracts/types';
-import { countersFor } from '../../shared/http/counters';
 import { BUNDLE_ALIASES } from './aliases';
 
 const SHARED_HTTP = fileURLToPath(new URL('../../shared/http/', import.meta.url));
@@ -12,14 +11,10 @@ export const FUNCTION_ENTRY = 'index.mjs';
 
 /**
  * What every request of an operation loads: the token verifier where the operation needs a token
- * (shared/http/handler.ts), Powertools Metrics where every success is counted (shared/http/metrics.ts).
+ * (shared/http/handler.ts).
  */
 export function everyRequestLoads(op: Pick<Operation, 'operationId' | 'access'> | undefined) {
-  const success = { statusCode: op?.operationId.startsWith('create') ? 201 : 200 };
-  return {
-    auth: op !== undefined && op.access !== 'public',
-    metrics: op !== undefined && countersFor(op, success).length > 0,
-  };
+  return { auth: op !== undefined && op.access !== 'public' };
 }
 
 /**
@@ -33,8 +28,8 @@ export function everyRequestLoads(op: Pick<Operation, 'operationId' | 'access'> 
  * function starts. Code both sides use goes to a shared chunk that the entry imports.
  *
  * What every request of the operation `op` loads (everyRequestLoads) is bundled into the start instead:
- * the build injects shared/http/bundled-*.ts, which import it statically, and drops the statement of
- * shared/http/lazy-parts.ts that imports it on demand (its label, ON_DEMAND_AUTH / ON_DEMAND_METRICS),
+ * the build injects shared/http/bundled-auth.ts, which imports it statically, and drops the statement of
+ * shared/http/lazy-parts.ts that imports it on demand (its label, ON_DEMAND_AUTH),
  * so the dynamic import and its chunk leave the bundle. A chunk loaded on demand cost about 3 ms more
  * than the same code loaded with the entry (A/B of event creates, issue 9).
  */
@@ -59,11 +54,8 @@ export function functionBuild(
     // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
     banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
     alias: BUNDLE_ALIASES,
-    inject: [
-      ...(every.auth ? [join(SHARED_HTTP, 'bundled-auth.ts')] : []),
-      ...(every.metrics ? [join(SHARED_HTTP, 'bundled-metrics.ts')] : []),
-    ],
-    dropLabels: [...(every.auth ? ['ON_DEMAND_AUTH'] : []), ...(every.metrics ? ['ON_DEMAND_METRICS'] : [])],
+    inject: every.auth ? [join(SHARED_HTTP, 'bundled-auth.ts')] : [],
+    dropLabels: every.auth ? ['ON_DEMAND_AUTH'] : [],
     logLevel: 'silent',
   };
 }

@@ -5,7 +5,6 @@ import { someEntry } from '../domain/walk';
 import { isWebField, useWebFormats } from '../domain/web-input';
 import type * as Auth from './auth';
 import { bundled } from './bundled';
-import type * as PowertoolsMetrics from './powertools-metrics';
 
 /**
  * The parts of a function that only some requests need, loaded on the first request that needs them
@@ -74,20 +73,14 @@ export async function loadEveryBodyPart(): Promise<void> {
 }
 
 /*
- * JWT verification (auth.ts) loads with the first request that carries a token, and Powertools
- * Metrics (powertools-metrics.ts) with the first answer that counts something. A function whose every
+ * JWT verification (auth.ts) loads with the first request that carries a token. A function whose every
  * request needs one has it in its start instead, where it costs less than a chunk loaded on demand:
- * its build (infra/bundle/build-options.ts) injects bundled-auth.ts / bundled-metrics.ts, which put the
- * module in `bundled`, and drops the labelled line below (esbuild dropLabels), so the function's code
- * holds no dynamic import of it and no chunk of it. Without a build (tsx, tests) both lines run.
+ * its build (infra/bundle/build-options.ts) injects bundled-auth.ts, which puts the module in
+ * `bundled`, and drops the labelled line below (esbuild dropLabels), so the function's code holds no
+ * dynamic import of it and no chunk of it. Without a build (tsx, tests) the line runs.
  */
 let authModule = async (): Promise<typeof Auth> => bundled.auth!;
-let metricsModule = async (): Promise<typeof PowertoolsMetrics> => bundled.metrics!;
 ON_DEMAND_AUTH: authModule = () => import('./auth');
-ON_DEMAND_METRICS: metricsModule = () => import('./powertools-metrics');
 
 /** The token verifier. */
 export const loadAuth = () => authModule();
-
-/** Powertools Metrics. */
-export const loadMetrics = () => metricsModule();

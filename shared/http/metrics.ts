@@ -2,7 +2,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Operation } from '../contracts/types';
 import { countersFor } from './counters';
-import { loadMetrics } from './lazy-parts';
+import { publishCounters } from './emf';
 
 /**
  * Business counters as CloudWatch embedded-metric-format lines on stdout (no API call, no latency):
@@ -18,19 +18,15 @@ function enabled(): boolean {
 /**
  * Registered first in createHandler, so that its `after` / `onError` run last, once the error
  * middleware has turned a failure into the envelope. Counting never fails a request.
- *
- * Powertools Metrics (powertools-metrics.ts) is loaded only when an answer counts something
- * (lazy-parts.ts): most answers count nothing (reads, updates), and importing the package costs a few
- * ms of every cold start. The lines are written before the answer is returned (Lambda may freeze the
- * process after).
+ * The lines are written before the answer is returned (Lambda may freeze the process after).
  */
 export function businessMetrics(op: Pick<Operation, 'operationId'>): middy.MiddlewareObj {
-  const publish = async (request: middy.Request): Promise<void> => {
+  const publish = (request: middy.Request): void => {
     if (!enabled()) return;
     try {
       const counters = countersFor(op, request.response as APIGatewayProxyStructuredResultV2 | undefined);
       if (counters.length === 0) return;
-      (await loadMetrics()).publishCounters(counters);
+      publishCounters(counters);
     } catch {
       // A metric is never worth an answer.
     }

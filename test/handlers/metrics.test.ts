@@ -7,6 +7,7 @@ import { handler as getCategory } from '../../functions/categories/get-category'
 import { handler as createEvent } from '../../functions/events/create-event';
 import { signLocalToken } from '../../local/token';
 import { countersFor } from '../../shared/http/counters';
+import { publishCounters } from '../../shared/http/emf';
 import { invoke } from '../support/invoke';
 import { storedTerm } from '../support/stored-term';
 
@@ -75,6 +76,51 @@ describe('counters of an answer', () => {
   });
 });
 
+describe('the embedded-metric-format line', () => {
+  it('is the document CloudWatch reads: namespace, service and own dimensions, a count of 1', () => {
+    publishCounters(
+      [
+        ['ClientErrors', { code: 'rest_invalid_param' }],
+        ['EventsCreated', {}],
+      ],
+      1795819753393,
+    );
+
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([
+      {
+        _aws: {
+          Timestamp: 1795819753393,
+          CloudWatchMetrics: [
+            {
+              Namespace: 'CalEvents',
+              Dimensions: [['service', 'code']],
+              Metrics: [{ Name: 'ClientErrors', Unit: 'Count' }],
+            },
+          ],
+        },
+        service: 'cal-events',
+        code: 'rest_invalid_param',
+        ClientErrors: 1,
+      },
+      {
+        _aws: {
+          Timestamp: 1795819753393,
+          CloudWatchMetrics: [
+            {
+              Namespace: 'CalEvents',
+              Dimensions: [['service']],
+              Metrics: [{ Name: 'EventsCreated', Unit: 'Count' }],
+            },
+          ],
+        },
+        service: 'cal-events',
+        EventsCreated: 1,
+      },
+    ]);
+    expect(lines.every((l) => l.endsWith('}\n'))).toBe(true);
+  });
+});
+
 describe('published by every handler', () => {
   it('writes nothing by default outside Lambda', async () => {
     const res = await invoke(getCategory, 'GET', '/categories/5', { pathParameters: { id: '5' } });
@@ -140,49 +186,5 @@ describe('published by every handler', () => {
     await invoke(getCategory, 'GET', '/categories/5', { pathParameters: { id: '5' } });
 
     expect(emf()).toEqual([]);
-  });
-});
-
-describe('Powertools Metrics (powertools-metrics.ts, imported on demand)', () => {
-  afterEach(() => {
-    vi.doUnmock('../../shared/http/powertools-metrics');
-    vi.resetModules();
-  });
-
-  /** get-category in a fresh module graph (as after a cold start), noting when Powertools loads. */
-  async function coldStart() {
-    vi.resetModules();
-    const loaded = vi.fn();
-    vi.doMock('../../shared/http/powertools-metrics', async (original) => {
-      loaded();
-      return original();
-    });
-    const { handler } = await import('../../functions/categories/get-category');
-    return { handler, loaded };
-  }
-
-  it('is not loaded for an answer that counts nothing, nor when counting is off', async () => {
-    const { handler, loaded } = await coldStart();
-    ddb.on(GetCommand).resolves({ Item: TERM });
-
-    vi.stubEnv('CAL_METRICS', '1');
-    expect((await invoke(handler, 'GET', '/categories/5', { pathParameters: { id: '5' } })).status).toBe(200);
-    vi.unstubAllEnvs();
-    ddb.on(GetCommand).resolves({});
-    expect((await invoke(handler, 'GET', '/categories/5', { pathParameters: { id: '5' } })).status).toBe(404);
-
-    expect(loaded).not.toHaveBeenCalled();
-    expect(emf()).toEqual([]);
-  });
-
-  it('is loaded by the first answer that counts, its line written before the handler resolves', async () => {
-    const { handler, loaded } = await coldStart();
-    vi.stubEnv('CAL_METRICS', '1');
-
-    const res = await invoke(handler, 'GET', '/categories/5', { pathParameters: { id: '5' } });
-
-    expect(res.status).toBe(404);
-    expect(loaded).toHaveBeenCalledTimes(1);
-    expect(emf().map((d) => [d.ClientErrors, d.code])).toEqual([[1, res.body.code]]);
   });
 });

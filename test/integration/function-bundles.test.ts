@@ -91,16 +91,11 @@ describe('function bundles split into chunks', () => {
     expect(has(create.atStart, '@aws-sdk/client-dynamodb')).toBe(true);
   });
 
-  it('leave Powertools Logger and Metrics out of what a cold start loads, but where every success is counted', () => {
+  it('leave Powertools Logger out of what a cold start loads', () => {
     for (const fn of [create, get]) {
       expect(has(fn.all, '@aws-lambda-powertools/logger')).toBe(true);
       expect(has(fn.atStart, '@aws-lambda-powertools/logger')).toBe(false);
     }
-    expect(has(get.all, '@aws-lambda-powertools/metrics')).toBe(true);
-    expect(has(get.atStart, '@aws-lambda-powertools/metrics')).toBe(false);
-    // Every event created is counted: Metrics is in the create's start, and in no chunk of its own.
-    expect(has(create.atStart, '@aws-lambda-powertools/metrics')).toBe(true);
-    expect(create.chunks.some((c) => c.includes('powertools-metrics-'))).toBe(false);
   });
 
   it('leave the inline venue and organizer validators out of what a cold start loads', () => {
@@ -148,7 +143,7 @@ describe('function bundles split into chunks', () => {
     expect(create.chunks.some((c) => c.includes('auth-'))).toBe(false);
   });
 
-  it('count a 4xx, loading Powertools Metrics on that request', async () => {
+  it('count a 4xx', async () => {
     const { res, emf } = await counted(() =>
       invoke(get.handler, 'GET', '/events/999999999', { pathParameters: { id: '999999999' } }),
     );
@@ -199,7 +194,7 @@ describe('function bundles split into chunks', () => {
     expect(bad.status, bad.text).toBe(400);
   });
 
-  it('count an event created with the Metrics in its start, reading ISO dates with luxon on demand', async () => {
+  it('count an event created, reading ISO dates with luxon on demand', async () => {
     const { res, emf } = await counted(() =>
       invoke(create.handler, 'POST', '/events', {
         token: editor,
