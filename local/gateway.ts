@@ -99,12 +99,15 @@ export function toEvent(
 const functionTimeoutMs = (timeoutSeconds = 10) =>
   Number(process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS) || timeoutSeconds * 1000;
 
-const contextFor = (name: string, requestId: string, timeoutSeconds?: number): Context =>
-  ({
+/** The Lambda context of one invocation: its time left counts down from the invocation's start, as in Lambda. */
+export function contextFor(name: string, requestId: string, timeoutSeconds?: number): Context {
+  const ends = Date.now() + functionTimeoutMs(timeoutSeconds);
+  return {
     functionName: name,
     awsRequestId: requestId,
-    getRemainingTimeInMillis: () => functionTimeoutMs(timeoutSeconds),
-  }) as Context;
+    getRemainingTimeInMillis: () => Math.max(0, ends - Date.now()),
+  } as Context;
+}
 
 /**
  * Routes like the HTTP API does: exact route keys from the contracts, everything else (unknown paths,
