@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { WEB_DIST } from '../web/paths';
 
 /**
@@ -50,6 +51,20 @@ function fileFor(pathname: string, dist: string): string | null {
   }
 }
 
+/** Text is sent gzipped when the browser takes it, as CloudFront compresses it deployed (app.js: 279 KB, 86 KB gzipped). */
+const COMPRESSIBLE = /^(text\/|application\/json|image\/svg)/;
+const zipCache = new Map<string, { mtimeMs: number; body: Buffer }>();
+
+/** A file's gzipped bytes, compressed once per version of the file (a rebuild replaces it). */
+function gzipped(file: string): Buffer {
+  const { mtimeMs } = statSync(file);
+  const cached = zipCache.get(file);
+  if (cached?.mtimeMs === mtimeMs) return cached.body;
+  const body = gzipSync(readFileSync(file), { level: 9 });
+  zipCache.set(file, { mtimeMs, body });
+  return body;
+}
+
 /** Answers the request from the built page when it names one of its files; returns whether it did. */
 export function serveWeb(req: IncomingMessage, res: ServerResponse, dist = WEB_DIST): boolean {
   const method = req.method ?? 'GET';
@@ -63,10 +78,15 @@ export function serveWeb(req: IncomingMessage, res: ServerResponse, dist = WEB_D
     res.end(method === 'HEAD' ? undefined : NOT_BUILT);
     return true;
   }
-  const body = readFileSync(file);
+  const type = TYPES[extname(file)] ?? 'application/octet-stream';
+  const zipped = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) && COMPRESSIBLE.test(type);
+  const body = zipped ? gzipped(file) : readFileSync(file);
   res.writeHead(200, {
-    'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'Content-Type': type,
     'Content-Length': String(body.length),
+    ...(zipped ? { 'Content-Encoding': 'gzip' } : {}),
+    // Text files are compressed for the browsers that take it: caches must keep both forms apart.
+    ...(COMPRESSIBLE.test(type) ? { Vary: 'Accept-Encoding' } : {}),
     // A rebuild replaces files under the same names, so the browser revalidates rather than caches.
     'Cache-Control': 'no-cache',
     'X-Content-Type-Options': 'nosniff',

@@ -67,10 +67,14 @@ export function headTags(h: HeadInfo): string {
  * and its content above the calendar, so the app starts on it.
  */
 export function intoShell(shell: string, head: string, content: string): string {
-  return shell
-    .replace(/<title>[^<]*<\/title>/, '')
-    .replace('</head>', `  ${head}\n  </head>`)
-    .replace(/<main([^>]*)>/, (m) => `${m}\n${content}`);
+  return (
+    shell
+      .replace(/<title>[^<]*<\/title>/, '')
+      // The calendar's own description gives way to the record's.
+      .replace(/<meta\s+name="description"[^>]*>/, '')
+      .replace('</head>', `  ${head}\n  </head>`)
+      .replace(/<main([^>]*)>/, (m) => `${m}\n${content}`)
+  );
 }
 
 // ---- Dates: the event's own wall times, in its own zone ----------------------------------------

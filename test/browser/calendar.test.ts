@@ -434,6 +434,33 @@ describe.skipIf(skipBrowser)('the calendar page', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('has only links that lead somewhere (a crawler follows them), a description, and compressed files', async () => {
+    // Lighthouse's crawlable-anchors: an <a> without href in a page that listens to clicks fails,
+    // unless it has a role or an id (a fragment target). Events link to their pages.
+    const unlinked = `Array.from(document.querySelectorAll('#calendar a:not([href])'))
+      .filter((a) => !a.getAttribute('role') && !a.id).map((a) => a.outerHTML.slice(0, 80))`;
+    for (const path of [MARCH, '/?view=timeGridWeek&date=2031-03-10', '/?view=listMonth&date=2031-03-01']) {
+      const { page } = await open(path);
+      await poll(() => titles(page)).toContain('Jazz Night');
+      expect({ path, unlinked: await page.evaluate(unlinked) }).toEqual({ path, unlinked: [] });
+      const jazz = page.locator('a.fc-event, .fc-list-event-title a').filter({ hasText: 'Jazz Night' });
+      expect(await jazz.first().getAttribute('href')).toBe('/event/jazz-night/');
+    }
+    // A plain click still opens the detail on the page.
+    const { page } = await open(MARCH);
+    await page.locator('a.fc-event', { hasText: 'Jazz Night' }).click();
+    await poll(() => page.locator('#detail-title').textContent()).toBe('Jazz Night');
+    expect(new URL(page.url()).pathname).toBe('/event/jazz-night/');
+    expect(await page.locator('meta[name="description"]').getAttribute('content', { timeout: 1000 })).toMatch(
+      /calendar of events/,
+    );
+
+    const js = await fetch(`${api.origin}/app.js`, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(js.headers.get('content-encoding')).toBe('gzip');
+    expect(js.headers.get('vary')).toBe('Accept-Encoding');
+    expect((await js.text()).length).toBeGreaterThan(Number(js.headers.get('content-length')));
+  });
+
   it('has no serious accessibility violation (axe-core) in the month and list views', async () => {
     for (const path of [MARCH, '/?view=listMonth&date=2031-03-01', `${MARCH}&category=music`]) {
       const { page } = await open(path, { token: path === MARCH ? tokens.editor : undefined });

@@ -4,11 +4,8 @@
  * screen the button is not shown and the filters always are (app.css).
  */
 export function setUpFilterToggle(form: HTMLElement): (active: number) => void {
-  const button = document.createElement('button');
-  button.type = 'button';
-  button.id = 'filters-toggle';
-  button.className = 'filters-toggle';
-  button.setAttribute('aria-controls', form.id);
+  // The button is the page's own (index.html), so that the first paint already has it in its place.
+  const button = document.getElementById('filters-toggle') as HTMLButtonElement;
   let open = !window.matchMedia('(max-width: 600px)').matches;
   let count = 0;
   const render = () => {
@@ -20,7 +17,6 @@ export function setUpFilterToggle(form: HTMLElement): (active: number) => void {
     open = !open;
     render();
   });
-  form.before(button);
   render();
   return (active) => {
     count = active;

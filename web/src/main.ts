@@ -19,6 +19,7 @@ import { calendarPath, eventSlugOf } from './page-route';
 import { setUpSubscribe, updateSubscribe as updateSubscribeMenu } from './subscribe';
 import { askScope } from './scope';
 import { confirmTrash, offerUndo } from './trash-undo';
+import { eventPagePath, moreLinkIsButton, unlinkDayLabels } from './crawlable';
 import {
   beginSignIn,
   completeSignIn,
@@ -220,7 +221,7 @@ function syncUrl(push: boolean): void {
 function showEventAddress(e: CalEvent): void {
   document.title = `${e.title} – Event calendar`;
   openSlug = e.slug;
-  const path = `/event/${encodeURIComponent(e.slug)}/`;
+  const path = eventPagePath(e.slug);
   if (location.pathname !== path) history.pushState({ event: e.slug }, '', path);
 }
 
@@ -246,6 +247,8 @@ function toInputEvent(e: CalEvent, timeGrid: boolean): EventInput {
   const { colour, category } = colourOf(e);
   const base: EventInput = {
     id: String(e.id),
+    // The element is a link to the event's page (crawlable.ts); a click opens the detail (eventClick).
+    url: eventPagePath(e.slug),
     title: pending ? `${e.title} (${statusLabel(e.status)})` : e.title,
     classNames: [`status-${e.status}`, ...(e.featured ? ['featured'] : [])],
     extendedProps: { status: e.status, colour, category, venue: venuesOf(e)[0]?.venue ?? '' },
@@ -598,6 +601,9 @@ async function start(): Promise<void> {
     // Day cells are named by their day number's link, whose name ("12 March 2031") is not the cell's
     // visible text (axe: label-content-name-mismatch); a grid cell needs no name of its own.
     dayCellDidMount: (arg) => arg.el.removeAttribute('aria-labelledby'),
+    // No anchor without an address (crawlable.ts).
+    dayHeaderDidMount: (arg) => unlinkDayLabels(arg.el),
+    moreLinkDidMount: (arg) => moreLinkIsButton(arg.el),
     eventClick: (arg) => {
       arg.jsEvent.preventDefault();
       void showDetail({ id: arg.event.id });
@@ -639,9 +645,7 @@ async function start(): Promise<void> {
   $('detail').addEventListener('close', leaveEventAddress);
   setUpSubscribe(notice);
   // Timed events are drawn in the viewer's zone: the page says which (issue 29).
-  $('calendar').before(
-    el('p', { id: 'zone-note', class: 'status' }, `Times are shown in your time zone, ${viewerZone()}.`),
-  );
+  $('zone-note').textContent = `Times are shown in your time zone, ${viewerZone()}.`;
   $('calendar').before(legend);
   filterCount = setUpFilterToggle($('filters'));
   if (eventPage) void showDetail({ slug: eventPage });
