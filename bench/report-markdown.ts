@@ -228,6 +228,121 @@ export function renderReport(r: BenchResults, source: string): string {
   return out.join('\n');
 }
 
+/** One series write case of `--series`: per request, means (sent alone). */
+export interface SeriesWrite {
+  name: string;
+  note: string;
+  requests: number;
+  /** Occurrences of the series written. */
+  occurrences: number;
+  p50_ms: number;
+  max_ms: number;
+  calls: number;
+  round_trips: number;
+  wcu: number;
+  /** Requests that answered with part of the series still in its journal, and finishing it, per such request. */
+  left: number;
+  finish_ms: number;
+  finish_calls: number;
+  finish_wcu: number;
+}
+
+/** What `--series` writes (bench/series.ts). */
+export interface SeriesResults {
+  sizes: number[];
+  /** Share of each calendar's events that are occurrences of weekly series. */
+  share: number;
+  cases: BenchResults['cases'];
+  writes: SeriesWrite[];
+  extend: {
+    series: number;
+    open: number;
+    extended: number;
+    added: number;
+    failed: number;
+    seconds: number;
+    calls: number;
+    rcu: number;
+    wcu: number;
+  };
+  run: {
+    commit: string;
+    date: string;
+    node: string;
+    cpus: number;
+    requests: number;
+    loadavg_before: number[];
+    loadavg_after: number[];
+    seconds: number;
+    setup: string[];
+  };
+}
+
+/** The markers of a series report's generated part (`npm run bench -- --series --report`). */
+export const SERIES_MARKERS = {
+  begin: '<!-- bench-series-report:begin',
+  end: '<!-- bench-series-report:end -->',
+};
+
+/** The Markdown of a `--series` run, between SERIES_MARKERS: its list cases as the main report's. */
+export function renderSeriesReport(r: SeriesResults, source: string): string {
+  const { run, extend: x } = r;
+  const share = `${Math.round(r.share * 100)}%`;
+  const lists: BenchResults = { sizes: r.sizes, cases: r.cases, coldStart: [] };
+  const writes = mdTable(
+    [
+      'case',
+      'occurrences',
+      'p50 ms',
+      'max ms',
+      'calls',
+      'round trips',
+      'WCU',
+      'left',
+      'finish ms',
+      'finish calls',
+      'finish WCU',
+    ],
+    r.writes.map((w) => [
+      code(w.name),
+      String(w.occurrences),
+      w.p50_ms.toFixed(0),
+      w.max_ms.toFixed(0),
+      f1(w.calls),
+      f1(w.round_trips),
+      f1(w.wcu),
+      `${w.left} of ${w.requests}`,
+      w.finish_ms.toFixed(0),
+      f1(w.finish_calls),
+      f1(w.finish_wcu),
+    ]),
+    [1, 2, 3, 4, 5, 6, 8, 9, 10],
+  );
+  return [
+    `${SERIES_MARKERS.begin} source=${source}: written by \`npm run bench -- --series --report\`; edits between these markers are overwritten -->`,
+    `### Recurring events (${r.sizes.map(short).join(' → ')} events, ${share} in weekly series)`,
+    '',
+    `From ${code(source)}: commit ${code(run.commit)}, ${run.date}, Node ${run.node}, ${run.cpus} CPUs; load average (1, 5, 15 min) ` +
+      `${run.loadavg_before.join(', ')} before and ${run.loadavg_after.join(', ')} after; ${run.requests} requests per list case; ${run.seconds} s in all.`,
+    '',
+    ...run.setup.map((s) => `- ${s}`),
+    '',
+    `Lists, on calendars where ${share} of the events are occurrences of weekly series, as the cost table above:`,
+    '',
+    costTable(lists),
+    '',
+    'Series writes, each request sent alone. A request writes its journal for about 3 s and answers; `left`: requests that answered with part of the series still in its journal, and `finish`: what finishing it cost per such request (as a repeat or the extend job does).',
+    '',
+    writes,
+    '',
+    ...r.writes.map((w) => `- ${code(w.name)}: ${w.note}`),
+    '',
+    `Daily extend run, a day on, over ${number(x.series)} series (${number(x.open)} open weekly ones made a fortnight before the horizon): ` +
+      `${x.seconds} s; ${x.extended} series extended by ${x.added} occurrences (${x.failed} failed); ${number(x.calls)} DynamoDB calls, ${f1(x.rcu)} RCU, ${f1(x.wcu)} WCU.`,
+    SERIES_MARKERS.end,
+  ].join('\n');
+}
+
 /** The cold start of a `--cold-only` run, between the markers of COLD_MARKERS. */
 export function renderColdReport(r: ColdResults, source: string): string {
   const { run } = r;

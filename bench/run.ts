@@ -7,6 +7,7 @@
  *   npm run bench -- --from bench/results/1000-50000.json [--report docs/benchmarks.md]
  *   npm run bench -- --cold-only --report docs/cold-start.md [--out bench/results/cold-start.json]
  *   npm run bench -- --import [--import-events 10000] [--report docs/benchmarks.md] [--out file.json]
+ *   npm run bench -- --series [--sizes 1000,50000] [--series-creates 5] [--extend-series 1000] [--report docs/benchmarks.md]
  *
  * Self-contained: it starts DynamoDB Local (in memory) and the local gateway in this process on free
  * ports with a fresh table, and stops them at the end. Never part of `npm test`; it asserts nothing
@@ -38,7 +39,7 @@ import { parseArgs } from 'node:util';
 import { CalApiError } from '../client/src';
 import type { ApiClient, EventBody } from '../local/seed';
 import type { Figures } from './report';
-import type { BenchResults, ColdResults } from './report-markdown';
+import type { BenchResults, ColdResults, SeriesResults } from './report-markdown';
 import { gitCommit } from '../local/git-commit';
 
 const USAGE =
@@ -47,6 +48,7 @@ const USAGE =
   '       npm run bench -- --load [--clients 10] [--seconds 20] [--events 300]\n' +
   '       npm run bench -- --cold-only [--cold-rounds 31] [--report docs/cold-start.md] [--out file.json]\n' +
   '       npm run bench -- --import [--import-events 10000] [--report docs/benchmarks.md] [--out file.json]\n' +
+  '       npm run bench -- --series [--sizes 1000,50000] [--series-creates 5] [--extend-series 1000] [--report docs/benchmarks.md] [--out file.json]\n' +
   '       npm run bench -- ... --report docs/benchmarks.md | --from results.json [--report file.md]';
 
 let parsed;
@@ -71,6 +73,9 @@ try {
       'cold-only': { type: 'boolean', default: false },
       import: { type: 'boolean', default: false },
       'import-events': { type: 'string', default: '10000' },
+      series: { type: 'boolean', default: false },
+      'series-creates': { type: 'string', default: '5' },
+      'extend-series': { type: 'string', default: '1000' },
       clients: { type: 'string', default: '10' },
       seconds: { type: 'string', default: '20' },
       events: { type: 'string', default: '300' },
@@ -88,6 +93,14 @@ const args = parsed.values;
  */
 async function writeReport(results: unknown, source: string): Promise<void> {
   const md = await import('./report-markdown');
+  if ('writes' in (results as object)) {
+    // A --series run's results: rendered between their own markers.
+    const block = md.renderSeriesReport(results as SeriesResults, source);
+    if (!args.report) return void console.log(block);
+    const existing = existsSync(args.report) ? readFileSync(args.report, 'utf8') : undefined;
+    writeFileSync(args.report, md.withReport(existing, block, md.SERIES_MARKERS));
+    return void console.log(`Wrote the report of ${source} into ${args.report}.`);
+  }
   const coldOnly = !('cases' in (results as object));
   const block = coldOnly
     ? md.renderColdReport(results as ColdResults, source)
@@ -126,6 +139,8 @@ if (
     num('clients'),
     num('seconds'),
     num('import-events'),
+    num('series-creates'),
+    num('extend-series'),
   ].every(positive) ||
   !(WARMUP >= 0) ||
   !(num('cold-rounds') >= 0) ||
@@ -162,7 +177,7 @@ Object.assign(process.env, {
   SITE_TIMEZONE: 'UTC',
   // An import sends 8 requests at a time for minutes: on a loaded machine a function may need more than
   // the deployed 10 s, as under test (test/support/env.ts).
-  ...(args.import
+  ...(args.import || args.series
     ? { CAL_LOCAL_FUNCTION_TIMEOUT_MS: process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS ?? '60000' }
     : {}),
 });
@@ -747,6 +762,54 @@ async function importBench(): Promise<void> {
   console.log(`Wrote the report of ${out} into ${args.report}.`);
 }
 
+/**
+ * What recurring events cost (bench/series.ts): results always written (to --out, else
+ * bench/results/series-<sizes>.json), and with --report rendered into that document.
+ */
+async function seriesBench(): Promise<void> {
+  const { runSeriesBench } = await import('./series');
+  const base = await startStack();
+  const token = await signLocalToken(secret, 'administrator', 'bench', '12h');
+  const api = seed.apiClient(base, token);
+  const terms = await seed.seedTerms(api, 8);
+  const linked = await seed.seedLinkedPosts(api, 8);
+  const results = await runSeriesBench({
+    base,
+    token,
+    sizes: SIZES,
+    refs: {
+      categories: terms.categories,
+      tags: terms.tags,
+      venues: linked.venues,
+      organizers: linked.organizers,
+      notes: linked.notes,
+    },
+    creates: num('series-creates'),
+    extendSeries: num('extend-series'),
+    concurrency: CONCURRENCY,
+    commit: gitCommit(),
+    requests: REQUESTS,
+    warmup: WARMUP,
+    measureRead: (path) => measureRead(base, { path }),
+    bulk: async (bodies, label) => {
+      const bulk = { handler: 'functions/events/create-event', path: '/events', token };
+      const r = await bulkCreate(bodies, {
+        ...bulk,
+        concurrency: num('bulk-concurrency'),
+        writers: num('writers'),
+        onProgress: progressLine(label),
+      });
+      process.stderr.write('\n');
+      console.log(`Seeded ${bodies.length} single events in bulk in ${r.seconds.toFixed(1)} s.`);
+    },
+    log: console.log,
+  });
+  const out = args.out ?? `bench/results/series-${SIZES.join('-')}.json`;
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWrote ${out}.`);
+  await writeReport(results, out);
+}
+
 /** The cold start alone; with --report or --out its results are written, as a full run's are. */
 async function coldOnly(): Promise<void> {
   const cs = await cold();
@@ -775,6 +838,7 @@ async function coldOnly(): Promise<void> {
 try {
   if (args['cold-only']) await coldOnly();
   else if (args.import) await importBench();
+  else if (args.series) await seriesBench();
   else await (args.load ? load() : bench());
 } catch (e) {
   console.error(`\nBench failed: ${e instanceof SetupError ? e.message : ((e as Error).stack ?? e)}`);

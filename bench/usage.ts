@@ -19,6 +19,9 @@ export const usage: Usage = { calls: 0, rcu: 0, wcu: 0, items: 0 };
 /** Calls that wrote (Put, Update, Delete, BatchWrite, TransactWrite), counted beside `usage`. */
 export const writeCalls = { count: 0 };
 
+/** Writes whose units could not be worked out (their items unreadable): left out of `usage.wcu`. */
+export const unsized = { count: 0 };
+
 type Capacity = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
 type Output = {
   ConsumedCapacity?: Capacity | Capacity[];
@@ -63,7 +66,7 @@ const writeUnits = (bytes: number, transactional: boolean) =>
 
 let reader: DynamoDBDocumentClient | undefined;
 /** Items by key, read outside the accounting (the state a write left). */
-async function sizesOf(keys: Array<Record<string, unknown>>): Promise<Map<string, number>> {
+async function sizesOf(keys: TableKey[]): Promise<Map<string, number>> {
   reader ??= ownClient();
   const out = new Map<string, number>();
   for (let i = 0; i < keys.length; i += 100) {
@@ -77,12 +80,65 @@ async function sizesOf(keys: Array<Record<string, unknown>>): Promise<Map<string
   return out;
 }
 
+type TableKey = { pk: string | number; sk: string | number };
 type Written = {
   Put?: { Item: Record<string, unknown> };
   Update?: { Key: Record<string, unknown> };
   Delete?: unknown;
   ConditionCheck?: { Key: Record<string, unknown> };
 };
+
+/**
+ * The table's key of a write's `Key`, to read the item back: `pk` and `sk` alone, each a string or a
+ * number, also when given as a DynamoDB attribute value (`{ S: ... }`). Anything else (a map or a
+ * set, which BatchGetItem refuses with "Invalid attribute value type", and which would end the read
+ * of every other key with it) is no key: undefined.
+ */
+export function tableKey(key: unknown): TableKey | undefined {
+  const scalar = (v: unknown): string | number | undefined => {
+    if (typeof v === 'string' || typeof v === 'number') return v;
+    const a = v as { S?: unknown; N?: unknown } | null;
+    if (a && typeof a === 'object' && !(a instanceof Set) && !Array.isArray(a)) {
+      if (typeof a.S === 'string') return a.S;
+      if (typeof a.N === 'string') return Number(a.N);
+    }
+    return undefined;
+  };
+  const k = key as { pk?: unknown; sk?: unknown } | null;
+  const pk = scalar(k?.pk);
+  const sk = scalar(k?.sk);
+  return pk === undefined || sk === undefined ? undefined : { pk, sk };
+}
+
+/** A write's items, whatever the call: a transaction's, a batch's, or the one of a single write. */
+function writtenItems(name: string, input: Record<string, unknown>): Written[] {
+  if (name.startsWith('TransactWrite')) return (input.TransactItems as Written[]) ?? [];
+  if (name.startsWith('BatchWrite'))
+    return Object.values(
+      input.RequestItems as Record<
+        string,
+        Array<{ PutRequest?: { Item: Record<string, unknown> }; DeleteRequest?: unknown }>
+      >,
+    )
+      .flat()
+      .map((r) => (r.PutRequest ? { Put: r.PutRequest } : { Delete: r.DeleteRequest }));
+  if (name.startsWith('Put')) return [{ Put: { Item: input.Item as Record<string, unknown> } }];
+  if (name.startsWith('Update')) return [{ Update: { Key: input.Key as Record<string, unknown> } }];
+  return [{ Delete: input.Key }];
+}
+
+/**
+ * The keys whose items must be read back to size a write (its updates' and condition checks'), each
+ * once, as BatchGetItem takes them.
+ */
+export function keysToSize(name: string, input: Record<string, unknown>): TableKey[] {
+  const out = new Map<string, TableKey>();
+  for (const w of writtenItems(name, input)) {
+    const key = tableKey(w.Update?.Key ?? w.ConditionCheck?.Key);
+    if (key) out.set(`${key.pk}|${key.sk}`, key);
+  }
+  return [...out.values()];
+}
 
 /**
  * The write units a write consumed, by DynamoDB's rules (DynamoDB Local reports 2 per transaction,
@@ -92,28 +148,13 @@ type Written = {
  */
 async function writeCost(name: string, input: Record<string, unknown>): Promise<number> {
   const transactional = name.startsWith('TransactWrite');
-  const items: Written[] = transactional
-    ? ((input.TransactItems as Written[]) ?? [])
-    : name.startsWith('BatchWrite')
-      ? Object.values(
-          input.RequestItems as Record<
-            string,
-            Array<{ PutRequest?: { Item: Record<string, unknown> }; DeleteRequest?: unknown }>
-          >,
-        )
-          .flat()
-          .map((r) => (r.PutRequest ? { Put: r.PutRequest } : { Delete: r.DeleteRequest }))
-      : name.startsWith('Put')
-        ? [{ Put: { Item: input.Item as Record<string, unknown> } }]
-        : name.startsWith('Update')
-          ? [{ Update: { Key: input.Key as Record<string, unknown> } }]
-          : [{ Delete: input.Key }];
-  const keyed = items.flatMap((w) =>
-    w.Update ? [w.Update.Key] : w.ConditionCheck ? [w.ConditionCheck.Key] : [],
-  );
+  const keyed = keysToSize(name, input);
   const sizes = keyed.length > 0 ? await sizesOf(keyed) : new Map<string, number>();
-  const sizeOf = (key: Record<string, unknown>) => sizes.get(`${key.pk}|${key.sk}`) ?? 0;
-  return items.reduce(
+  const sizeOf = (key: Record<string, unknown>) => {
+    const k = tableKey(key);
+    return k ? (sizes.get(`${k.pk}|${k.sk}`) ?? 0) : 0;
+  };
+  return writtenItems(name, input).reduce(
     (n, w) =>
       n +
       writeUnits(
@@ -174,13 +215,15 @@ export async function instrument(): Promise<void> {
       const consumed = o.ConsumedCapacity;
       if (WRITES.test(name)) {
         writeCalls.count++;
-        // A key the size read cannot take (a write that failed half-way) leaves its units uncounted
-        // instead of ending the run.
+        // A write whose items cannot be read back leaves its units uncounted (and counted in
+        // `unsized`, which a bench prints) instead of ending the run.
         const cost = writeCost(name, a.input as Record<string, unknown>).then(
           (units) => {
             usage.wcu += units;
           },
-          () => undefined,
+          () => {
+            unsized.count++;
+          },
         );
         pending.add(cost);
         void cost.finally(() => pending.delete(cost));
