@@ -1,7 +1,7 @@
 import { config, NAMESPACE } from '../config';
 import { DomainError } from '../domain/errors';
 import { type PageRoute, pageRouteOf } from '../domain/page-paths';
-import type { Taxonomy, TermRecord } from '../domain/records';
+import type { Taxonomy } from '../domain/records';
 import { findTerms } from '../repositories/term-lookup';
 import type { Caller } from './context';
 import { getEvent } from './event-read';
@@ -24,7 +24,7 @@ import {
   SITE_NAME,
   type TermLinks,
 } from './page-templates';
-import { archiveUrl } from './term-view';
+import { archiveUrl, type TermPath } from './term-view';
 import { venueView } from './venue-type';
 
 /**
@@ -121,22 +121,32 @@ const nowWall = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
 /** The archive paths of an event's categories (their ancestors' slugs included) and of its tags. */
 async function termLinks(e: EventView): Promise<TermLinks> {
-  const byId = new Map<number, TermRecord>();
-  let wanted = (e.categories ?? []).map((c) => c.id);
-  // Each round reads the parents not read yet: as many rounds as the deepest category is deep.
-  for (let depth = 0; wanted.length > 0 && depth < 10; depth++) {
+  // The event's own categories come with their slug and parent: only the ancestors not among them are
+  // read, a round per level (none for top-level categories).
+  const byId = new Map<number, TermPath>(
+    (e.categories ?? []).map((c) => [
+      c.id,
+      { id: c.id, taxonomy: 'tribe_events_cat', slug: c.slug, parent: c.parent },
+    ]),
+  );
+  const tried = new Set<number>();
+  for (let depth = 0; depth < 10; depth++) {
+    const wanted = [...new Set([...byId.values()].map((t) => t.parent))].filter(
+      (p) => p > 0 && !byId.has(p) && !tried.has(p),
+    );
+    if (wanted.length === 0) break;
+    for (const id of wanted) tried.add(id);
     const found = await findTerms(
       'tribe_events_cat',
       wanted.map((id) => ({ id })),
     );
     for (const t of found) if (t) byId.set(t.id, t);
-    wanted = [...new Set(found.flatMap((t) => (t && t.parent > 0 && !byId.has(t.parent) ? [t.parent] : [])))];
   }
   return {
-    categories: (e.categories ?? []).flatMap((c) => {
-      const t = byId.get(c.id);
-      return t ? [{ name: c.name, href: sitePath(archiveUrl(t, byId)) }] : [];
-    }),
+    categories: (e.categories ?? []).map((c) => ({
+      name: c.name,
+      href: sitePath(archiveUrl(byId.get(c.id)!, byId)),
+    })),
     tags: (e.tags ?? []).map((t) => ({ name: t.name, href: `/tag/${encodeURIComponent(t.slug)}/` })),
   };
 }

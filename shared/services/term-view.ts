@@ -10,8 +10,11 @@ export const COLLECTION: Record<Taxonomy, 'categories' | 'tags'> = {
 /** The count a caller sees: editors count every non-draft event, everyone else published ones only. */
 export const visibleCount = (t: TermRecord, seesAll: boolean) => (seesAll ? t.countAll : t.countPublic);
 
+/** What a term's archive address is made of. */
+export type TermPath = Pick<TermRecord, 'id' | 'taxonomy' | 'slug' | 'parent'>;
+
 /** Public archive page: categories nest their ancestors' slugs, as WordPress permalinks do. */
-export function archiveUrl(t: TermRecord, byId: Map<number, TermRecord>): string {
+export function archiveUrl(t: TermPath, byId: Map<number, TermPath>): string {
   if (t.taxonomy === 'post_tag') return `${config.siteUrl}/tag/${t.slug}/`;
   const path = [t.slug];
   const seen = new Set([t.id]);
