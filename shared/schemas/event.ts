@@ -103,7 +103,8 @@ const eventFields = {
     maxItems: 100,
     items: { type: 'string', minLength: 1, maxLength: 2000 },
     description:
-      'Makes the event a series (create) or changes its rule (update, scope=all or following): RFC 5545 lines ' +
+      'Makes the event a series (create, or update of a single event without scope or with scope=all) or changes ' +
+      'its rule (update of an occurrence, scope=all or following): RFC 5545 lines ' +
       '(RRULE, RDATE, EXDATE) read in the event time zone, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20270630"]. ' +
       'See docs/recurrence.md.',
   },

@@ -65,15 +65,22 @@ const anchorOf = (e: EventRecord): Anchor => ({
 
 const later = (a: string, b: string) => (a > b ? a : b);
 
-/** POST /events with `recurrence`: the first occurrence is the event written; the others follow. */
-export function creatingSeries(lines: string[], ctx: Writer): SeriesHook {
+/**
+ * POST /events with `recurrence`: the first occurrence is the event written; the others follow. The
+ * same for a single event given a rule (`first`: its ID, which becomes the series'), as its update.
+ */
+export function creatingSeries(lines: string[], ctx: Writer, first?: number): SeriesHook {
   let ids: number[] = [];
   let plan: { starts: string[]; text: string; ended: boolean; horizon: string } | undefined;
   return {
     async prepare(record) {
       const horizon = later(await horizonIn(record.data.timezone), record.data.start);
       const series = await expand(lines, anchorOf(record), horizon);
-      ids = await nextIds('post', series.occurrences.length);
+      const n = series.occurrences.length;
+      ids =
+        first === undefined
+          ? await nextIds('post', n)
+          : [first, ...(n > 1 ? await nextIds('post', n - 1) : [])];
       plan = {
         starts: series.occurrences.map((o) => o.start),
         text: series.text,
@@ -88,7 +95,7 @@ export function creatingSeries(lines: string[], ctx: Writer): SeriesHook {
         exception: false,
         edited: [],
       };
-      return ids[0];
+      return first === undefined ? ids[0] : undefined;
     },
     writes(saved) {
       const p = plan!;
@@ -114,6 +121,9 @@ export function creatingSeries(lines: string[], ctx: Writer): SeriesHook {
   };
 }
 
+const sameLines = (a: string[] | undefined, b: string[]) =>
+  a !== undefined && a.length === b.length && a.every((l, i) => l === b[i]);
+
 const scopeOnSingle = () =>
   invalidParam(
     'scope',
@@ -134,13 +144,10 @@ export async function updatingOccurrence(
   reload: () => Promise<EventRecord>,
 ): Promise<{ current: EventRecord; hook?: SeriesHook }> {
   if (!current.data.series) {
+    // A rule on a single event makes it the first occurrence of a new series, as Google Calendar does.
+    if (sent.has('recurrence') && (scope ?? 'all') === 'all')
+      return { current, hook: creatingSeries(body.recurrence!, ctx, current.id) };
     if (scope !== undefined) throw scopeOnSingle();
-    if (sent.has('recurrence'))
-      throw invalidParam(
-        'recurrence',
-        'This event is a single event: create a series with POST /events and recurrence.',
-        'rest_invalid_param',
-      );
     return { current };
   }
   let series = await getSeries(current.data.series.id);
@@ -150,6 +157,10 @@ export async function updatingOccurrence(
     series = current.data.series ? await getSeries(current.data.series.id) : undefined;
     if (!current.data.series || series?.journal) throw staleError(ctx, 'event')();
   }
+  // The same rule without a scope on the series' first occurrence repeats the write that made a
+  // single event this series (an interrupted one is finished above): it is that write again.
+  if (scope === undefined && series?.id === current.id && sameLines(body.recurrence, series.lines))
+    scope = 'all';
   if (!series || (scope ?? 'this') === 'this') {
     if (sent.has('recurrence'))
       throw invalidParam(

@@ -903,7 +903,7 @@ export interface components {
             venue?: number | string | Record<string, unknown> | (number | string | Record<string, unknown>)[] | null;
             /** @description Organizer IDs (number, CSV, array), {"id": N} objects, or inline objects with a "organizer" name that create the record; "" or null links none. An event links at most 30 records in all (categories, tags, venues and organizers together). */
             organizer?: number | string | Record<string, unknown> | (number | string | Record<string, unknown>)[] | null;
-            /** @description Makes the event a series (create) or changes its rule (update, scope=all or following): RFC 5545 lines (RRULE, RDATE, EXDATE) read in the event time zone, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20270630"]. See docs/recurrence.md. */
+            /** @description Makes the event a series (create, or update of a single event without scope or with scope=all) or changes its rule (update of an occurrence, scope=all or following): RFC 5545 lines (RRULE, RDATE, EXDATE) read in the event time zone, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20270630"]. See docs/recurrence.md. */
             recurrence?: string[];
         };
         UpdateEventBody: {
@@ -958,7 +958,7 @@ export interface components {
             venue?: number | string | Record<string, unknown> | (number | string | Record<string, unknown>)[] | null;
             /** @description Organizer IDs (number, CSV, array), {"id": N} objects, or inline objects with a "organizer" name that create the record; "" or null links none. An event links at most 30 records in all (categories, tags, venues and organizers together). */
             organizer?: number | string | Record<string, unknown> | (number | string | Record<string, unknown>)[] | null;
-            /** @description Makes the event a series (create) or changes its rule (update, scope=all or following): RFC 5545 lines (RRULE, RDATE, EXDATE) read in the event time zone, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20270630"]. See docs/recurrence.md. */
+            /** @description Makes the event a series (create, or update of a single event without scope or with scope=all) or changes its rule (update of an occurrence, scope=all or following): RFC 5545 lines (RRULE, RDATE, EXDATE) read in the event time zone, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20270630"]. See docs/recurrence.md. */
             recurrence?: string[];
         };
         /** @description An iCalendar object (RFC 5545): VCALENDAR with its VTIMEZONEs and VEVENTs. */
