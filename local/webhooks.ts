@@ -140,8 +140,9 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
   }
 
   /**
-   * Once, when the engine starts: the changes the stream lost (DynamoDB Local killed outright drops its
-   * newest records), from the change log after the checkpoints (shared/services/webhook-dispatch.ts).
+   * Once, when the engine starts: the changes after the checkpoints, from the change log, in case the
+   * stream does not give them (shared/services/webhook-dispatch.ts); what the stream gives too is
+   * dispatched once.
    */
   async function catchUp(): Promise<void> {
     const marks = (await Promise.all((await shards()).map((s) => getCheckpoint(s.ShardId!)))).filter(
@@ -152,7 +153,7 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
     dispatched = marks.reduce<string | undefined>((p, c) => newest(p, c.position), undefined);
     const made = await catchUpChanges({ sequence, position: dispatched });
     if (made) {
-      log(`webhooks: ${made} deliveries made from the change log (the stream had lost them)`);
+      log(`webhooks: ${made} deliveries made from the change log after the last checkpoint`);
       wake();
     }
   }

@@ -144,7 +144,7 @@ const CATCH_UP_PAGE = 100;
 
 /**
  * Dispatches the change log from a stream checkpoint on: what the stream never gave the dispatcher
- * (DynamoDB Local loses its newest stream records when it is killed outright). Run when the dispatcher
+ * (a stream turned on after the table had changes, records past the stream's 24 hours). Run when the dispatcher
  * starts, before it reads the stream. It reads from a little before the newest position dispatched
  * (a slower writer may commit an older position for the settle delay), or, with none, from the oldest
  * subscription's creation; what was dispatched already is made nothing of again. The deliveries rank in
