@@ -8,6 +8,7 @@
  *   npm run bench -- --cold-only --report docs/cold-start.md [--out bench/results/cold-start.json]
  *   npm run bench -- --import [--import-events 10000] [--report docs/benchmarks.md] [--out file.json]
  *   npm run bench -- --series [--sizes 1000,50000] [--series-creates 5] [--extend-series 1000] [--report docs/benchmarks.md]
+ *   npm run bench -- --pages [--requests 100] [--warmup 10] [--report docs/benchmarks.md] [--out file.json]
  *
  * Self-contained: it starts DynamoDB Local (in memory) and the local gateway in this process on free
  * ports with a fresh table, and stops them at the end. Never part of `npm test`; it asserts nothing
@@ -40,6 +41,7 @@ import { CalApiError } from '../client/src';
 import type { ApiClient, EventBody } from '../local/seed';
 import type { Figures } from './report';
 import type { BenchResults, ColdResults, SeriesResults } from './report-markdown';
+import type { PagesResults } from './pages';
 import { gitCommit } from '../local/git-commit';
 
 const USAGE =
@@ -49,6 +51,7 @@ const USAGE =
   '       npm run bench -- --cold-only [--cold-rounds 31] [--report docs/cold-start.md] [--out file.json]\n' +
   '       npm run bench -- --import [--import-events 10000] [--report docs/benchmarks.md] [--out file.json]\n' +
   '       npm run bench -- --series [--sizes 1000,50000] [--series-creates 5] [--extend-series 1000] [--report docs/benchmarks.md] [--out file.json]\n' +
+  '       npm run bench -- --pages [--requests 100] [--warmup 10] [--report docs/benchmarks.md] [--out file.json]\n' +
   '       npm run bench -- ... --report docs/benchmarks.md | --from results.json [--report file.md]';
 
 let parsed;
@@ -72,6 +75,7 @@ try {
       load: { type: 'boolean', default: false },
       'cold-only': { type: 'boolean', default: false },
       import: { type: 'boolean', default: false },
+      pages: { type: 'boolean', default: false },
       'import-events': { type: 'string', default: '10000' },
       series: { type: 'boolean', default: false },
       'series-creates': { type: 'string', default: '5' },
@@ -93,6 +97,14 @@ const args = parsed.values;
  */
 async function writeReport(results: unknown, source: string): Promise<void> {
   const md = await import('./report-markdown');
+  if ('pages' in (results as object)) {
+    const { renderPagesReport, PAGES_MARKERS } = await import('./pages');
+    const block = renderPagesReport(results as PagesResults, source);
+    if (!args.report) return void console.log(block);
+    const existing = existsSync(args.report) ? readFileSync(args.report, 'utf8') : undefined;
+    writeFileSync(args.report, md.withReport(existing, block, PAGES_MARKERS));
+    return void console.log(`Wrote the report of ${source} into ${args.report}.`);
+  }
   if ('writes' in (results as object)) {
     // A --series run's results: rendered between their own markers.
     const block = md.renderSeriesReport(results as SeriesResults, source);
@@ -763,6 +775,39 @@ async function importBench(): Promise<void> {
 }
 
 /**
+ * The public pages' answer times (bench/pages.ts): results always written (to --out, else
+ * bench/results/pages.json), and with --report rendered into that document.
+ */
+async function pagesBench(): Promise<void> {
+  const { seedPages, measurePage, pagesTable } = await import('./pages');
+  const { cpus, loadavg } = await import('node:os');
+  const load_average = loadavg().map((l) => Math.round(l * 100) / 100);
+  const base = await startStack();
+  const token = await signLocalToken(secret, 'administrator', 'bench', '2h');
+  const pages = await seedPages(seed.apiClient(base, token));
+  const origin = new URL(base).origin;
+  console.log(`${REQUESTS} requests per page, one at a time, after ${WARMUP} unmeasured ones:`);
+  const measured = [];
+  for (const p of pages) measured.push(await measurePage(origin, p, REQUESTS, WARMUP));
+  const results: PagesResults = {
+    pages: measured,
+    run: {
+      commit: gitCommit(),
+      date: new Date().toISOString().slice(0, 10),
+      node: process.versions.node,
+      warmup: WARMUP,
+      load_average,
+      cores: cpus().length,
+    },
+  };
+  console.log(`\n${pagesTable(results)}`);
+  const out = args.out ?? 'bench/results/pages.json';
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWrote ${out}.`);
+  await writeReport(results, out);
+}
+
+/**
  * What recurring events cost (bench/series.ts): results always written (to --out, else
  * bench/results/series-<sizes>.json), and with --report rendered into that document.
  */
@@ -839,6 +884,7 @@ try {
   if (args['cold-only']) await coldOnly();
   else if (args.import) await importBench();
   else if (args.series) await seriesBench();
+  else if (args.pages) await pagesBench();
   else await (args.load ? load() : bench());
 } catch (e) {
   console.error(`\nBench failed: ${e instanceof SetupError ? e.message : ((e as Error).stack ?? e)}`);
