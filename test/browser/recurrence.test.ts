@@ -222,6 +222,39 @@ describe.skipIf(skipBrowser)('recurring events on the calendar page', () => {
     expect(errors).toEqual([]);
   });
 
+  it('undoes the trash of all of a series: every occurrence back, one cancelled before stays cancelled', async () => {
+    const first = await created({
+      title: 'Pilates',
+      start_date: '2027-03-04 09:00:00',
+      end_date: '2027-03-04 10:00:00',
+      timezone: 'Europe/Berlin',
+      recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=TH;COUNT=4'],
+    });
+    const id = first.series_id ?? first.id;
+    const all = (await series(id)).map((e) => e.id);
+    expect(all).toHaveLength(4);
+    // The third is cancelled on its own first.
+    expect((await api.del(`/events/${all[2]}`, { token: tokens.editor })).status).toBe(200);
+    const { page, errors } = await open(MARCH, tokens.editor);
+
+    await dayEvent(page, 4, 'Pilates').click();
+    await page.locator('#detail-actions button', { hasText: 'Move to trash' }).click();
+    await page.check('#scope-all');
+    await page.click('#scope-ok');
+    await poll(async () => (await series(id)).length).toBe(0);
+    const bar = page.locator('#undo-bar');
+    expect(await bar.textContent()).toBe("“Pilates” and the series' other events moved to the trash. Undo");
+
+    await bar.getByRole('button', { name: 'Undo' }).click();
+    await poll(() => bar.textContent()).toBe(
+      '“Pilates” and the series are back (Published); 1 cancelled before stays in the trash.',
+    );
+    expect((await series(id)).map((e) => e.id)).toEqual([all[0], all[1], all[3]]);
+    expect((await series(id, 'trash')).map((e) => e.id)).toEqual([all[2]]);
+    await poll(() => dayEvent(page, 4, 'Pilates').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
   it('asks which events a trash is for: cancel sends nothing, "this event" trashes one occurrence', async () => {
     const { page } = await open(MARCH, tokens.editor);
     const id = yoga[0]!.series_id!;

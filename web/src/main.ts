@@ -20,6 +20,7 @@ import { setUpSubscribe, updateSubscribe as updateSubscribeMenu } from './subscr
 import { askScope } from './scope';
 import { confirmTrash, offerUndo } from './trash-undo';
 import { eventPagePath, moreLinkIsButton, unlinkDayLabels } from './crawlable';
+import { beforeSeriesTrash } from './series-undo';
 import {
   beginSignIn,
   completeSignIn,
@@ -376,6 +377,9 @@ async function changeStatus(e: CalEvent, to: 'trash' | 'restore', etag: string |
   if (to === 'trash' && !scope && !(await confirmTrash(e.title))) return;
   try {
     let trashed: string | null = null;
+    // A series' part trashed comes back as a whole (series-undo.ts): what it leaves cancelled is read first.
+    const series =
+      to === 'trash' && (scope === 'all' || scope === 'following') ? await beforeSeriesTrash(e, scope) : null;
     if (to === 'trash')
       ({ etag: trashed } = await cal.deleteEvent({
         path: { id: e.id },
@@ -384,8 +388,17 @@ async function changeStatus(e: CalEvent, to: 'trash' | 'restore', etag: string |
       }));
     else await cal.updateEvent({ path: { id: e.id }, body: { status: 'draft' }, ifMatch: etag });
     $<HTMLDialogElement>('detail').close();
-    // One event (or one occurrence) comes back by its status; a series' part is restored from the trash.
-    if (to === 'trash' && (!scope || scope === 'this'))
+    // One event (or one occurrence) comes back by its status; a series' part by its status for all of it.
+    if (series)
+      offerUndo(
+        `“${e.title}” and the series' ${scope === 'all' ? 'other' : 'following'} events moved to the trash.`,
+        async () => {
+          const cancelled = await series.undo(trashed);
+          calendar.refetchEvents();
+          return `“${e.title}” and the series are back (${statusLabel(e.status)})${cancelled ? `; ${cancelled} cancelled before ${cancelled === 1 ? 'stays' : 'stay'} in the trash` : ''}.`;
+        },
+      );
+    else if (to === 'trash' && (!scope || scope === 'this'))
       offerUndo(`“${e.title}” moved to the trash.`, async () => {
         await cal.updateEvent({ path: { id: e.id }, body: { status: e.status }, ifMatch: trashed });
         calendar.refetchEvents();
