@@ -9,7 +9,10 @@ import {
   END,
   renderColdReport,
   renderReport,
+  renderSeriesReport,
   reportSource,
+  SERIES_MARKERS,
+  type SeriesResults,
   withReport,
 } from '../../bench/report-markdown';
 
@@ -83,6 +86,20 @@ describe('docs/cold-start.md', () => {
   });
 });
 
+describe('docs/benchmarks.md, recurring events', () => {
+  it('holds exactly what its series results file renders', () => {
+    const doc = read('docs/benchmarks.md');
+    const source = reportSource(doc, SERIES_MARKERS.begin);
+
+    expect(source, 'docs/benchmarks.md has no series part naming its results file').toBeDefined();
+    const block = renderSeriesReport(JSON.parse(read(source!)) as SeriesResults, source!);
+    expect(
+      withReport(doc, block, SERIES_MARKERS),
+      `docs/benchmarks.md differs from ${source}: run npm run bench -- --from ${source} --report docs/benchmarks.md`,
+    ).toBe(doc);
+  });
+});
+
 describe('the Markdown report', () => {
   it('renders the run, the figures with their verdicts, the cases and the cold start', () => {
     const block = renderReport(results, 'bench/results/x.json');
@@ -136,6 +153,70 @@ describe('the Markdown report', () => {
     expect(out).toBe(`# Cold\n\n${full}\n\n${block}\n`);
     expect(reportSource(out, COLD_MARKERS.begin)).toBe('d.json');
     expect(reportSource(out)).toBe('a.json');
+  });
+
+  it('renders a series run: its list cases as the cost table, its writes and its extend run', () => {
+    const series: SeriesResults = {
+      sizes: results.sizes,
+      share: 0.3,
+      cases: results.cases,
+      writes: [
+        {
+          name: 'POST /events (weekly series, 104 occurrences)',
+          note: 'weekly',
+          requests: 5,
+          occurrences: 104,
+          p50_ms: 2500.4,
+          max_ms: 2900,
+          calls: 30,
+          round_trips: 17.2,
+          wcu: 1800,
+          left: 1,
+          finish_ms: 400,
+          finish_calls: 12,
+          finish_wcu: 300,
+        },
+      ],
+      extend: {
+        series: 1020,
+        open: 1000,
+        extended: 143,
+        added: 143,
+        failed: 0,
+        seconds: 30.5,
+        calls: 2500,
+        rcu: 900,
+        wcu: 7000,
+      },
+      run: {
+        commit: 'abc1234',
+        date: '2026-11-27',
+        node: '22.1.0',
+        cpus: 2,
+        requests: 100,
+        loadavg_before: [1, 2, 3],
+        loadavg_after: [2, 2, 3],
+        seconds: 600,
+        setup: ['1000 events: 300 occurrences'],
+      },
+    };
+
+    const block = renderSeriesReport(series, 's.json');
+
+    expect(block.startsWith(`${SERIES_MARKERS.begin} source=s.json:`)).toBe(true);
+    expect(block.endsWith(SERIES_MARKERS.end)).toBe(true);
+    expect(block).toContain('### Recurring events (1k → 50k events, 30% in weekly series)');
+    expect(block).toContain('- 1000 events: 300 occurrences');
+    expect(block).toContain(
+      '| `GET /events?page=<last>` | 10.0 → 10.0 | 4.0 → 4.0 | 2.0 → 2.0 | 40.0 → 40.0 | 10.0 → 20.0 | 1.00 | 2.00 | ✗ | ✓ ≤3 |',
+    );
+    expect(block).toContain(
+      '| `POST /events (weekly series, 104 occurrences)` | 104 | 2500 | 2900 | 30.0 | 17.2 | 1800 | 1 of 5 | 400 | 12.0 | 300 |',
+    );
+    expect(block).toContain('over 1,020 series (1,000 open weekly ones');
+    expect(block).toContain(
+      '143 series extended by 143 occurrences (0 failed); 2,500 DynamoDB calls, 900 RCU, 7000 WCU.',
+    );
   });
 
   it('appends the generated part to a document without one, or starts a new document', () => {
