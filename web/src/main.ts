@@ -653,6 +653,8 @@ async function start(): Promise<void> {
   };
   hideIcons();
   new MutationObserver(hideIcons).observe($('calendar'), { childList: true, subtree: true });
+  // The rest of the start in tasks of their own: none of them long enough to hold up a click or a key.
+  await yieldToMain();
   wireDialogs();
   wireFilters();
   $('detail').addEventListener('close', leaveEventAddress);
@@ -662,6 +664,7 @@ async function start(): Promise<void> {
   $('calendar').before(legend);
   filterCount = setUpFilterToggle($('filters'));
   if (eventPage) void showDetail({ slug: eventPage });
+  await yieldToMain();
   setUpRepeat();
   setUpFieldChecks();
   setUpDayClick($('calendar'), signedIn, (at) => openEditor(null, at));
@@ -678,6 +681,9 @@ async function start(): Promise<void> {
   });
   void setUpSignIn();
 }
+
+/** Gives the main thread back to the browser for a moment (what is queued, input among it, runs first). */
+const yieldToMain = () => new Promise<void>((ok) => setTimeout(ok, 0));
 
 /** Offers the sign-in page where there is one, and finishes a sign-in that came back to this page. */
 async function setUpSignIn(): Promise<void> {
