@@ -9,6 +9,7 @@
  *   npm run bench -- --import [--import-events 10000] [--report docs/benchmarks.md] [--out file.json]
  *   npm run bench -- --series [--sizes 1000,50000] [--series-creates 5] [--extend-series 1000] [--report docs/benchmarks.md]
  *   npm run bench -- --pages [--requests 100] [--warmup 10] [--report docs/benchmarks.md] [--out file.json]
+ *   npm run bench -- --webhooks [--rate 20] [--seconds 20] [--report docs/benchmarks.md] [--out file.json]
  *
  * Self-contained: it starts DynamoDB Local (in memory) and the local gateway in this process on free
  * ports with a fresh table, and stops them at the end. Never part of `npm test`; it asserts nothing
@@ -42,6 +43,7 @@ import type { ApiClient, EventBody } from '../local/seed';
 import type { Figures } from './report';
 import type { BenchResults, ColdResults, SeriesResults } from './report-markdown';
 import type { PagesResults } from './pages';
+import type { WebhooksResults } from './webhooks';
 import { gitCommit } from '../local/git-commit';
 
 const USAGE =
@@ -52,6 +54,7 @@ const USAGE =
   '       npm run bench -- --import [--import-events 10000] [--report docs/benchmarks.md] [--out file.json]\n' +
   '       npm run bench -- --series [--sizes 1000,50000] [--series-creates 5] [--extend-series 1000] [--report docs/benchmarks.md] [--out file.json]\n' +
   '       npm run bench -- --pages [--requests 100] [--warmup 10] [--report docs/benchmarks.md] [--out file.json]\n' +
+  '       npm run bench -- --webhooks [--rate 20] [--seconds 20] [--report docs/benchmarks.md] [--out file.json]\n' +
   '       npm run bench -- ... --report docs/benchmarks.md | --from results.json [--report file.md]';
 
 let parsed;
@@ -76,6 +79,8 @@ try {
       'cold-only': { type: 'boolean', default: false },
       import: { type: 'boolean', default: false },
       pages: { type: 'boolean', default: false },
+      webhooks: { type: 'boolean', default: false },
+      rate: { type: 'string', default: '20' },
       'import-events': { type: 'string', default: '10000' },
       series: { type: 'boolean', default: false },
       'series-creates': { type: 'string', default: '5' },
@@ -97,6 +102,14 @@ const args = parsed.values;
  */
 async function writeReport(results: unknown, source: string): Promise<void> {
   const md = await import('./report-markdown');
+  if ('deliveries_per_second' in (results as object)) {
+    const { renderWebhooksReport, WEBHOOKS_MARKERS } = await import('./webhooks');
+    const block = renderWebhooksReport(results as WebhooksResults, source);
+    if (!args.report) return void console.log(block);
+    const existing = existsSync(args.report) ? readFileSync(args.report, 'utf8') : undefined;
+    writeFileSync(args.report, md.withReport(existing, block, WEBHOOKS_MARKERS));
+    return void console.log(`Wrote the report of ${source} into ${args.report}.`);
+  }
   if ('pages' in (results as object)) {
     const { renderPagesReport, PAGES_MARKERS } = await import('./pages');
     const block = renderPagesReport(results as PagesResults, source);
@@ -150,6 +163,7 @@ if (
     TAGS_LAST,
     num('clients'),
     num('seconds'),
+    num('rate'),
     num('import-events'),
     num('series-creates'),
     num('extend-series'),
@@ -192,6 +206,8 @@ Object.assign(process.env, {
   ...(args.import || args.series
     ? { CAL_LOCAL_FUNCTION_TIMEOUT_MS: process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS ?? '60000' }
     : {}),
+  // The webhook bench's receiver is on this machine, as the local stack allows (docs/webhooks.md).
+  ...(args.webhooks ? { CAL_OUTBOUND_LOCAL: '1' } : {}),
 });
 
 const { startDynamo, ensureTable } = await import('../local/dynamo');
@@ -227,9 +243,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
 async function startStack(): Promise<string> {
   const t0 = performance.now();
   dynamo = await startDynamo({ port: dynamoPort });
-  // Nothing reads the table's stream in these runs, and DynamoDB Local's emulation of it slows every
+  // Only the webhook engine reads the table's stream, and DynamoDB Local's emulation of it slows every
   // write as the run goes (local/dynamo.ts): measured with it, the import ran at 4 events a second.
-  await ensureTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME!, { stream: false });
+  await ensureTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME!, { stream: args.webhooks });
   await instrument();
   const { startGateway } = await import('../local/gateway');
   server = await startGateway(0, '127.0.0.1');
@@ -855,6 +871,44 @@ async function seriesBench(): Promise<void> {
   await writeReport(results, out);
 }
 
+/**
+ * How soon a webhook subscriber is told, and a create's cost with and without one (bench/webhooks.ts):
+ * results always written (to --out, else bench/results/webhooks.json), and with --report rendered into
+ * that document.
+ */
+async function webhooksBench(): Promise<void> {
+  const { runWebhooksBench } = await import('./webhooks');
+  const { startWebhookEngine } = await import('../local/webhooks');
+  const base = await startStack();
+  const token = await signLocalToken(secret, 'administrator', 'bench', '2h');
+  const results = await runWebhooksBench({
+    base,
+    token,
+    rate: num('rate'),
+    seconds: num('seconds'),
+    commit: gitCommit(),
+    startEngine: async () => {
+      const engine = await startWebhookEngine({
+        endpoint: process.env.DYNAMODB_ENDPOINT!,
+        tableName: process.env.TABLE_NAME!,
+      });
+      return engine.stop;
+    },
+    log: console.log,
+  });
+  const l = results.latency_ms;
+  console.log(
+    `${results.delivered} of ${results.writes} creates delivered (${results.missing} missing, ${results.write_errors} not answered 201): ` +
+      `p50 ${l.p50} ms, p90 ${l.p90} ms, p99 ${l.p99} ms, max ${l.max} ms from the 201 to the receiver's 200; ${results.deliveries_per_second} deliveries a second; ` +
+      `creates answered in p50 ${results.create_ms.p50} ms, p99 ${results.create_ms.p99} ms. ` +
+      `201 to dispatched p50 ${results.dispatch_ms.p50} ms, p99 ${results.dispatch_ms.p99} ms; dispatched to sent p50 ${results.send_ms.p50} ms, p99 ${results.send_ms.p99} ms.`,
+  );
+  const out = args.out ?? 'bench/results/webhooks.json';
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWrote ${out}.`);
+  await writeReport(results, out);
+}
+
 /** The cold start alone; with --report or --out its results are written, as a full run's are. */
 async function coldOnly(): Promise<void> {
   const cs = await cold();
@@ -885,6 +939,7 @@ try {
   else if (args.import) await importBench();
   else if (args.series) await seriesBench();
   else if (args.pages) await pagesBench();
+  else if (args.webhooks) await webhooksBench();
   else await (args.load ? load() : bench());
 } catch (e) {
   console.error(`\nBench failed: ${e instanceof SetupError ? e.message : ((e as Error).stack ?? e)}`);
