@@ -44,6 +44,7 @@ import type { Figures } from './report';
 import type { BenchResults, ColdResults, SeriesResults } from './report-markdown';
 import type { PagesResults } from './pages';
 import type { WebhooksResults } from './webhooks';
+import type { ImportResults } from './import';
 import { gitCommit } from '../local/git-commit';
 
 const USAGE =
@@ -97,42 +98,63 @@ try {
 const args = parsed.values;
 
 /**
- * Writes the Markdown report of `results` (saved as `source`) into `args.report`, or prints it: a
- * cold-only run's results (they have no cases) between the cold report's own markers.
+ * Writes the Markdown report of `results` (saved as `source`) into `args.report`, or prints it. Each
+ * kind of run is told by a field of its own and rendered between its own markers; a full run's
+ * results (with cases) between the main report's.
  */
 async function writeReport(results: unknown, source: string): Promise<void> {
   const md = await import('./report-markdown');
-  if ('deliveries_per_second' in (results as object)) {
-    const { renderWebhooksReport, WEBHOOKS_MARKERS } = await import('./webhooks');
-    const block = renderWebhooksReport(results as WebhooksResults, source);
-    if (!args.report) return void console.log(block);
-    const existing = existsSync(args.report) ? readFileSync(args.report, 'utf8') : undefined;
-    writeFileSync(args.report, md.withReport(existing, block, WEBHOOKS_MARKERS));
-    return void console.log(`Wrote the report of ${source} into ${args.report}.`);
-  }
-  if ('pages' in (results as object)) {
-    const { renderPagesReport, PAGES_MARKERS } = await import('./pages');
-    const block = renderPagesReport(results as PagesResults, source);
-    if (!args.report) return void console.log(block);
-    const existing = existsSync(args.report) ? readFileSync(args.report, 'utf8') : undefined;
-    writeFileSync(args.report, md.withReport(existing, block, PAGES_MARKERS));
-    return void console.log(`Wrote the report of ${source} into ${args.report}.`);
-  }
-  if ('writes' in (results as object)) {
-    // A --series run's results: rendered between their own markers.
-    const block = md.renderSeriesReport(results as SeriesResults, source);
-    if (!args.report) return void console.log(block);
-    const existing = existsSync(args.report) ? readFileSync(args.report, 'utf8') : undefined;
-    writeFileSync(args.report, md.withReport(existing, block, md.SERIES_MARKERS));
-    return void console.log(`Wrote the report of ${source} into ${args.report}.`);
-  }
-  const coldOnly = !('cases' in (results as object));
-  const block = coldOnly
-    ? md.renderColdReport(results as ColdResults, source)
-    : md.renderReport(results as BenchResults, source);
+  const has = (field: string) => field in (results as object);
+  const kinds: Array<{
+    is: boolean;
+    render: () => Promise<{ block: string; markers?: { begin: string; end: string } }>;
+  }> = [
+    {
+      is: has('deliveries_per_second'),
+      render: async () => {
+        const w = await import('./webhooks');
+        return {
+          block: w.renderWebhooksReport(results as WebhooksResults, source),
+          markers: w.WEBHOOKS_MARKERS,
+        };
+      },
+    },
+    {
+      is: has('pages'),
+      render: async () => {
+        const p = await import('./pages');
+        return { block: p.renderPagesReport(results as PagesResults, source), markers: p.PAGES_MARKERS };
+      },
+    },
+    {
+      is: has('writes'),
+      render: async () => ({
+        block: md.renderSeriesReport(results as SeriesResults, source),
+        markers: md.SERIES_MARKERS,
+      }),
+    },
+    {
+      is: has('runs') && has('events'),
+      render: async () => {
+        const i = await import('./import');
+        return { block: i.renderImportReport(results as ImportResults, source), markers: i.IMPORT_MARKERS };
+      },
+    },
+    {
+      is: !has('cases'),
+      render: async () => ({
+        block: md.renderColdReport(results as ColdResults, source),
+        markers: md.COLD_MARKERS,
+      }),
+    },
+  ];
+  const kind = kinds.find((k) => k.is);
+  const { block, markers } = kind
+    ? await kind.render()
+    : { block: md.renderReport(results as BenchResults, source), markers: undefined };
   if (!args.report) return void console.log(block);
   const existing = existsSync(args.report) ? readFileSync(args.report, 'utf8') : undefined;
-  writeFileSync(args.report, md.withReport(existing, block, coldOnly ? md.COLD_MARKERS : undefined));
+  writeFileSync(args.report, md.withReport(existing, block, markers));
   console.log(`Wrote the report of ${source} into ${args.report}.`);
 }
 

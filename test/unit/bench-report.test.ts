@@ -1,3 +1,4 @@
+import { IMPORT_MARKERS, type ImportResults, renderImportReport } from '../../bench/import';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -95,6 +96,20 @@ describe('docs/benchmarks.md, recurring events', () => {
     const block = renderSeriesReport(JSON.parse(read(source!)) as SeriesResults, source!);
     expect(
       withReport(doc, block, SERIES_MARKERS),
+      `docs/benchmarks.md differs from ${source}: run npm run bench -- --from ${source} --report docs/benchmarks.md`,
+    ).toBe(doc);
+  });
+});
+
+describe('docs/benchmarks.md, imports', () => {
+  it('holds exactly what its import results file renders', () => {
+    const doc = read('docs/benchmarks.md');
+    const source = reportSource(doc, IMPORT_MARKERS.begin);
+
+    expect(source, 'docs/benchmarks.md has no import part naming its results file').toBeDefined();
+    const block = renderImportReport(JSON.parse(read(source!)) as ImportResults, source!);
+    expect(
+      withReport(doc, block, IMPORT_MARKERS),
       `docs/benchmarks.md differs from ${source}: run npm run bench -- --from ${source} --report docs/benchmarks.md`,
     ).toBe(doc);
   });
