@@ -6,7 +6,7 @@
  * and the DynamoDB calls they made, of which writes (a no-change re-import should write nothing).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importCsv } from '../local/import/csv-import';
 import { EVENT_COLUMNS } from '../local/import/csv-columns';
@@ -17,6 +17,7 @@ import type { ImportState } from '../local/import/state';
 import { importClient } from '../local/import/target';
 import type { Report } from '../local/import/upsert';
 import { scaledRecords, startReplaySite } from '../test/support/replay-site';
+import { type RunInfo, startRunInfo } from './run-info';
 import { settled, usage, writeCalls } from './usage';
 
 export interface ImportRun {
@@ -39,14 +40,7 @@ export interface ImportRun {
 export interface ImportResults {
   events: number;
   runs: ImportRun[];
-  run: {
-    commit: string;
-    date: string;
-    node: string;
-    cpus: number;
-    loadavg_before: number[];
-    loadavg_after: number[];
-  };
+  run: RunInfo;
 }
 
 const total = (r: Report, k: 'created' | 'updated' | 'unchanged' | 'skipped') =>
@@ -151,7 +145,7 @@ export async function runImportBench(o: {
   log: (line: string) => void;
 }): Promise<ImportResults> {
   const { base, token, events, log } = o;
-  const loadBefore = loadavg().map((l) => Math.round(l * 100) / 100);
+  const finished = startRunInfo(o.commit);
   const api = importClient(base, token);
   const runs: ImportRun[] = [];
 
@@ -187,14 +181,7 @@ export async function runImportBench(o: {
   return {
     events,
     runs,
-    run: {
-      commit: o.commit,
-      date: new Date().toISOString().slice(0, 10),
-      node: process.versions.node,
-      cpus: (await import('node:os')).cpus().length,
-      loadavg_before: loadBefore,
-      loadavg_after: loadavg().map((l) => Math.round(l * 100) / 100),
-    },
+    run: finished(),
   };
 }
 

@@ -7,6 +7,7 @@
  * between two markers; the hand-written text around it is kept.
  */
 import { f1, ratio, short, tripLimit, within, type Figures } from './report';
+import type { RunInfo } from './run-info';
 
 /** One case's figures at one size, as the results JSON holds them. */
 export interface SizeFigures {
@@ -265,17 +266,7 @@ export interface SeriesResults {
     rcu: number;
     wcu: number;
   };
-  run: {
-    commit: string;
-    date: string;
-    node: string;
-    cpus: number;
-    requests: number;
-    loadavg_before: number[];
-    loadavg_after: number[];
-    seconds: number;
-    setup: string[];
-  };
+  run: RunInfo & { requests: number; seconds: number; setup: string[] };
 }
 
 /** The markers of a series report's generated part (`npm run bench -- --series --report`). */

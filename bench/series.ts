@@ -11,7 +11,6 @@
  * (d) A daily extend run over N open weekly series (default 1,000), each made a fortnight before the
  *     horizon, so that the run, a day on, adds the occurrences that cross the new horizon.
  */
-import { loadavg, cpus } from 'node:os';
 import type { EventBody, SeedRefs } from '../local/seed';
 import { planEvents, pool } from '../local/seed';
 import { getSeries } from '../shared/repositories/series';
@@ -19,6 +18,7 @@ import { finishJournal } from '../shared/services/series-journal';
 import { extendAllSeries, type ExtendProgress } from '../shared/services/series-extend';
 import { caseTable, json, table, type Figures } from './report';
 import type { SeriesResults, SeriesWrite } from './report-markdown';
+import { startRunInfo } from './run-info';
 import { roundTrips, settled, startTrip, unsized, usage } from './usage';
 
 /** Share of each calendar's events that are occurrences of weekly series. */
@@ -68,7 +68,7 @@ function weekly(body: EventBody, date: string, rule: string): EventBody {
 }
 
 export async function runSeriesBench(o: SeriesBenchOptions): Promise<SeriesResults> {
-  const loadBefore = loadavg().map((l) => Math.round(l * 100) / 100);
+  const finished = startRunInfo(o.commit);
   const t0 = performance.now();
   const auth = { authorization: `Bearer ${o.token}`, 'content-type': 'application/json' };
   const setup: string[] = [];
@@ -341,13 +341,8 @@ export async function runSeriesBench(o: SeriesBenchOptions): Promise<SeriesResul
     writes,
     extend,
     run: {
-      commit: o.commit,
-      date: new Date().toISOString().slice(0, 10),
-      node: process.versions.node,
-      cpus: cpus().length,
+      ...finished(),
       requests: o.requests,
-      loadavg_before: loadBefore,
-      loadavg_after: loadavg().map((l) => Math.round(l * 100) / 100),
       seconds: Math.round((performance.now() - t0) / 1000),
       setup,
     },

@@ -10,8 +10,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, loadavg } from 'node:os';
 import { ddb } from '../shared/db/client';
+import { type RunInfo, startRunInfo } from './run-info';
 import { settled, usage, writeCalls } from './usage';
 
 export interface CreateCost {
@@ -44,14 +44,7 @@ export interface WebhooksResults {
   deliveries_per_second: number;
   create_without_subscription: CreateCost;
   create_with_subscription: CreateCost;
-  run: {
-    commit: string;
-    date: string;
-    node: string;
-    cpus: number;
-    loadavg_before: number[];
-    loadavg_after: number[];
-  };
+  run: RunInfo;
 }
 
 interface Options {
@@ -73,7 +66,6 @@ const DRAIN_MS = 120_000;
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 const quantile = (sorted: number[], q: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! : NaN;
-const loads = () => loadavg().map((l) => round(l, 2));
 
 /** A receiver that answers 200 at once and notes when each created record's delivery came. */
 async function startReceiver() {
@@ -104,7 +96,7 @@ async function startReceiver() {
 }
 
 export async function runWebhooksBench(o: Options): Promise<WebhooksResults> {
-  const loadBefore = loads();
+  const finished = startRunInfo(o.commit);
   const headers = { authorization: `Bearer ${o.token}`, 'content-type': 'application/json' };
   let n = 0;
   const create = async () => {
@@ -268,14 +260,7 @@ export async function runWebhooksBench(o: Options): Promise<WebhooksResults> {
       deliveries_per_second: round(span > 0 ? (arrivals.length - 1) / span : 0),
       create_without_subscription: without,
       create_with_subscription: withSub,
-      run: {
-        commit: o.commit,
-        date: new Date().toISOString().slice(0, 10),
-        node: process.versions.node,
-        cpus: cpus().length,
-        loadavg_before: loadBefore,
-        loadavg_after: loads(),
-      },
+      run: finished(),
     };
   } finally {
     await stopEngine?.();
