@@ -1,11 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { answers, descendants, isAlive, killLeftovers, type Proc, waitUntil } from '../support/processes';
+import { join } from 'node:path';
+import { type LocalStack, localStacks } from '../support/local-stacks';
+import { answers, isAlive, waitUntil } from '../support/processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../local/dynamo';
-import { signLocalToken } from '../../local/token';
 
 /**
  * Durability of the local stack (`npm start`, data on disk): a burst of writes, the whole stack killed
@@ -15,70 +13,30 @@ import { signLocalToken } from '../../local/token';
  * acknowledged last (or the one in flight at the kill), permanent deletes gone. Then a clean stop
  * (SIGTERM) leaves no process behind.
  */
-const ROOT = resolve(import.meta.dirname, '../..');
-const READY = /Event calendar API ready at/;
 const WORKERS = 6;
 /** Each worker's chain: create, update, update, and every third record deleted for good. */
 const KILL_AFTER_ACKS = 60;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cal-durability-'));
-const groups = new Set<number>();
-const pids = new Set<number>();
+const stacks = localStacks(dataDir);
 
 afterAll(() => {
-  killLeftovers(groups, pids);
+  stacks.cleanup();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-interface Started {
-  child: ChildProcess;
-  port: number;
-  base: string;
-  tree: Proc[];
-  token: string;
-}
+type Started = LocalStack;
 
 /** `npm start` on the shared data directory (persisted, not in memory), in its own process group. */
 async function start(): Promise<Started> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), CAL_DATA_DIR: dataDir };
-  for (const name of ['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'CAL_IN_MEMORY', 'AUTH_LOCAL_SECRET'])
-    delete env[name];
-  const child = spawn('npm', ['start'], {
-    cwd: ROOT,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  groups.add(child.pid!);
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  await waitUntil('the ready line of npm start', () => READY.test(output), 120_000).catch((e: Error) => {
-    throw new Error(`${e.message}\n${output}`);
-  });
-  expect(output).toContain(`data in ${dataDir}/`);
-  const tree = descendants(child.pid!);
-  for (const p of tree) pids.add(p.pid);
-  const secret = readFileSync(join(dataDir, 'local-jwt-secret'), 'utf8').trim();
-  const token = await signLocalToken(secret, 'editor', 'user-durable');
-  return { child, port, base: `http://127.0.0.1:${port}/cal/events/v1`, tree, token };
+  const s = await stacks.start({ role: 'editor', subject: 'user-durable' });
+  expect(s.output()).toContain(`data in ${dataDir}/`);
+  return s;
 }
 
 type Json = Record<string, any>;
 
-async function call(s: Started, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${s.base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${s.token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json };
-}
+const call = (s: Started, method: string, path: string, body?: unknown) => s.call(method, path, body);
 
 /** What the stack acknowledged, and what was in flight when it died (it may or may not have landed). */
 interface Record_ {
@@ -174,15 +132,8 @@ describe('the local stack killed outright during a burst of writes', () => {
     );
     // The whole stack at once, mid-burst: the gateway's node process and DynamoDB Local's Java.
     killed = true;
-    process.kill(-first.child.pid!, 'SIGKILL');
-    for (const p of first.tree)
-      try {
-        process.kill(p.pid, 'SIGKILL');
-      } catch {
-        /* gone with the group */
-      }
+    await first.killOutright();
     await Promise.all(burst);
-    await waitUntil('the killed stack to be gone', () => first.tree.every((p) => !isAlive(p.pid)), 15_000);
     second = await start();
   }, 300_000);
 

@@ -1,13 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../local/dynamo';
-import { signLocalToken } from '../../local/token';
 import { anEvent, type Rec } from '../support/bodies';
-import { descendants, isAlive, killLeftovers, type Proc, waitUntil } from '../support/processes';
+import { type LocalStack, localStacks } from '../support/local-stacks';
 import { eventually, type Receiver, startReceiver, verify } from '../support/webhook-receiver';
 
 /**
@@ -18,88 +15,35 @@ import { eventually, type Receiver, startReceiver, verify } from '../support/web
  * commits it, so this write was lost until the local client waited for the commit
  * (shared/db/local-commit.ts).
  */
-const ROOT = resolve(import.meta.dirname, '../..');
-const READY = /Event calendar API ready at/;
 const PATH = '/restart';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cal-webhooks-restart-'));
-const groups = new Set<number>();
-const pids = new Set<number>();
+const stacks = localStacks(dataDir);
 let receiver: Receiver;
 /** Until the restart the receiver answers 500, a little late (an attempt may be in flight at the kill). */
 let healthy = false;
 
 afterAll(async () => {
-  killLeftovers(groups, pids);
+  stacks.cleanup();
   await receiver?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-interface Started {
-  child: ChildProcess;
-  base: string;
-  tree: Proc[];
-  token: string;
-  output: () => string;
-}
+type Started = LocalStack;
 
-async function start(): Promise<Started> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    CAL_DATA_DIR: dataDir,
-    // Enough tries to outlast the restart, a few seconds apart; an attempt cut by the kill waits out its
-    // lease (the timeout and 20 s).
-    CAL_WEBHOOK_RETRY_SCHEDULE: '0,1,2,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3',
-    CAL_WEBHOOK_TIMEOUT_MS: '2000',
-  };
-  for (const name of ['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'CAL_IN_MEMORY', 'AUTH_LOCAL_SECRET'])
-    delete env[name];
-  const child = spawn('npm', ['start'], {
-    cwd: ROOT,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  groups.add(child.pid!);
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  await waitUntil('the ready line of npm start', () => READY.test(output), 180_000).catch((e: Error) => {
-    throw new Error(`${e.message}\n${output}`);
-  });
-  const tree = descendants(child.pid!);
-  for (const p of tree) pids.add(p.pid);
-  const secret = readFileSync(join(dataDir, 'local-jwt-secret'), 'utf8').trim();
-  const token = await signLocalToken(secret, 'administrator', 'user-webhooks-restart');
-  return { child, base: `http://127.0.0.1:${port}/cal/events/v1`, tree, token, output: () => output };
-}
-
-async function call(s: Started, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${s.base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${s.token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+const start = () =>
+  stacks.start({
+    role: 'administrator',
+    subject: 'user-webhooks-restart',
+    env: {
+      // Enough tries to outlast the restart, a few seconds apart; an attempt cut by the kill waits out its
+      // lease (the timeout and 20 s).
+      CAL_WEBHOOK_RETRY_SCHEDULE: '0,1,2,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3',
+      CAL_WEBHOOK_TIMEOUT_MS: '2000',
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Rec };
-}
 
-/** The whole stack at once, as a power cut would: node and DynamoDB Local's Java alike. */
-async function killOutright(s: Started): Promise<void> {
-  process.kill(-s.child.pid!, 'SIGKILL');
-  for (const p of s.tree)
-    try {
-      process.kill(p.pid, 'SIGKILL');
-    } catch {
-      /* gone with the group */
-    }
-  await waitUntil('the killed stack to be gone', () => s.tree.every((p) => !isAlive(p.pid)), 15_000);
-}
+const call = (s: Started, method: string, path: string, body?: unknown) => s.call(method, path, body);
 
 let hook: { id: number; secret: string };
 /** Each event's changes, in the order they were made: [id, type][]. */
@@ -135,7 +79,7 @@ describe('webhooks of a local stack killed outright and started again', () => {
       }
     }
     // Killed right after the last write was acknowledged, owing every delivery.
-    await killOutright(first);
+    await first.killOutright();
     healthy = true;
     second = await start();
   }, 600_000);
@@ -152,13 +96,8 @@ describe('webhooks of a local stack killed outright and started again', () => {
     ).catch(async (e: Error) => {
       const seen = list.map((d) => `${d.id} ${d.type} ${d.status} ${d.attempts.length}`).join('\n');
       const changes = await call(second, 'GET', '/changes?per_page=50');
-      const titles = await Promise.all(made.map(([id]) => call(second, 'GET', `/events/${id}`)));
-      console.error(
-        JSON.stringify(changes.body),
-        titles.map((t) => t.body.title),
-      );
       throw new Error(
-        `${e.message}; ${made.length} changes made, deliveries:\n${seen}\n${first.output()}\n---\n${second.output()}`,
+        `${e.message}; ${made.length} changes made, the change feed: ${JSON.stringify(changes.body)}; deliveries:\n${seen}\n${first.output()}\n---\n${second.output()}`,
       );
     });
     expect(delivered).toHaveLength(6);
