@@ -1,4 +1,6 @@
-import { IMPORT_MARKERS, type ImportResults, renderImportReport } from '../../bench/import';
+import { PAGES_MARKERS, renderPagesReport } from '../../bench/pages';
+import { renderWebhooksReport, WEBHOOKS_MARKERS } from '../../bench/webhooks';
+import { IMPORT_MARKERS, renderImportReport } from '../../bench/import';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,58 +61,28 @@ const results: BenchResults = {
   },
 };
 
-describe('docs/benchmarks.md', () => {
-  it('holds exactly what its results file renders', () => {
-    const doc = read('docs/benchmarks.md');
-    const source = reportSource(doc);
+/** Each generated part of a document: its markers and how its results file renders. */
+const PARTS: Array<
+  [string, string, { begin: string; end: string } | undefined, (r: any, source: string) => string]
+> = [
+  ['docs/benchmarks.md', 'the list and write cases', undefined, renderReport],
+  ['docs/cold-start.md', 'the cold start', COLD_MARKERS, renderColdReport],
+  ['docs/benchmarks.md', 'the recurring events', SERIES_MARKERS, renderSeriesReport],
+  ['docs/benchmarks.md', 'the imports', IMPORT_MARKERS, renderImportReport],
+  ['docs/benchmarks.md', 'the webhooks', WEBHOOKS_MARKERS, renderWebhooksReport],
+  ['docs/benchmarks.md', 'the public pages', PAGES_MARKERS, renderPagesReport],
+];
 
-    expect(source, 'docs/benchmarks.md has no generated part naming its results file').toBeDefined();
-    const block = renderReport(JSON.parse(read(source!)) as BenchResults, source!);
+describe('the documents the bench writes', () => {
+  it.each(PARTS)('%s holds exactly what its results file for %s renders', (file, what, markers, render) => {
+    const doc = read(file);
+    const source = reportSource(doc, markers?.begin);
+
+    expect(source, `${file} has no part for ${what} naming its results file`).toBeDefined();
+    const block = render(JSON.parse(read(source!)), source!);
     expect(
-      withReport(doc, block),
-      `docs/benchmarks.md differs from ${source}: run npm run bench -- --from ${source} --report docs/benchmarks.md`,
-    ).toBe(doc);
-  });
-});
-
-describe('docs/cold-start.md', () => {
-  it('holds exactly what its cold-start results file renders', () => {
-    const doc = read('docs/cold-start.md');
-    const source = reportSource(doc, COLD_MARKERS.begin);
-
-    expect(source, 'docs/cold-start.md has no generated part naming its results file').toBeDefined();
-    const block = renderColdReport(JSON.parse(read(source!)) as ColdResults, source!);
-    expect(
-      withReport(doc, block, COLD_MARKERS),
-      `docs/cold-start.md differs from ${source}: run npm run bench -- --from ${source} --report docs/cold-start.md`,
-    ).toBe(doc);
-  });
-});
-
-describe('docs/benchmarks.md, recurring events', () => {
-  it('holds exactly what its series results file renders', () => {
-    const doc = read('docs/benchmarks.md');
-    const source = reportSource(doc, SERIES_MARKERS.begin);
-
-    expect(source, 'docs/benchmarks.md has no series part naming its results file').toBeDefined();
-    const block = renderSeriesReport(JSON.parse(read(source!)) as SeriesResults, source!);
-    expect(
-      withReport(doc, block, SERIES_MARKERS),
-      `docs/benchmarks.md differs from ${source}: run npm run bench -- --from ${source} --report docs/benchmarks.md`,
-    ).toBe(doc);
-  });
-});
-
-describe('docs/benchmarks.md, imports', () => {
-  it('holds exactly what its import results file renders', () => {
-    const doc = read('docs/benchmarks.md');
-    const source = reportSource(doc, IMPORT_MARKERS.begin);
-
-    expect(source, 'docs/benchmarks.md has no import part naming its results file').toBeDefined();
-    const block = renderImportReport(JSON.parse(read(source!)) as ImportResults, source!);
-    expect(
-      withReport(doc, block, IMPORT_MARKERS),
-      `docs/benchmarks.md differs from ${source}: run npm run bench -- --from ${source} --report docs/benchmarks.md`,
+      withReport(doc, block, markers),
+      `${file} differs from ${source}: run npm run bench -- --from ${source} --report ${file}`,
     ).toBe(doc);
   });
 });
