@@ -18,7 +18,7 @@ import {
   statusTotals,
 } from '../repositories/posts';
 import { clearJournal, getSeries, type JournalEntry, type SeriesItem } from '../repositories/series';
-import { commitWithSlugs } from '../repositories/slug-claims';
+import { commitWithSlugs, slugStates } from '../repositories/slug-claims';
 import { syncTermsInUse } from '../repositories/term-use';
 import { linkedGone, parentsFor } from './event-write-parts';
 
@@ -137,43 +137,75 @@ interface Shared {
   deltas?: Deltas;
 }
 
+/** The item a write names (table and key): a transaction may name each item once. */
+function itemOf(w: PlannedWrite): string {
+  const { Put, Update, Delete, ConditionCheck } = w.item;
+  const key = Put ? { pk: Put.Item!.pk, sk: Put.Item!.sk } : (Update ?? Delete ?? ConditionCheck)!.Key;
+  return JSON.stringify(key);
+}
+
+/**
+ * The items one step names alone, with a stand-in slug of its own. A group's transaction names the
+ * union of its steps' items (mergeAdds sums the adds to one item), its status total and, at most,
+ * one slug counter per new occurrence: counted once per step, so that grouping stays linear.
+ */
+function itemsOf(step: Step, i: number, shared: Shared): string[] {
+  const deltas: Deltas = new Map();
+  const writes = stepWrites(step, 0, `stand-in-${i}`, { ...shared, deltas });
+  return [...writes, ...deltaWrites(deltas)].map(itemOf);
+}
+
 /** Commits steps in transactions of up to 100 items, new occurrences' slugs claimed in each. */
 /** Whether every step was committed before `deadline` (else the journal stays, for a repeat). */
 async function commitSteps(steps: Step[], shared: Shared, deadline: number): Promise<boolean> {
-  // Sizes with a stand-in slug, then groups that fit one transaction with their tallies and totals.
   const groups: Step[][] = [];
   let group: Step[] = [];
-  const size = (g: Step[]) =>
-    build(
-      g,
-      g.map(() => 'x'),
-      shared,
-    ).length + g.filter((s) => s.slugBase).length;
-  for (const step of steps) {
-    if (group.length && size([...group, step]) > MAX_TRANSACTION_ITEMS) {
+  let items = new Set<string>();
+  let claims = 0;
+  steps.forEach((step, i) => {
+    const own = itemsOf(step, i, shared);
+    const more = own.filter((k) => !items.has(k)).length;
+    const claim = step.slugBase ? 1 : 0;
+    // + 1: the group's status total.
+    if (group.length && items.size + more + claims + claim + 1 > MAX_TRANSACTION_ITEMS) {
       groups.push(group);
       group = [];
+      items = new Set();
+      claims = 0;
     }
     group.push(step);
-  }
+    for (const k of own) items.add(k);
+    claims += claim;
+  });
   if (group.length) groups.push(group);
   // A few transactions at once: a series' groups cover different months (tally items), so they
   // rarely collide, and one that loses a race is retried (commitWithSlugs).
   let next = 0;
   let done = true;
+  // Whether each new occurrence's slug is free, read for all groups at once (one round trip, not one
+  // per transaction); one taken meanwhile loses its claim and is drawn again (commitWithSlugs).
+  const claimOf = (s: Step) => ({ scope: { type: 'event' as const }, base: s.slugBase! });
+  const creating = steps.filter((s) => s.slugBase);
+  const known = new Map((await slugStates(creating.map(claimOf))).map((state, i) => [creating[i]!, state]));
+  // The budget bounds the answer, not the start of the last transaction: none is begun that the
+  // longest one so far says would end after it.
+  let longest = 0;
   const worker = async () => {
     while (next < groups.length) {
-      if (Date.now() > deadline) {
+      if (Date.now() + longest > deadline) {
         done = false;
         return;
       }
       const g = groups[next++]!;
-      const creating = g.filter((s) => s.slugBase);
+      const started = Date.now();
+      const fresh = g.filter((s) => s.slugBase);
       await commitWithSlugs(
-        creating.map((s) => ({ scope: { type: 'event' as const }, base: s.slugBase! })),
+        fresh.map(claimOf),
         (slugs) => build(g, slugs, shared),
         commit,
+        fresh.map((s) => known.get(s)!),
       );
+      longest = Math.max(longest, Date.now() - started);
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, groups.length) }, worker));

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ddb } from '../../shared/db/client';
 import { extendAllSeries } from '../../shared/services/series-extend';
 import { finishJournal } from '../../shared/services/series-journal';
-import { anEvent, type Rec } from '../support/bodies';
+import { aCategory, anEvent, anOrganizer, aTag, aVenue, creator, type Rec } from '../support/bodies';
 import { useStack } from '../support/use-stack';
 
 /**
@@ -115,5 +115,60 @@ describe('an interrupted series write', () => {
     const all = await occurrences(seriesId);
     expect(all.map((e) => e.title)).toEqual(Array(30).fill('Renamed'));
     expect(all.map((e) => e.start_date)).toEqual(tuesdays(30));
+  });
+});
+
+describe('a series write', () => {
+  it('packs a heavily linked series into transactions of at most 100 items, each named once', async () => {
+    const created = creator(api, editor);
+    const parent = await created('/categories', aCategory());
+    const categories = [
+      (await created('/categories', aCategory({ parent: parent.id }))).id,
+      ...(await Promise.all([1, 2, 3].map(() => created('/categories', aCategory())))).map((c) => c.id),
+    ];
+    const tags = (await Promise.all([1, 2, 3, 4].map(() => created('/tags', aTag())))).map((t) => t.id);
+    const venue = (await created('/venues', aVenue())).id;
+    const organizers = (await Promise.all([1, 2].map(() => created('/organizers', anOrganizer())))).map(
+      (o) => o.id,
+    );
+    const sizes: number[] = [];
+    const send = ddb.send.bind(ddb);
+    vi.spyOn(ddb, 'send').mockImplementation((async (command: unknown, ...rest: unknown[]) => {
+      if (command instanceof TransactWriteCommand) {
+        const items = command.input.TransactItems ?? [];
+        const named = items.map((i) => {
+          const key = i.Put
+            ? { pk: i.Put.Item?.pk, sk: i.Put.Item?.sk }
+            : (i.Update ?? i.Delete ?? i.ConditionCheck)?.Key;
+          return JSON.stringify(key);
+        });
+        expect(new Set(named).size, 'an item named twice in one transaction').toBe(named.length);
+        sizes.push(items.length);
+      }
+      return (send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
+    }) as never);
+    // Daily over three months: each month adds its tallies for every link and category subtree.
+    const res = await api.post(
+      '/events',
+      anEvent({
+        start_date: '2027-03-20 10:00:00',
+        end_date: '2027-03-20 11:00:00',
+        timezone: 'Europe/Berlin',
+        recurrence: ['RRULE:FREQ=DAILY;COUNT=70'],
+        categories,
+        tags,
+        venue,
+        organizer: organizers,
+      }),
+      { token: editor },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await finishJournal(res.body.series_id as number, Number.POSITIVE_INFINITY);
+    vi.restoreAllMocks();
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(100);
+    // Packed: more than one occurrence in a transaction (each of these names some 22 items alone).
+    expect(sizes.length).toBeLessThan(70);
+    const all = await api.get(`/events?series=${res.body.series_id}&start_date=2027-01-01&per_page=1`);
+    expect(all.body.total).toBe(70);
   });
 });
