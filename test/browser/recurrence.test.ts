@@ -255,6 +255,51 @@ describe.skipIf(skipBrowser)('recurring events on the calendar page', () => {
     expect(errors).toEqual([]);
   });
 
+  it('undoes the trash of this and following events: the split part back, one cancelled before stays cancelled', async () => {
+    const first = await created({
+      title: 'Spinning',
+      start_date: '2027-03-05 07:00:00',
+      end_date: '2027-03-05 08:00:00',
+      timezone: 'Europe/Berlin',
+      recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=FR;COUNT=5'],
+    });
+    const id = first.series_id ?? first.id;
+    const all = (await series(id)).map((e) => e.id);
+    expect(all).toHaveLength(5);
+    // The fourth (March 26) is cancelled on its own first.
+    expect((await api.del(`/events/${all[3]}`, { token: tokens.editor })).status).toBe(200);
+    const { page, errors } = await open(MARCH, tokens.editor);
+
+    await dayEvent(page, 19, 'Spinning').click();
+    await page.locator('#detail-actions button', { hasText: 'Move to trash' }).click();
+    await page.check('#scope-following');
+    await page.click('#scope-ok');
+    // The series ends before March 19; from there on a series of its own, trashed.
+    await poll(async () => (await series(id)).map((e) => e.id)).toEqual([all[0], all[1]]);
+    await poll(() => dayEvent(page, 19, 'Spinning').count()).toBe(0);
+    const bar = page.locator('#undo-bar');
+    expect(await bar.textContent()).toBe(
+      "“Spinning” and the series' following events moved to the trash. Undo",
+    );
+
+    await bar.getByRole('button', { name: 'Undo' }).click();
+    await poll(() => bar.textContent()).toBe(
+      '“Spinning” and the series are back (Published); 1 cancelled before stays in the trash.',
+    );
+    // The first two untouched; the split series back but for the day cancelled before.
+    expect((await series(id)).map((e) => e.id)).toEqual([all[0], all[1]]);
+    const split = await series(all[2]!, 'publish,trash');
+    expect(split.map((e) => [e.start_date, e.status])).toEqual([
+      ['2027-03-19 07:00:00', 'publish'],
+      ['2027-03-26 07:00:00', 'trash'],
+      ['2027-04-02 07:00:00', 'publish'],
+    ]);
+    expect(split.every((e) => e.series_id === all[2])).toBe(true);
+    await poll(() => dayEvent(page, 19, 'Spinning').count()).toBe(1);
+    expect(await dayEvent(page, 26, 'Spinning').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('asks which events a trash is for: cancel sends nothing, "this event" trashes one occurrence', async () => {
     const { page } = await open(MARCH, tokens.editor);
     const id = yoga[0]!.series_id!;
