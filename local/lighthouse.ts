@@ -5,6 +5,7 @@
  *   npm run lighthouse                      # starts its own stack (in memory), seeds it, measures
  *   npm run lighthouse -- --url http://localhost:3000   # a running stack (seeded first when empty)
  *   npm run lighthouse -- --from bench/results/lighthouse.json   # renders a saved run again
+ *   npm run lighthouse -- --save test-results/lighthouse   # also keeps each run's full report (JSON)
  *
  * Debian's Chromium (/usr/bin/chromium, or CHROMIUM_PATH) through chrome-launcher: no browser download.
  * The scores go to bench/results/lighthouse.json (--out) and, rendered from that file, into the table
@@ -12,8 +13,9 @@
  * depend on the machine's load.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withReport } from '../bench/report-markdown';
 import {
@@ -29,7 +31,7 @@ import { gitCommit } from './git-commit';
 
 const USAGE =
   'Usage: npm run lighthouse -- [--url http://localhost:3000] [--out bench/results/lighthouse.json] ' +
-  '[--report docs/calendar-page.md] | --from results.json [--report file.md]';
+  '[--report docs/calendar-page.md] [--save dir] | --from results.json [--report file.md]';
 
 let parsed;
 try {
@@ -39,6 +41,7 @@ try {
       out: { type: 'string', default: 'bench/results/lighthouse.json' },
       report: { type: 'string', default: 'docs/calendar-page.md' },
       from: { type: 'string' },
+      save: { type: 'string' },
     },
   });
 } catch (e) {
@@ -239,6 +242,12 @@ async function main(): Promise<void> {
       if (!result) throw new Error(`Lighthouse returned nothing for ${origin}${p.path}`);
       const { lhr } = result;
       if (lhr.runtimeError) throw new Error(`Lighthouse on ${p.path}: ${lhr.runtimeError.message}`);
+      // The whole report, for what the scores do not say (long tasks, the LCP element, the trace's totals).
+      if (args.save) {
+        mkdirSync(args.save, { recursive: true });
+        const file = join(args.save, `${p.page.replace(/\W+/g, '-')}-${preset}.json`);
+        writeFileSync(file, JSON.stringify(lhr));
+      }
       version = lhr.lighthouseVersion;
       browser = lhr.environment.hostUserAgent.match(/(?:Headless)?Chrome\/[\d.]+/)?.[0] ?? 'Chromium';
       const scores = Object.fromEntries(
