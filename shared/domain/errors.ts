@@ -88,6 +88,19 @@ export const conflict = (what: string) =>
     `The ${what} was changed by another request at the same time; retry.`,
   );
 
+/**
+ * A change of an occurrence while an earlier write of its series is still being finished (a journal
+ * longer than a request's budget, docs/recurrence.md): nothing was changed, and a repeat goes on.
+ */
+export const seriesBusy = (seriesId: number) =>
+  new DomainError(
+    'conflict',
+    'rest_series_busy',
+    'The series is still being written by an earlier change; nothing was changed: send the request ' +
+      'again in a few seconds.',
+    { series_id: seriesId },
+  );
+
 /** An `If-Match` named another version of the record than the stored one (or none of it). */
 export const preconditionFailed = (type: ResourceType) =>
   new DomainError(

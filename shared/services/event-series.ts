@@ -1,5 +1,5 @@
 import { config } from '../config';
-import { invalidParam } from '../domain/errors';
+import { invalidParam, seriesBusy } from '../domain/errors';
 import type { EventRecord, Occurrence } from '../domain/event-record';
 import type { SeriesTimes } from '../domain/recurrence';
 import { editedFields, sharedWith, TIME_FIELDS } from '../domain/series-fields';
@@ -155,7 +155,8 @@ export async function updatingOccurrence(
     await finishJournal(series.id);
     current = await reload();
     series = current.data.series ? await getSeries(current.data.series.id) : undefined;
-    if (!current.data.series || series?.journal) throw staleError(ctx, 'event')();
+    if (!current.data.series) throw staleError(ctx, 'event')();
+    if (series?.journal) throw seriesBusy(series.id);
   }
   // The same rule without a scope on the series' first occurrence repeats the write that made a
   // single event this series (an interrupted one is finished above): it is that write again.

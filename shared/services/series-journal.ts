@@ -199,12 +199,18 @@ async function commitSteps(steps: Step[], shared: Shared, deadline: number): Pro
       const g = groups[next++]!;
       const started = Date.now();
       const fresh = g.filter((s) => s.slugBase);
-      await commitWithSlugs(
-        fresh.map(claimOf),
-        (slugs) => build(g, slugs, shared),
-        commit,
-        fresh.map((s) => known.get(s)!),
-      );
+      try {
+        await commitWithSlugs(
+          fresh.map(claimOf),
+          (slugs) => build(g, slugs, shared),
+          commit,
+          fresh.map((s) => known.get(s)!),
+        );
+      } catch (e) {
+        // The others begin nothing more: the request fails now, and its repeat finishes the journal.
+        next = groups.length;
+        throw e;
+      }
       longest = Math.max(longest, Date.now() - started);
     }
   };

@@ -118,6 +118,53 @@ describe('an interrupted series write', () => {
   });
 });
 
+describe('a change while an earlier series write is unfinished', () => {
+  it('answers 409 rest_series_busy, changes nothing, and goes through once the journal is done', async () => {
+    const word = `Busy${Date.now()}`;
+    // Two hundred days: many more transactions than a request begins at once (series-journal.ts).
+    const body = anEvent({ ...WEEKLY_30, recurrence: ['RRULE:FREQ=DAILY;COUNT=200'], title: word });
+    failTransaction(2, word);
+    expect((await api.post('/events', body, { token: editor })).status).toBeGreaterThanOrEqual(500);
+    vi.restoreAllMocks();
+    const found = await api.get(`/events?search=${word}&start_date=2027-01-01&per_page=50`);
+    const first = (found.body.events as Rec[]).find((e) => e.id === e.series_id)!;
+    const written = async () =>
+      (await api.get(`/events?series=${first.id}&start_date=2027-01-01&per_page=1`)).body.total as number;
+    // The failure stopped the journal's other transactions: most of the series is still to write.
+    expect(await written()).toBeLessThan(100);
+    const etag = (await api.get(`/events/${first.id}`)).headers.get('etag')!;
+
+    // The journal's transactions outlast the request's budget (a slow or busy table), as
+    // DynamoDB does not on demand.
+    const send = ddb.send.bind(ddb);
+    vi.spyOn(ddb, 'send').mockImplementation((async (command: unknown, ...rest: unknown[]) => {
+      if (command instanceof TransactWriteCommand && JSON.stringify(command.input).includes(word))
+        await new Promise((ok) => setTimeout(ok, 3500));
+      return (send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
+    }) as never);
+    const busy = await api.patch(
+      `/events/${first.id}`,
+      { title: 'Changed' },
+      { token: editor, headers: { 'if-match': etag } },
+    );
+    vi.restoreAllMocks();
+    // Not a 412: the version the client named is still the stored one.
+    expect(busy.status, JSON.stringify(busy.body)).toBe(409);
+    expect(busy.body).toMatchObject({ code: 'rest_series_busy', data: { status: 409, series_id: first.id } });
+    expect((await api.get(`/events/${first.id}`)).body.title).toBe(word);
+
+    await finishJournal(first.id, Number.POSITIVE_INFINITY);
+    expect(await written()).toBe(200);
+    const again = await api.patch(
+      `/events/${first.id}`,
+      { title: 'Changed' },
+      { token: editor, headers: { 'if-match': etag } },
+    );
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.title).toBe('Changed');
+  });
+});
+
 describe('a series write', () => {
   it('packs a heavily linked series into transactions of at most 100 items, each named once', async () => {
     const created = creator(api, editor);
