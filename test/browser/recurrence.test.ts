@@ -99,6 +99,33 @@ const dayEvent = (page: Page, day: number, title = 'Yoga') =>
   page.locator(`td[data-date="2027-03-${String(day).padStart(2, '0')}"] .fc-event`, { hasText: title });
 const MARCH = '/?date=2027-03-01';
 
+/**
+ * A weekly series on `day` of March 2027 (Berlin), its occurrence number `cancel` (0-based) cancelled
+ * on its own: the occurrences' IDs, in order.
+ */
+async function seriesWithOneCancelled(title: string, day: number, rule: string, cancel: number) {
+  const date = `2027-03-${String(day).padStart(2, '0')}`;
+  const first = await created({
+    title,
+    start_date: `${date} 09:00:00`,
+    end_date: `${date} 10:00:00`,
+    timezone: 'Europe/Berlin',
+    recurrence: [rule],
+  });
+  const id = first.series_id ?? first.id;
+  const all = (await series(id)).map((e) => e.id);
+  expect((await api.del(`/events/${all[cancel]}`, { token: tokens.editor })).status).toBe(200);
+  return { id, all };
+}
+
+/** Trashes the occurrence of `title` on `day` from its detail, answering the question of scope. */
+async function trashFromDetail(page: Page, day: number, title: string, scope: 'all' | 'following') {
+  await dayEvent(page, day, title).click();
+  await page.locator('#detail-actions button', { hasText: 'Move to trash' }).click();
+  await page.check(`#scope-${scope}`);
+  await page.click('#scope-ok');
+}
+
 describe.skipIf(skipBrowser)('recurring events on the calendar page', () => {
   it("shows an occurrence's rule in words and links to the list of its series", async () => {
     expect(yoga).toHaveLength(6);
@@ -223,24 +250,12 @@ describe.skipIf(skipBrowser)('recurring events on the calendar page', () => {
   });
 
   it('undoes the trash of all of a series: every occurrence back, one cancelled before stays cancelled', async () => {
-    const first = await created({
-      title: 'Pilates',
-      start_date: '2027-03-04 09:00:00',
-      end_date: '2027-03-04 10:00:00',
-      timezone: 'Europe/Berlin',
-      recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=TH;COUNT=4'],
-    });
-    const id = first.series_id ?? first.id;
-    const all = (await series(id)).map((e) => e.id);
+    // Four Thursdays, the third cancelled on its own first.
+    const { id, all } = await seriesWithOneCancelled('Pilates', 4, 'RRULE:FREQ=WEEKLY;BYDAY=TH;COUNT=4', 2);
     expect(all).toHaveLength(4);
-    // The third is cancelled on its own first.
-    expect((await api.del(`/events/${all[2]}`, { token: tokens.editor })).status).toBe(200);
     const { page, errors } = await open(MARCH, tokens.editor);
 
-    await dayEvent(page, 4, 'Pilates').click();
-    await page.locator('#detail-actions button', { hasText: 'Move to trash' }).click();
-    await page.check('#scope-all');
-    await page.click('#scope-ok');
+    await trashFromDetail(page, 4, 'Pilates', 'all');
     await poll(async () => (await series(id)).length).toBe(0);
     const bar = page.locator('#undo-bar');
     expect(await bar.textContent()).toBe("“Pilates” and the series' other events moved to the trash. Undo");
@@ -256,24 +271,12 @@ describe.skipIf(skipBrowser)('recurring events on the calendar page', () => {
   });
 
   it('undoes the trash of this and following events: the split part back, one cancelled before stays cancelled', async () => {
-    const first = await created({
-      title: 'Spinning',
-      start_date: '2027-03-05 07:00:00',
-      end_date: '2027-03-05 08:00:00',
-      timezone: 'Europe/Berlin',
-      recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=FR;COUNT=5'],
-    });
-    const id = first.series_id ?? first.id;
-    const all = (await series(id)).map((e) => e.id);
+    // Five Fridays, the fourth (March 26) cancelled on its own first.
+    const { id, all } = await seriesWithOneCancelled('Spinning', 5, 'RRULE:FREQ=WEEKLY;BYDAY=FR;COUNT=5', 3);
     expect(all).toHaveLength(5);
-    // The fourth (March 26) is cancelled on its own first.
-    expect((await api.del(`/events/${all[3]}`, { token: tokens.editor })).status).toBe(200);
     const { page, errors } = await open(MARCH, tokens.editor);
 
-    await dayEvent(page, 19, 'Spinning').click();
-    await page.locator('#detail-actions button', { hasText: 'Move to trash' }).click();
-    await page.check('#scope-following');
-    await page.click('#scope-ok');
+    await trashFromDetail(page, 19, 'Spinning', 'following');
     // The series ends before March 19; from there on a series of its own, trashed.
     await poll(async () => (await series(id)).map((e) => e.id)).toEqual([all[0], all[1]]);
     await poll(() => dayEvent(page, 19, 'Spinning').count()).toBe(0);
@@ -290,9 +293,9 @@ describe.skipIf(skipBrowser)('recurring events on the calendar page', () => {
     expect((await series(id)).map((e) => e.id)).toEqual([all[0], all[1]]);
     const split = await series(all[2]!, 'publish,trash');
     expect(split.map((e) => [e.start_date, e.status])).toEqual([
-      ['2027-03-19 07:00:00', 'publish'],
-      ['2027-03-26 07:00:00', 'trash'],
-      ['2027-04-02 07:00:00', 'publish'],
+      ['2027-03-19 09:00:00', 'publish'],
+      ['2027-03-26 09:00:00', 'trash'],
+      ['2027-04-02 09:00:00', 'publish'],
     ]);
     expect(split.every((e) => e.series_id === all[2])).toBe(true);
     await poll(() => dayEvent(page, 19, 'Spinning').count()).toBe(1);
