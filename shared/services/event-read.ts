@@ -21,7 +21,12 @@ export async function loadEvent(ref: Ref): Promise<EventRecord> {
  * caught up), then what it links to.
  */
 export async function getEvent(ref: Ref, ctx: Caller): Promise<EventView> {
+  return presentEvent(await readableEvent(ref, ctx), ctx, true);
+}
+
+/** The record of the event a path names, if the caller may see it (getEvent's first round trip). */
+export async function readableEvent(ref: Ref, ctx: Caller): Promise<EventRecord> {
   const event = ('slug' in ref ? await eventBySlugIndex(ref.slug) : undefined) ?? (await loadEvent(ref));
   assertReadable('event', event, ctx.user);
-  return presentEvent(event, ctx, true);
+  return event;
 }

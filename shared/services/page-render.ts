@@ -1,12 +1,13 @@
 import { config, NAMESPACE } from '../config';
 import { DomainError } from '../domain/errors';
+import type { EventRecord } from '../domain/event-record';
 import { type PageRoute, pageRouteOf } from '../domain/page-paths';
 import type { Taxonomy } from '../domain/records';
 import { findTerms } from '../repositories/term-lookup';
 import type { Caller } from './context';
-import { getEvent } from './event-read';
+import { readableEvent } from './event-read';
 import { listEvents } from './event-list';
-import type { EventView } from './event-view';
+import { type EventView, presentEvent } from './event-view';
 import { linkedPostReads } from './linked-read';
 import type { LinkedView } from './linked-post-view';
 import { organizerView } from './organizer-type';
@@ -76,7 +77,7 @@ export async function renderPage(pathname: string, shell: string): Promise<Rende
 async function render(route: PageRoute, shell: string): Promise<string> {
   switch (route.kind) {
     case 'event':
-      return eventPage(await getEvent({ slug: route.slug }, visitor), shell);
+      return eventPage(await readableEvent({ slug: route.slug }, visitor), shell);
     case 'venue':
     case 'organizer':
       return linkedPage(route.kind, route.slug, shell);
@@ -86,7 +87,9 @@ async function render(route: PageRoute, shell: string): Promise<string> {
   }
 }
 
-async function eventPage(e: EventView, shell: string): Promise<string> {
+async function eventPage(event: EventRecord, shell: string): Promise<string> {
+  // The series' other dates are read beside what the event links to, not after it (a round trip less).
+  const [e, series] = await Promise.all([presentEvent(event, visitor, true), seriesDates(event)]);
   const head = headTags({
     title: e.title,
     description: summary(e.excerpt || e.description || '') || `${e.title}: ${e.start_date.slice(0, 10)}`,
@@ -94,8 +97,7 @@ async function eventPage(e: EventView, shell: string): Promise<string> {
     image: imageUrl(e.image),
     jsonLd: jsonLdScript(eventJsonLd(e, { context: true })),
   });
-  const [terms, series] = await Promise.all([termLinks(e), seriesDates(e)]);
-  return intoShell(shell, head, eventArticle(e, terms, series));
+  return intoShell(shell, head, eventArticle(e, await termLinks(e), series));
 }
 
 /** How many of a series' other upcoming dates an occurrence's page lists. */
@@ -105,10 +107,11 @@ const SERIES_DATES = 5;
  * An occurrence's series (docs/recurrence.md): its other dates that have not ended, soonest first, as a
  * visitor lists them (cancelled ones are in the trash, so not among them). Nothing for a single event.
  */
-async function seriesDates(e: EventView): Promise<EventView[] | undefined> {
-  if (e.series_id == null) return undefined;
+async function seriesDates(e: EventRecord): Promise<EventView[] | undefined> {
+  const seriesId = e.data.series?.id;
+  if (seriesId === undefined) return undefined;
   const { items } = await listEvents(
-    { series: e.series_id, ends_after: nowWall(), per_page: SERIES_DATES + 1 } as Parameters<
+    { series: seriesId, ends_after: nowWall(), per_page: SERIES_DATES + 1 } as Parameters<
       typeof listEvents
     >[0],
     visitor,
