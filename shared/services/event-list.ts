@@ -102,8 +102,12 @@ export async function listEventRows(
  * request is one scope over whole days, the total comes from the month tallies, which also tell where
  * the requested page begins: only that page (and at most the rest of its first day) is read.
  */
-export async function listEvents(q: EventListQuery, ctx: Caller & { now?: Date }): Promise<Page<EventView>> {
-  const { plan, candidates, total } = await listEventRows(q, ctx);
+export async function listEvents(
+  q: EventListQuery,
+  ctx: Caller & { now?: Date },
+  reads: ListReads = repositoryReads,
+): Promise<Page<EventView>> {
+  const { plan, candidates, total } = await listEventRows(q, ctx, reads);
   // The page's records and what they link to, in one batch (the rows name their links).
   const known = new Map(candidates.flatMap((c) => (c.record ? [[c.row.eventId, c.record] as const] : [])));
   const { records, linked } = await pageWithLinked(

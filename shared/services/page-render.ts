@@ -7,6 +7,7 @@ import { findTerms } from '../repositories/term-lookup';
 import type { Caller } from './context';
 import { readableEvent } from './event-read';
 import { listEvents } from './event-list';
+import { repositoryReads, withKnownPosts } from './event-list-reads';
 import { type EventView, presentEvent } from './event-view';
 import { linkedPostReads } from './linked-read';
 import type { LinkedView } from './linked-post-view';
@@ -108,13 +109,12 @@ const SERIES_DATES = 5;
  * visitor lists them (cancelled ones are in the trash, so not among them). Nothing for a single event.
  */
 async function seriesDates(e: EventRecord): Promise<EventView[] | undefined> {
-  const seriesId = e.data.series?.id;
-  if (seriesId === undefined) return undefined;
+  if (!e.data.series) return undefined;
+  // Named by this occurrence, which is in hand: the list does not read it again to find its series.
   const { items } = await listEvents(
-    { series: seriesId, ends_after: nowWall(), per_page: SERIES_DATES + 1 } as Parameters<
-      typeof listEvents
-    >[0],
+    { series: e.id, ends_after: nowWall(), per_page: SERIES_DATES + 1 } as Parameters<typeof listEvents>[0],
     visitor,
+    withKnownPosts(repositoryReads, [e]),
   );
   return items.filter((o) => o.id !== e.id).slice(0, SERIES_DATES);
 }
