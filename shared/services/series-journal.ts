@@ -155,8 +155,10 @@ function itemsOf(step: Step, i: number, shared: Shared): string[] {
   return [...writes, ...deltaWrites(deltas)].map(itemOf);
 }
 
-/** Commits steps in transactions of up to 100 items, new occurrences' slugs claimed in each. */
-/** Whether every step was committed before `deadline` (else the journal stays, for a repeat). */
+/**
+ * Commits steps in transactions of up to 100 items, new occurrences' slugs claimed in each; answers
+ * whether every step was committed before `deadline` (else the journal stays, for a repeat).
+ */
 async function commitSteps(steps: Step[], shared: Shared, deadline: number): Promise<boolean> {
   const groups: Step[][] = [];
   let group: Step[] = [];

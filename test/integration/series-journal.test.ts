@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ddb } from '../../shared/db/client';
 import { extendAllSeries } from '../../shared/services/series-extend';
 import { finishJournal } from '../../shared/services/series-journal';
 import { aCategory, anEvent, anOrganizer, aTag, aVenue, creator, type Rec } from '../support/bodies';
+import { itemKey } from '../support/transactions';
 import { useStack } from '../support/use-stack';
 
 /**
@@ -28,18 +29,53 @@ const WEEKLY_30 = {
   recurrence: ['RRULE:FREQ=WEEKLY;COUNT=30'],
 };
 
+/** Runs `before` on each TransactWriteItems the data store client sends from now on, then sends it. */
+function beforeTransactions(before: (input: TransactWriteCommandInput) => void | Promise<void>) {
+  const send = ddb.send.bind(ddb);
+  vi.spyOn(ddb, 'send').mockImplementation((async (command: unknown, ...rest: unknown[]) => {
+    if (command instanceof TransactWriteCommand) await before(command.input);
+    return (send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
+  }) as never);
+}
+
+const writes = (input: TransactWriteCommandInput, text: string) => JSON.stringify(input).includes(text);
+
 /**
  * Fails the `n`th transaction from now on that writes `text` (the first is the named occurrence's own);
  * others, such as what an earlier request still writes, go through.
  */
 function failTransaction(n: number, text: string) {
-  const send = ddb.send.bind(ddb);
   let seen = 0;
-  vi.spyOn(ddb, 'send').mockImplementation((async (command: unknown, ...rest: unknown[]) => {
-    const ours = command instanceof TransactWriteCommand && JSON.stringify(command.input).includes(text);
-    if (ours && ++seen === n) throw Object.assign(new Error('injected failure'), { name: 'InjectedFailure' });
-    return (send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
-  }) as never);
+  beforeTransactions((input) => {
+    if (writes(input, text) && ++seen === n)
+      throw Object.assign(new Error('injected failure'), { name: 'InjectedFailure' });
+  });
+}
+
+/** Holds each transaction that writes `text` for `ms` (a slow or busy table, which DynamoDB is not on demand). */
+function slowTransactions(text: string, ms: number) {
+  beforeTransactions(async (input) => {
+    if (writes(input, text)) await new Promise((ok) => setTimeout(ok, ms));
+  });
+}
+
+/**
+ * A daily series of 200 whose create failed at its journal's first transaction: the series and its
+ * first occurrence exist, and most of the journal is still to write (many more transactions than a
+ * request begins at once, series-journal.ts). Answers the first occurrence and how many are written.
+ */
+async function seriesLeftHalfWritten(word: string) {
+  const body = anEvent({ ...WEEKLY_30, recurrence: ['RRULE:FREQ=DAILY;COUNT=200'], title: word });
+  failTransaction(2, word);
+  expect((await api.post('/events', body, { token: editor })).status).toBeGreaterThanOrEqual(500);
+  vi.restoreAllMocks();
+  const found = await api.get(`/events?search=${word}&start_date=2027-01-01&per_page=50`);
+  const first = (found.body.events as Rec[]).find((e) => e.id === e.series_id)!;
+  const written = async () =>
+    (await api.get(`/events?series=${first.id}&start_date=2027-01-01&per_page=1`)).body.total as number;
+  // The failure stopped the journal's other transactions.
+  expect(await written()).toBeLessThan(100);
+  return { first, written };
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -121,27 +157,11 @@ describe('an interrupted series write', () => {
 describe('a change while an earlier series write is unfinished', () => {
   it('answers 409 rest_series_busy, changes nothing, and goes through once the journal is done', async () => {
     const word = `Busy${Date.now()}`;
-    // Two hundred days: many more transactions than a request begins at once (series-journal.ts).
-    const body = anEvent({ ...WEEKLY_30, recurrence: ['RRULE:FREQ=DAILY;COUNT=200'], title: word });
-    failTransaction(2, word);
-    expect((await api.post('/events', body, { token: editor })).status).toBeGreaterThanOrEqual(500);
-    vi.restoreAllMocks();
-    const found = await api.get(`/events?search=${word}&start_date=2027-01-01&per_page=50`);
-    const first = (found.body.events as Rec[]).find((e) => e.id === e.series_id)!;
-    const written = async () =>
-      (await api.get(`/events?series=${first.id}&start_date=2027-01-01&per_page=1`)).body.total as number;
-    // The failure stopped the journal's other transactions: most of the series is still to write.
-    expect(await written()).toBeLessThan(100);
+    const { first, written } = await seriesLeftHalfWritten(word);
     const etag = (await api.get(`/events/${first.id}`)).headers.get('etag')!;
 
-    // The journal's transactions outlast the request's budget (a slow or busy table), as
-    // DynamoDB does not on demand.
-    const send = ddb.send.bind(ddb);
-    vi.spyOn(ddb, 'send').mockImplementation((async (command: unknown, ...rest: unknown[]) => {
-      if (command instanceof TransactWriteCommand && JSON.stringify(command.input).includes(word))
-        await new Promise((ok) => setTimeout(ok, 3500));
-      return (send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
-    }) as never);
+    // The journal's transactions outlast the request's budget.
+    slowTransactions(word, 3500);
     const busy = await api.patch(
       `/events/${first.id}`,
       { title: 'Changed' },
@@ -165,6 +185,41 @@ describe('a change while an earlier series write is unfinished', () => {
   });
 });
 
+describe("a series journal's budget", () => {
+  it('answers within its budget: it begins no transaction that would end after it', async () => {
+    const word = `Budget${Date.now()}`;
+    const { first, written } = await seriesLeftHalfWritten(word);
+    const before = await written();
+    // A clock of the test's own, moved only by the journal's transactions: they run one at a time, as
+    // DynamoDB Local's single writer runs them, and each takes 600 ms of it. A check of the deadline
+    // alone begins transactions until 3 s have passed, each queued behind those in flight.
+    const start = Date.now();
+    let clock = start;
+    vi.spyOn(Date, 'now').mockImplementation(() => clock);
+    const send = ddb.send.bind(ddb) as (...a: unknown[]) => Promise<unknown>;
+    let queue: Promise<unknown> = Promise.resolve();
+    vi.spyOn(ddb, 'send').mockImplementation(((command: unknown, ...rest: unknown[]) => {
+      if (!(command instanceof TransactWriteCommand) || !writes(command.input, word))
+        return send(command, ...rest);
+      const mine = queue.then(async () => {
+        const out = await send(command, ...rest);
+        clock += 600;
+        return out;
+      });
+      queue = mine.catch(() => undefined);
+      return mine;
+    }) as never);
+    expect(await finishJournal(first.id)).toBe(false);
+    const took = clock - start;
+    vi.restoreAllMocks();
+    expect(took).toBeGreaterThan(0);
+    expect(took).toBeLessThanOrEqual(3000);
+    expect(await written()).toBeGreaterThan(before);
+    await finishJournal(first.id, Number.POSITIVE_INFINITY);
+    expect(await written()).toBe(200);
+  });
+});
+
 describe('a series write', () => {
   it('packs a heavily linked series into transactions of at most 100 items, each named once', async () => {
     const created = creator(api, editor);
@@ -179,21 +234,15 @@ describe('a series write', () => {
       (o) => o.id,
     );
     const sizes: number[] = [];
-    const send = ddb.send.bind(ddb);
-    vi.spyOn(ddb, 'send').mockImplementation((async (command: unknown, ...rest: unknown[]) => {
-      if (command instanceof TransactWriteCommand) {
-        const items = command.input.TransactItems ?? [];
-        const named = items.map((i) => {
-          const key = i.Put
-            ? { pk: i.Put.Item?.pk, sk: i.Put.Item?.sk }
-            : (i.Update ?? i.Delete ?? i.ConditionCheck)?.Key;
-          return JSON.stringify(key);
-        });
-        expect(new Set(named).size, 'an item named twice in one transaction').toBe(named.length);
-        sizes.push(items.length);
-      }
-      return (send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
-    }) as never);
+    const twice: string[] = [];
+    beforeTransactions((input) => {
+      const named = (input.TransactItems ?? []).map((i) => {
+        const { pk, sk } = itemKey(i);
+        return JSON.stringify([pk, sk]);
+      });
+      if (new Set(named).size !== named.length) twice.push(named.join(' '));
+      sizes.push(named.length);
+    });
     // Daily over three months: each month adds its tallies for every link and category subtree.
     const res = await api.post(
       '/events',
@@ -212,6 +261,7 @@ describe('a series write', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     await finishJournal(res.body.series_id as number, Number.POSITIVE_INFINITY);
     vi.restoreAllMocks();
+    expect(twice, 'an item named twice in one transaction').toEqual([]);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(100);
     // Packed: more than one occurrence in a transaction (each of these names some 22 items alone).
     expect(sizes.length).toBeLessThan(70);
