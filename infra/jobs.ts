@@ -42,6 +42,11 @@ export const RESYNC_IMPORTS_RATE = Duration.minutes(1);
  */
 export const RESYNC_IMPORTS_TIMEOUT = Duration.minutes(15);
 
+/** How often the finisher of series writes looks for journals left by writes (docs/recurrence.md). */
+export const FINISH_SERIES_WRITES_RATE = Duration.minutes(1);
+/** Its longest run: as long as its claim on a series' journal holds (FINISHER_LEASE_MS, series-finisher.ts). */
+export const FINISH_SERIES_WRITES_TIMEOUT = Duration.minutes(5);
+
 interface JobSpec {
   id: string;
   /** The schedule's construct ID (kept as first deployed: a new one would replace the schedule). */
@@ -72,18 +77,29 @@ const JOBS: JobSpec[] = [
     rate: RESYNC_IMPORTS_RATE,
     description: 'Fetches and syncs again the feed imports whose re-sync is due (docs/import-export.md)',
   },
+  {
+    id: 'FinishSeriesWrites',
+    scheduleId: 'FinishSeriesWritesEveryMinute',
+    name: 'finishSeriesWrites',
+    handler: 'functions/jobs/finish-series-writes',
+    timeout: FINISH_SERIES_WRITES_TIMEOUT,
+    rate: FINISH_SERIES_WRITES_RATE,
+    description:
+      'Finishes the recurring series writes that answered with part of their journal left (docs/recurrence.md)',
+  },
 ];
 
 /**
  * The service's scheduled jobs, in a nested stack of their own: the daily extend job of recurring
- * events (functions/jobs/extend-series.ts) and the re-sync of feed imports every minute
+ * events (functions/jobs/extend-series.ts), the finisher of series writes every minute
+ * (functions/jobs/finish-series-writes.ts) and the re-sync of feed imports every minute
  * (functions/jobs/resync-imports.ts), each with its EventBridge Scheduler schedule and that schedule's
- * role (allowed to invoke its function only), and the functions' alarms. Both jobs write what the API
+ * role (allowed to invoke its function only), and the functions' alarms. The jobs write what the API
  * writes, with the same grants (JOB_TABLE_ACTIONS); the re-sync also fetches feeds, guarded as the API's
  * imports are (shared/outbound).
  */
 export class ScheduledJobs extends NestedStack {
-  /** The jobs' functions, by name (`extendSeries`, `resyncImports`). */
+  /** The jobs' functions, by name (`extendSeries`, `resyncImports`, `finishSeriesWrites`). */
   readonly functions = new Map<string, LambdaFunction>();
   /** Their schedules, by the same names. */
   readonly schedules = new Map<string, Schedule>();

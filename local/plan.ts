@@ -16,14 +16,23 @@ const USAGE =
   'Usage: npm run plan -- "<query>" [--as visitor|subscriber|contributor|author|editor|administrator]\n' +
   '       npm run plan -- --table | --write docs/data-model.md';
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    as: { type: 'string', default: 'visitor' },
-    table: { type: 'boolean' },
-    write: { type: 'string' },
-  },
-});
+function args() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        as: { type: 'string', default: 'visitor' },
+        table: { type: 'boolean' },
+        write: { type: 'string' },
+      },
+    });
+  } catch (e) {
+    // An option without its value, or one unknown: say which, and how it is used.
+    console.error(`plan: ${(e as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const { values, positionals } = args();
 
 try {
   if (values.table) console.log(`${patternsDocBlock()}\n\n${planDocBlock()}`);

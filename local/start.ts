@@ -85,6 +85,7 @@ let server: Server | undefined;
 let webhooks: { stop: () => Promise<void> } | undefined;
 let seriesTimer: { stop: () => Promise<void> } | undefined;
 let importTimer: { stop: () => Promise<void> } | undefined;
+let seriesFinisher: { stop: () => Promise<void> } | undefined;
 let stopping = false;
 
 /** Lets requests in flight finish (briefly), then drops every connection. */
@@ -103,6 +104,7 @@ const stop = async (code = 0) => {
   stopping = true;
   clearInterval(watch);
   await importTimer?.stop();
+  await seriesFinisher?.stop();
   await seriesTimer?.stop();
   if (server) await closeServer(server);
   await webhooks?.stop();
@@ -149,6 +151,8 @@ try {
   webhooks = await startWebhookEngine({ endpoint: dynamo.endpoint, tableName });
   // Recurring series: extended to the horizon now and every hour (the deployed stack's daily schedule).
   seriesTimer = (await import('./series-timer')).startSeriesTimer();
+  // What a series write left when it answered: finished within seconds (deployed, every minute).
+  seriesFinisher = (await import('./series-finisher')).startSeriesFinisher();
   // Feed imports with resync_minutes: fetched and synced again when due (not yet scheduled deployed).
   importTimer = (await import('./import-timer')).startImportTimer();
   console.log(

@@ -8,7 +8,7 @@ import { TABLE } from './table';
  * Every Query the service makes, declared once (single-table style: the access patterns first, the
  * keys after them): the index, the partition key builder (keys.ts), the sort-key condition, the
  * attributes read. Repositories read through these (`queryIndex(pattern.query(...))`), and
- * docs/data-model.md's access-pattern table is rendered from them (`npm run plan -- --write`).
+ * docs/data-model.md's access-pattern table is rendered from them (`npm run plan -- --write docs/data-model.md`).
  * Reads by key (GetItem, BatchGetItem of records, guards, totals, tallies) use keys.ts directly.
  */
 
@@ -201,6 +201,15 @@ export const patterns = {
     attributes: () => ['id', 'horizon', 'ended', 'journal'],
     example: [],
     usedBy: 'series.ts allSeries',
+  }),
+  dueSeriesWrites: pattern({
+    serves: 'the series whose journal a write left and whose finisher is due (the finisher job)',
+    index: 'byStart',
+    partition: (_nowIso: string) => keys.journalPartition,
+    sort: (nowIso: string) => ({ before: `${nowIso}~` }),
+    attributes: () => ['id', 'gsi2sk'],
+    example: ['2031-03-12T20:00:00.000Z'],
+    usedBy: 'series.ts dueJournals',
   }),
   allImports: pattern({
     serves: 'every feed or CSV import (GET /imports, the re-sync timer)',

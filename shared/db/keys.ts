@@ -39,7 +39,8 @@ import type { TallyScope } from '../domain/tallies';
  *                                                       byAssignment = WORD#<first two characters> / <word>#<eventId>
  *   series           SERIES#<seriesId> / SERIES           a recurring series: its lines, template, horizon and
  *                                                       journal (docs/recurrence.md); the ID is its first event's;
- *                                                       bySlug = SERIES / <seriesId> (the extend job reads them all)
+ *                                                       bySlug = SERIES / <seriesId> (the extend job reads them all);
+ *                                                       while a journal is left, byStart = JOURNAL / <due ISO time>#<seriesId>
  *   series member    POST#<eventId> / LINK#SERIES#<id>   an occurrence's membership, with the event's filter row;
  *                                                       byAssignment = SERIES#<seriesId> / <event-local start>#<eventId>
  *   change           CHANGES / <ISO time>#<writer>#<seq>  the change log (GET /changes), one partition in
@@ -182,6 +183,12 @@ export const keys = {
   /** Every series in one partition of bySlug, for the extend job. */
   seriesPartition: 'SERIES',
   seriesIndex: (seriesId: number) => ({ gsi1pk: 'SERIES', gsi1sk: pad(seriesId) }),
+  /** Series whose journal is left, by when the finisher may take it up (sparse: only while there is one). */
+  journalPartition: 'JOURNAL',
+  journalIndex: (seriesId: number, dueMs: number) => ({
+    gsi2pk: 'JOURNAL',
+    gsi2sk: `${new Date(dueMs).toISOString()}#${pad(seriesId)}`,
+  }),
 
   /** The change log is one partition, so that a page of it is one Query in write order. */
   changePartition: 'CHANGES',

@@ -66,9 +66,16 @@ export async function getSeries(id: number): Promise<SeriesItem | undefined> {
     new GetCommand({ TableName: tableName(), Key: keys.series(id), ConsistentRead: true }),
   );
   if (!out.Item) return undefined;
-  const { pk: _pk, sk: _sk, ...item } = out.Item;
+  // The journal's index keys are the write's own (seriesWrite), never carried into the next one.
+  const { pk: _pk, sk: _sk, gsi2pk: _jp, gsi2sk: _js, ...item } = out.Item;
   return item as SeriesItem;
 }
+
+/**
+ * How long after a write the finisher may take up the journal it left: longer than a request runs
+ * (the API functions' 10 s), so the finisher does not write beside the request that is still writing.
+ */
+export const JOURNAL_DUE_AFTER_MS = 15_000;
 
 /**
  * The series item's write in the transaction of the occurrence a request names: a new series, or the
@@ -83,7 +90,13 @@ export function seriesWrite(
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...keys.series(next.id), ...keys.seriesIndex(next.id), type: 'series', ...next },
+        Item: {
+          ...keys.series(next.id),
+          ...keys.seriesIndex(next.id),
+          type: 'series',
+          ...next,
+          ...(next.journal ? keys.journalIndex(next.id, Date.now() + JOURNAL_DUE_AFTER_MS) : {}),
+        },
         ConditionExpression: previousVersion === undefined ? 'attribute_not_exists(pk)' : 'version = :v',
         ...(previousVersion === undefined ? {} : { ExpressionAttributeValues: { ':v': previousVersion } }),
       },
@@ -99,14 +112,45 @@ export async function* allSeries(): AsyncGenerator<Pick<SeriesItem, 'id' | 'hori
     yield item as Pick<SeriesItem, 'id' | 'horizon' | 'ended' | 'journal'>;
 }
 
-/** Removes a finished journal, unless a later write replaced it. */
+/** The series whose journal is left and due for the finisher at `nowMs`, with their due keys. */
+export async function dueJournals(nowMs: number): Promise<Array<{ id: number; due: string }>> {
+  const due: Array<{ id: number; due: string }> = [];
+  for await (const item of queryIndex(patterns.dueSeriesWrites.query(new Date(nowMs).toISOString())))
+    due.push({ id: Number(item.id), due: String(item.gsi2sk) });
+  return due;
+}
+
+/**
+ * Moves a journal's due time from `seen` to `untilMs` (a finisher's claim, or its release); its new due key, or undefined when
+ * it is no longer `seen`: another finisher claimed it, a write replaced it or it is finished.
+ */
+export async function moveJournalDue(id: number, seen: string, untilMs: number): Promise<string | undefined> {
+  const { gsi2sk } = keys.journalIndex(id, untilMs);
+  try {
+    await ddb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.series(id),
+        UpdateExpression: 'SET gsi2sk = :next',
+        ConditionExpression: 'gsi2sk = :seen',
+        ExpressionAttributeValues: { ':next': gsi2sk, ':seen': seen },
+      }),
+    );
+    return gsi2sk;
+  } catch (e) {
+    if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
+    return undefined;
+  }
+}
+
+/** Removes a finished journal (and its place among the due ones), unless a later write replaced it. */
 export async function clearJournal(id: number, token: string): Promise<void> {
   try {
     await ddb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.series(id),
-        UpdateExpression: 'REMOVE journal',
+        UpdateExpression: 'REMOVE journal, gsi2pk, gsi2sk',
         ConditionExpression: 'journal.#t = :t',
         ExpressionAttributeNames: { '#t': 'token' },
         ExpressionAttributeValues: { ':t': token },

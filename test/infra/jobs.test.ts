@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_TABLE_ACTIONS } from '../../infra/jobs';
 import { RESYNC_LEASE_MS } from '../../shared/services/imports';
+import { FINISHER_LEASE_MS } from '../../shared/services/series-finisher';
 import { synth } from './synth';
 
 /**
  * The deployed scheduled jobs: the extend job of recurring events (issue 27, docs/recurrence.md), run
- * daily, and the re-sync of feed imports (issue 30, docs/import-export.md), run every minute; each a
+ * daily, the finisher of series writes, run every minute, and the re-sync of feed imports (issue 30, docs/import-export.md), run every minute; each a
  * function run by an EventBridge Scheduler schedule, with least-privilege grants and an alarm on its
  * errors. That their grants cover what the jobs do is checked by running their bundles:
  * test/integration/deployed-bundles.test.ts.
@@ -27,12 +28,13 @@ function statementsOf(roleId: string): Statement[] {
 const schedules = Object.values(jobs.findResources('AWS::Scheduler::Schedule'));
 
 it('has one schedule per job', () => {
-  expect(schedules).toHaveLength(2);
+  expect(schedules).toHaveLength(3);
 });
 
 describe.each([
   { job: 'extendSeries', rate: 'rate(1 day)', every: 'once a day' },
   { job: 'resyncImports', rate: 'rate(1 minute)', every: 'every minute' },
+  { job: 'finishSeriesWrites', rate: 'rate(1 minute)', every: 'every minute' },
 ])('the $job schedule', ({ job, rate, every }) => {
   const { logicalId } = dev.fn(job);
   const fnArn = { 'Fn::GetAtt': [logicalId, 'Arn'] };
@@ -107,7 +109,19 @@ describe('the jobs', () => {
     );
   });
 
-  it.each(['extendSeries', 'resyncImports'])(
+  it('the finisher of series writes runs for as long as its claim on a journal holds, with the settings of the API', () => {
+    expect(dev.fn('finishSeriesWrites').resource.Properties).toMatchObject({
+      FunctionName: 'Test-finishSeriesWrites',
+      Handler: 'index.handler',
+      Timeout: FINISHER_LEASE_MS / 1000,
+      TracingConfig: { Mode: 'Active' },
+    });
+    expect(dev.fn('finishSeriesWrites').resource.Properties.Environment.Variables).toEqual(
+      fn.Properties.Environment.Variables,
+    );
+  });
+
+  it.each(['extendSeries', 'resyncImports', 'finishSeriesWrites'])(
     "%s may read and write the table's items and query its indexes, and nothing more",
     (job) => {
       const roleId = dev.fn(job).resource.Properties.Role['Fn::GetAtt'][0] as string;
@@ -128,7 +142,19 @@ describe('the jobs', () => {
     },
   );
 
-  it.each(['extendSeries', 'resyncImports'])(
+  it('the finisher of series writes runs for as long as its claim on a journal holds, with the settings of the API', () => {
+    expect(dev.fn('finishSeriesWrites').resource.Properties).toMatchObject({
+      FunctionName: 'Test-finishSeriesWrites',
+      Handler: 'index.handler',
+      Timeout: FINISHER_LEASE_MS / 1000,
+      TracingConfig: { Mode: 'Active' },
+    });
+    expect(dev.fn('finishSeriesWrites').resource.Properties.Environment.Variables).toEqual(
+      fn.Properties.Environment.Variables,
+    );
+  });
+
+  it.each(['extendSeries', 'resyncImports', 'finishSeriesWrites'])(
     '%s has an alarm on its errors (any failed run) and one on its throttles',
     (job) => {
       const alarms = Object.values(jobs.findResources('AWS::CloudWatch::Alarm'));
@@ -147,13 +173,14 @@ describe('the jobs', () => {
         ComparisonOperator: 'GreaterThanOrEqualToThreshold',
         TreatMissingData: 'notBreaching',
       });
-      // Throttles are summed for up to ten functions an alarm (infra/alarms.ts): one for both jobs.
+      // Throttles are summed for up to ten functions an alarm (infra/alarms.ts): one for all the jobs.
       const throttles = alarms.filter((a) =>
         JSON.stringify(a.Properties.Metrics ?? []).includes('Throttles'),
       );
       expect(throttles).toHaveLength(1);
       expect(JSON.stringify(throttles[0]!.Properties.Metrics)).toContain(`"${id}"`);
-      expect(alarms).toHaveLength(3);
+      // An Errors alarm per job and the throttles'.
+      expect(alarms).toHaveLength(4);
     },
   );
 });

@@ -33,6 +33,8 @@ const allFunctionNames = [
   'noRoute',
   'renderPage',
   'extendSeries',
+  // The finisher of series writes (issue 27): test/infra/jobs.test.ts.
+  'finishSeriesWrites',
   // The re-sync of feed imports (issue 30): test/infra/jobs.test.ts.
   'resyncImports',
   // The webhook engine's (issue 28): test/infra/webhook-engine.test.ts.

@@ -271,6 +271,7 @@ describe('the synthesized app, run from its cloud assembly', () => {
         `${STACK}-noRoute`,
         `${STACK}-extendSeries`,
         `${STACK}-resyncImports`,
+        `${STACK}-finishSeriesWrites`,
         `${STACK}-webhookDispatch`,
         `${STACK}-webhookDeliver`,
       ].sort(),
@@ -445,6 +446,17 @@ describe('the synthesized app, run from its cloud assembly', () => {
       ),
     );
     expect(result).toEqual({ ran: 0 });
+  });
+
+  it('runs the finisher of series writes (issue 27) as its schedule does: nothing left, nothing fails', async () => {
+    const job = functions.get(`${STACK}-finishSeriesWrites`)!;
+    const result = await withEnv(job.env, () =>
+      (job.handler as unknown as (e: object, c: Context) => Promise<Record<string, number>>)(
+        { time: new Date().toISOString() },
+        context(job.fn, 'finish-1'),
+      ),
+    );
+    expect(result).toMatchObject({ left: 0, failed: 0 });
   });
 
   it("runs the webhook engine (issue 28): the dispatcher on the table's stream, the deliverer on its queue", async () => {

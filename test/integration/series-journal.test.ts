@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ddb } from '../../shared/db/client';
 import { extendAllSeries } from '../../shared/services/series-extend';
 import { finishJournal } from '../../shared/services/series-journal';
+import { dueJournals, JOURNAL_DUE_AFTER_MS, moveJournalDue } from '../../shared/repositories/series';
+import { FINISHER_LEASE_MS, finishDueSeriesWrites } from '../../shared/services/series-finisher';
 import { aCategory, anEvent, anOrganizer, aTag, aVenue, creator, type Rec } from '../support/bodies';
 import { itemKey } from '../support/transactions';
 import { useStack } from '../support/use-stack';
@@ -182,6 +184,68 @@ describe('a change while an earlier series write is unfinished', () => {
     );
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.title).toBe('Changed');
+  });
+});
+
+/** The series whose journal the finisher would take up at `at` (ms). */
+const dueAt = async (at: number) => (await dueJournals(at)).map((j) => j.id);
+
+describe('the finisher of series writes', () => {
+  it('takes up a journal a write left once its request is surely over, and finishes it', async () => {
+    const word = `Finisher${Date.now()}`;
+    const { first, written } = await seriesLeftHalfWritten(word);
+    const later = Date.now() + JOURNAL_DUE_AFTER_MS + 1000;
+    // Not while the request that wrote it may still be writing.
+    expect(await dueAt(Date.now())).not.toContain(first.id);
+    expect(await dueAt(later)).toContain(first.id);
+
+    const run = await finishDueSeriesWrites(later);
+    expect(run).toMatchObject({ failed: 0 });
+    expect(run.finished).toBeGreaterThanOrEqual(1);
+    expect(await written()).toBe(200);
+    const all = await occurrences(first.id);
+    expect(new Set(all.map((e) => e.start_date)).size).toBe(all.length);
+    // Finished: no longer among the due ones, however late.
+    expect(await dueAt(later + 365 * 86_400_000)).not.toContain(first.id);
+  });
+
+  it('claims a journal for one finisher: a second finds it taken until the claim lapses', async () => {
+    const { first } = await seriesLeftHalfWritten(`Claimed${Date.now()}`);
+    const later = Date.now() + JOURNAL_DUE_AFTER_MS + 1000;
+    const seen = (await dueJournals(later)).find((j) => j.id === first.id)!;
+
+    const claim = await moveJournalDue(first.id, seen.due, later + FINISHER_LEASE_MS);
+    expect(claim).toBeDefined();
+    expect(await moveJournalDue(first.id, seen.due, later + FINISHER_LEASE_MS)).toBeUndefined();
+    expect(await dueAt(later)).not.toContain(first.id);
+    // A finisher that stopped leaves its claim, which lapses by itself.
+    expect(await dueAt(later + FINISHER_LEASE_MS + 1)).toContain(first.id);
+    await finishJournal(first.id, Number.POSITIVE_INFINITY);
+  });
+
+  it('gives back a journal its budget could not finish, due at once, and tries a failed one again later', async () => {
+    const word = `Gives${Date.now()}`;
+    const { first, written } = await seriesLeftHalfWritten(word);
+    const later = Date.now() + JOURNAL_DUE_AFTER_MS + 1000;
+
+    slowTransactions(word, 700);
+    const short = await finishDueSeriesWrites(later, { budgetMs: 500 });
+    vi.restoreAllMocks();
+    expect(short.left).toBeGreaterThanOrEqual(1);
+    expect(await written()).toBeLessThan(200);
+    expect(await dueAt(later)).toContain(first.id);
+
+    const lines: string[] = [];
+    failTransaction(1, word);
+    const failed = await finishDueSeriesWrites(later, { log: (l) => lines.push(l) });
+    vi.restoreAllMocks();
+    expect(failed.failed).toBeGreaterThanOrEqual(1);
+    expect(lines.join('\n')).toContain(`series ${first.id}: injected failure`);
+    // Its claim holds until it lapses; the run after that finishes it.
+    expect(await dueAt(later)).not.toContain(first.id);
+    const retried = await finishDueSeriesWrites(later + FINISHER_LEASE_MS + 1);
+    expect(retried.failed).toBe(0);
+    expect(await written()).toBe(200);
   });
 });
 
