@@ -20,11 +20,26 @@ export interface LighthouseRun {
   scores: Record<Category, number>;
   /** The audits that cost points (score below 1, weighted in a category), worst first. */
   losses: Array<{ id: string; title: string; score: number; categories: Category[] }>;
+  /**
+   * What the performance score is made of, as measured (ms; layout shift unitless), and Lighthouse's CPU
+   * benchmark of the machine then (higher is faster): its throttling scales with it. Older files lack them.
+   */
+  metrics?: { fcp: number; lcp: number; tbt: number; cls: number };
+  benchmarkIndex?: number;
 }
 
 export interface LighthouseResults {
   runs: LighthouseRun[];
-  run: { commit: string; date: string; node: string; lighthouse: string; chromium: string; url: string };
+  run: {
+    commit: string;
+    date: string;
+    node: string;
+    lighthouse: string;
+    chromium: string;
+    url: string;
+    /** The machine's one-minute load average when the run began. */
+    load?: number;
+  };
 }
 
 export const MARKERS = {
@@ -57,15 +72,32 @@ export function renderLighthouseReport(r: LighthouseResults, source: string): st
         ]
       : [],
   );
+  const measured = r.runs.filter((x) => x.metrics);
+  const metrics = measured.map(
+    (x) =>
+      `| ${x.page} | ${x.preset} | ${(x.metrics!.fcp / 1000).toFixed(1)} s | ${(x.metrics!.lcp / 1000).toFixed(1)} s | ${Math.round(x.metrics!.tbt)} ms | ${x.metrics!.cls.toFixed(3)} | ${x.benchmarkIndex === undefined ? '' : Math.round(x.benchmarkIndex)} |`,
+  );
+  const machine =
+    r.run.load === undefined ? '' : ` The machine's load average was ${r.run.load.toFixed(2)} when it began.`;
   return [
     `${MARKERS.begin} source=${source}: written by \`npm run lighthouse\`; edits between these markers are overwritten -->`,
     '',
-    `From \`${source}\`: commit \`${r.run.commit}\`, ${r.run.date}, Lighthouse ${r.run.lighthouse}, ${r.run.chromium}, Node ${r.run.node}, against ${r.run.url}. Scores below ${TARGET} in bold.`,
+    `From \`${source}\`: commit \`${r.run.commit}\`, ${r.run.date}, Lighthouse ${r.run.lighthouse}, ${r.run.chromium}, Node ${r.run.node}, against ${r.run.url}. Scores below ${TARGET} in bold.${machine}`,
     '',
     `| page | preset | ${CATEGORIES.map((c) => LABEL[c]).join(' | ')} |`,
     `|---|---|${CATEGORIES.map(() => '---:').join('|')}|`,
     ...rows,
     '',
+    ...(metrics.length
+      ? [
+          "What the performance scores are made of (Lighthouse's simulated phone or desktop), and Lighthouse's CPU benchmark of the machine (higher is faster; its throttling scales with it):",
+          '',
+          '| page | preset | First contentful paint | Largest contentful paint | Total blocking time | Layout shift | CPU benchmark |',
+          '|---|---|---:|---:|---:|---:|---:|',
+          ...metrics,
+          '',
+        ]
+      : []),
     losses.length ? 'Audits that cost points (their score):' : 'No audit cost points.',
     ...(losses.length ? ['', ...losses] : []),
     '',

@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withReport } from '../bench/report-markdown';
@@ -214,6 +215,8 @@ async function seedFew(api: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // Before this run's own stack adds to it: what else the machine was doing.
+  const startLoad = loadavg()[0]!;
   const origin = given ? given.origin : await startStack();
   const path = await eventPath(origin);
   const [{ default: lighthouse }, chromeLauncher, { default: desktopConfig }] = await Promise.all([
@@ -262,7 +265,20 @@ async function main(): Promise<void> {
           if (seen) seen.categories.push(c);
           else losses.set(ref.id, { id: ref.id, title: audit.title, score: audit.score, categories: [c] });
         }
-      runs.push({ ...p, preset, scores, losses: [...losses.values()].sort((a, b) => a.score - b.score) });
+      const value = (id: string) => lhr.audits[id]?.numericValue ?? 0;
+      runs.push({
+        ...p,
+        preset,
+        scores,
+        losses: [...losses.values()].sort((a, b) => a.score - b.score),
+        metrics: {
+          fcp: value('first-contentful-paint'),
+          lcp: value('largest-contentful-paint'),
+          tbt: value('total-blocking-time'),
+          cls: value('cumulative-layout-shift'),
+        },
+        benchmarkIndex: lhr.environment.benchmarkIndex,
+      });
       console.log(CATEGORIES.map((c) => `${c} ${scores[c]}`).join(', '));
     }
   await stopAll();
@@ -290,6 +306,7 @@ async function main(): Promise<void> {
       lighthouse: version,
       chromium: browser,
       url: given ? origin : 'its own local stack',
+      load: startLoad,
     },
   };
   writeFileSync(args.out, `${JSON.stringify(results, null, 2)}\n`);

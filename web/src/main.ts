@@ -325,15 +325,19 @@ async function fetchEvents(info: EventSourceFuncArg): Promise<EventInput[]> {
 
 // ---- Dialogs ---------------------------------------------------------------------------------------
 
-async function showDetail(ref: { id: string } | { slug: string }): Promise<void> {
+/** An event's read for its detail, by ID or slug. */
+const readEvent = (ref: { id: string } | { slug: string }) =>
+  'id' in ref
+    ? cal.getEvent({ path: { id: Number(ref.id) } })
+    : cal.getEventBySlug({ path: { slug: ref.slug } });
+
+/** Opens an event's detail; `read` is its read when already begun (an event's page starts it early). */
+async function showDetail(ref: { id: string } | { slug: string }, read = readEvent(ref)): Promise<void> {
   const dialog = $<HTMLDialogElement>('detail');
   let e: CalEvent;
   let etag: string | null;
   try {
-    ({ data: e, etag } =
-      'id' in ref
-        ? await cal.getEvent({ path: { id: Number(ref.id) } })
-        : await cal.getEventBySlug({ path: { slug: ref.slug } }));
+    ({ data: e, etag } = await read);
   } catch (err) {
     notice(`Could not open the event: ${(err as Error).message}`);
     if ('slug' in ref && eventSlugOf()) history.replaceState(null, '', calendarUrl());
@@ -535,11 +539,15 @@ function wireFilters(): void {
 }
 
 async function start(): Promise<void> {
+  // An event's page opens the calendar at the event's day, with the event open: its read begins now,
+  // beside the calendar's start, not after it (the detail opens a round trip sooner).
+  const eventPage = eventSlugOf();
+  const eventRead = eventPage ? readEvent({ slug: eventPage }) : undefined;
+  // Its failure is the detail's to tell, when it opens (not an unhandled rejection meanwhile).
+  eventRead?.catch(() => undefined);
   // FullCalendar's labels in the browser's language: its locale file, fetched before the first draw.
   const locale = await calendarLocale();
   renderAccount();
-  // An event's page opens the calendar at the event's day, with the event open.
-  const eventPage = eventSlugOf();
   const recordDate = document.querySelector<HTMLElement>('#record[data-kind="event"]')?.dataset.date;
   if (eventPage && !state.date && recordDate) state = { ...state, date: recordDate };
   const bad = badDate();
@@ -663,7 +671,7 @@ async function start(): Promise<void> {
   $('zone-note').textContent = `Times are shown in your time zone, ${viewerZone()}.`;
   $('calendar').before(legend);
   filterCount = setUpFilterToggle($('filters'));
-  if (eventPage) void showDetail({ slug: eventPage });
+  if (eventPage) void showDetail({ slug: eventPage }, eventRead);
   await yieldToMain();
   setUpRepeat();
   setUpFieldChecks();
