@@ -97,26 +97,17 @@ describe('the extend function', () => {
 });
 
 describe('the jobs', () => {
-  it('the re-sync runs for up to 15 minutes (its claim on an import lasts as long), with the settings of the API', () => {
-    expect(dev.fn('resyncImports').resource.Properties).toMatchObject({
-      FunctionName: 'Test-resyncImports',
+  it.each([
+    { job: 'resyncImports', lease: RESYNC_LEASE_MS, what: 'its claim on an import' },
+    { job: 'finishSeriesWrites', lease: FINISHER_LEASE_MS, what: "its claim on a series' journal" },
+  ])('$job runs for as long as $what holds, with the settings of the API', ({ job, lease }) => {
+    expect(dev.fn(job).resource.Properties).toMatchObject({
+      FunctionName: `Test-${job}`,
       Handler: 'index.handler',
-      Timeout: RESYNC_LEASE_MS / 1000,
+      Timeout: lease / 1000,
       TracingConfig: { Mode: 'Active' },
     });
-    expect(dev.fn('resyncImports').resource.Properties.Environment.Variables).toEqual(
-      fn.Properties.Environment.Variables,
-    );
-  });
-
-  it('the finisher of series writes runs for as long as its claim on a journal holds, with the settings of the API', () => {
-    expect(dev.fn('finishSeriesWrites').resource.Properties).toMatchObject({
-      FunctionName: 'Test-finishSeriesWrites',
-      Handler: 'index.handler',
-      Timeout: FINISHER_LEASE_MS / 1000,
-      TracingConfig: { Mode: 'Active' },
-    });
-    expect(dev.fn('finishSeriesWrites').resource.Properties.Environment.Variables).toEqual(
+    expect(dev.fn(job).resource.Properties.Environment.Variables).toEqual(
       fn.Properties.Environment.Variables,
     );
   });
@@ -141,18 +132,6 @@ describe('the jobs', () => {
         expect(everything).not.toContain(broad);
     },
   );
-
-  it('the finisher of series writes runs for as long as its claim on a journal holds, with the settings of the API', () => {
-    expect(dev.fn('finishSeriesWrites').resource.Properties).toMatchObject({
-      FunctionName: 'Test-finishSeriesWrites',
-      Handler: 'index.handler',
-      Timeout: FINISHER_LEASE_MS / 1000,
-      TracingConfig: { Mode: 'Active' },
-    });
-    expect(dev.fn('finishSeriesWrites').resource.Properties.Environment.Variables).toEqual(
-      fn.Properties.Environment.Variables,
-    );
-  });
 
   it.each(['extendSeries', 'resyncImports', 'finishSeriesWrites'])(
     '%s has an alarm on its errors (any failed run) and one on its throttles',
