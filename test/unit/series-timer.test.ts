@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startSeriesFinisher } from '../../local/series-finisher';
 import { startSeriesTimer } from '../../local/series-timer';
+import type { FinisherRun } from '../../shared/services/series-finisher';
 import type { ExtendProgress } from '../../shared/services/series-extend';
 
 /**
  * The local stack's extend timer (issue 27, local/series-timer.ts): a run when it starts, one each
- * interval, one at a time, and none after it stops. The interval and the job are injected, and the
- * clock is Vitest's: no hour is waited for.
+ * interval, one at a time, and none after it stops; and its finisher of series writes
+ * (local/series-finisher.ts). The intervals and the jobs are injected, and the clock is Vitest's: no
+ * hour is waited for.
  */
 const HOUR = 60 * 60 * 1000;
 const progress = (o: Partial<ExtendProgress> = {}): ExtendProgress => ({
@@ -79,5 +82,37 @@ describe('the local extend timer', () => {
       'Recurring series could not be extended (table not found); next try in an hour.',
       'Recurring series: 1 interrupted writes finished, 0 occurrences added.',
     ]);
+  });
+});
+
+describe('the local finisher of series writes', () => {
+  const run = (o: Partial<FinisherRun> = {}): FinisherRun => ({
+    due: 0,
+    finished: 0,
+    left: 0,
+    failed: 0,
+    ...o,
+  });
+
+  it('runs on each interval, not at the start (the extend run then finishes what a killed stack left)', async () => {
+    vi.useFakeTimers();
+    const job = vi
+      .fn<() => Promise<FinisherRun>>()
+      .mockResolvedValueOnce(run({ due: 2, finished: 2 }))
+      .mockRejectedValueOnce(new Error('table not found'))
+      .mockResolvedValue(run());
+    const lines: string[] = [];
+    const timer = startSeriesFinisher({ job, everyMs: 5000, log: (l) => lines.push(l) });
+    expect(job).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(15_000);
+    await timer.stop();
+    expect(job).toHaveBeenCalledTimes(3);
+    // An idle run says nothing.
+    expect(lines).toEqual([
+      'Recurring series: 2 series writes finished.',
+      'Series writes could not be finished (table not found); next try in a few seconds.',
+    ]);
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(job).toHaveBeenCalledTimes(3);
   });
 });
