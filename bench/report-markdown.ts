@@ -322,7 +322,7 @@ export function renderSeriesReport(r: SeriesResults, source: string): string {
     '',
     costTable(lists),
     '',
-    'Series writes, each request sent alone. A request writes its journal for about 3 s and answers; `left`: requests that answered with part of the series still in its journal, and `finish`: what finishing it cost per such request (as a repeat or the extend job does).',
+    'Series writes, each request sent alone. A request writes its journal for about 3 s and answers; `left`: requests that answered with part of the series still in its journal, and `finish`: what finishing it cost per such request (as the finisher, a repeat or the extend job does; docs/recurrence.md).',
     '',
     writes,
     '',
