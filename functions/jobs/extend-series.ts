@@ -1,4 +1,5 @@
 import { powertoolsLogger } from '../../shared/http/powertools-logger';
+import { SERVICE_NAME } from '../../shared/config';
 import { type ExtendProgress, extendAllSeries } from '../../shared/services/series-extend';
 
 /**
@@ -7,7 +8,7 @@ import { type ExtendProgress, extendAllSeries } from '../../shared/services/seri
  * hand. Not an API operation. A failure throws, so the invocation counts as an error (the alarm on the
  * function's Errors); the job is safe to repeat, so Lambda's own retries of it are too.
  */
-const log = powertoolsLogger({ job: 'extendSeries' });
+const log = powertoolsLogger(SERVICE_NAME, { job: 'extendSeries' });
 
 export async function handler(): Promise<ExtendProgress> {
   const result = await extendAllSeries(new Date());

@@ -1,4 +1,5 @@
 import { powertoolsLogger } from '../../shared/http/powertools-logger';
+import { SERVICE_NAME } from '../../shared/config';
 import { type FinisherRun, finishDueSeriesWrites } from '../../shared/services/series-finisher';
 
 /**
@@ -8,7 +9,7 @@ import { type FinisherRun, finishDueSeriesWrites } from '../../shared/services/s
  * could not be finished is logged and tried again by a later run; the run then throws, so the
  * invocation counts as an error (the alarm on the function's Errors).
  */
-const log = powertoolsLogger({ job: 'finishSeriesWrites' });
+const log = powertoolsLogger(SERVICE_NAME, { job: 'finishSeriesWrites' });
 
 export async function handler(): Promise<FinisherRun> {
   const run = await finishDueSeriesWrites(Date.now(), { log: (line) => log.error(line) });

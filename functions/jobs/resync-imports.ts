@@ -1,5 +1,6 @@
 import { loadEveryBodyPart } from '../../shared/http/lazy-parts';
 import { powertoolsLogger } from '../../shared/http/powertools-logger';
+import { SERVICE_NAME } from '../../shared/config';
 import { runDueImports } from '../../shared/services/imports';
 
 /**
@@ -9,7 +10,7 @@ import { runDueImports } from '../../shared/services/imports';
  * failure in its report (GET /imports/{id}) and is tried again after its interval; anything else throws,
  * so the invocation counts as an error (the alarm on the function's Errors).
  */
-const log = powertoolsLogger({ job: 'resyncImports' });
+const log = powertoolsLogger(SERVICE_NAME, { job: 'resyncImports' });
 
 export async function handler(): Promise<{ ran: number }> {
   await loadEveryBodyPart();

@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { config } from '../../shared/config';
 import { powertoolsLogger } from '../../shared/http/powertools-logger';
+import { SERVICE_NAME } from '../../shared/config';
 import { jobOfMessage, sqsJobQueue } from '../../shared/repositories/webhook-job-queue';
 import { deliverQueuedJob } from '../../shared/services/webhook-engine';
 
@@ -11,7 +12,7 @@ import { deliverQueuedJob } from '../../shared/services/webhook-engine';
  * its next try); a job that could not run at all is reported by its message, which the queue hands over
  * again and, after five tries, moves to the dead-letter queue.
  */
-const log = powertoolsLogger({ function: 'webhookDeliver' });
+const log = powertoolsLogger(SERVICE_NAME, { function: 'webhookDeliver' });
 
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   const queue = sqsJobQueue(config.webhookQueueUrl);

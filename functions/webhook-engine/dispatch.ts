@@ -1,6 +1,7 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { config } from '../../shared/config';
 import { powertoolsLogger } from '../../shared/http/powertools-logger';
+import { SERVICE_NAME } from '../../shared/config';
 import { sqsJobQueue } from '../../shared/repositories/webhook-job-queue';
 import type { StreamRecordLike } from '../../shared/repositories/webhook-stream';
 import { processStreamBatch } from '../../shared/services/webhook-engine';
@@ -11,7 +12,7 @@ import { processStreamBatch } from '../../shared/services/webhook-engine';
  * the deliveries of the changes and moves each job to the delivery queue. A failure names the first
  * record to read again (ReportBatchItemFailures): Lambda retries the batch from there.
  */
-const log = powertoolsLogger({ function: 'webhookDispatch' });
+const log = powertoolsLogger(SERVICE_NAME, { function: 'webhookDispatch' });
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const failed = await processStreamBatch(

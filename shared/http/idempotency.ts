@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Operation, RuntimeOperation } from '../contracts/types';
-import type { CreationKey } from '../repositories/creations';
-import { invalidIdempotencyKey } from './errors';
+import { idempotencyKeyReused } from '../domain/errors';
+import { idempotencyStore } from '../db/idempotency';
+import { type CreationKey, IDEMPOTENCY_TTL_SECONDS } from '../repositories/creations';
+import { idempotencyInProgress, invalidIdempotencyKey } from './errors';
+import { withEntityTag } from './etag';
 import type { Request } from './handler';
-import type { KeyedRun } from './keyed-run';
+import type { KeyedRun, KeyedRunParts } from './keyed-run';
+import { logger } from './logger';
 import type { Reply } from './respond';
 
 /**
@@ -37,6 +41,16 @@ function canonical(value: unknown): string {
 
 const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
 
+/** What keyed-run.ts takes from here rather than importing it (its KeyedRunParts say why). */
+const partsFor = (operationId: string): KeyedRunParts => ({
+  store: idempotencyStore(operationId),
+  ttlSeconds: IDEMPOTENCY_TTL_SECONDS,
+  withEntityTag,
+  warn: (message, error) => logger.warn(message, { error }),
+  keyReused: idempotencyKeyReused,
+  inProgress: idempotencyInProgress,
+});
+
 export function idempotent<O extends Operation, B>(
   op: RuntimeOperation,
   fn: (req: Request<O>) => Promise<Reply<B>>,
@@ -50,7 +64,7 @@ export function idempotent<O extends Operation, B>(
       request: hash(canonical([op.operationId, req.user?.sub ?? '', key])),
       payload: hash(canonical(req.body)),
     };
-    keyed ??= (await import('./keyed-run')).keyedRun(op, fn);
+    keyed ??= (await import('./keyed-run')).keyedRun(op, fn, partsFor(op.operationId));
     return keyed(creation, req);
   };
 }

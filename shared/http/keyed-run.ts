@@ -1,13 +1,29 @@
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Operation, RuntimeOperation } from '../contracts/types';
-import { idempotencyKeyReused } from '../domain/errors';
-import { idempotencyStore } from '../db/idempotency';
-import { type CreationKey, IDEMPOTENCY_TTL_SECONDS } from '../repositories/creations';
-import { idempotencyInProgress } from './errors';
-import { withEntityTag } from './etag';
+import type { IdempotencyStoreOptions } from '../db/idempotency';
+import type { CreationKey } from '../repositories/creations';
 import type { Request } from './handler';
-import { logger } from './logger';
 import type { Reply } from './respond';
+
+/**
+ * What a keyed run takes from the function's start (idempotency.ts) instead of importing it. A chunk
+ * loaded on demand that imports modules of the start makes esbuild split those modules into small
+ * chunks of their own, shared by both: files every cold start opens (three more for an event create,
+ * about 2.5 ms of its start; docs/cold-start.md). This one imports only Powertools and types.
+ */
+export interface KeyedRunParts {
+  /** Powertools' DynamoDB persistence layer's options: the table, its keys and the project's client. */
+  store: IdempotencyStoreOptions;
+  ttlSeconds: number;
+  /** The answer's ETag, stored with it (etag.ts). */
+  withEntityTag: <B>(reply: Reply<B>) => Reply<B>;
+  /** Logs a warning with its error (logger.ts). */
+  warn: (message: string, error: Error) => Promise<void>;
+  /** The API's errors for a key reused with another body and for a request still running. */
+  keyReused: () => Error;
+  inProgress: () => Error;
+}
 
 /** A create run at most once per creation key with Powertools (idempotency.ts loads this on demand). */
 export type KeyedRun<O extends Operation, B> = (creation: CreationKey, req: Request<O>) => Promise<Reply<B>>;
@@ -38,18 +54,20 @@ const restore = <B>(stored: Stored): Reply<B> => ({
 export function keyedRun<O extends Operation, B>(
   op: Pick<RuntimeOperation, 'operationId'>,
   fn: (req: Request<O>) => Promise<Reply<B>>,
+  parts: KeyedRunParts,
 ): KeyedRun<O, B> {
+  const { withEntityTag } = parts;
   const config = new IdempotencyConfig({
     eventKeyJmesPath: 'request',
     payloadValidationJmesPath: 'payload',
-    expiresAfterSeconds: IDEMPOTENCY_TTL_SECONDS,
+    expiresAfterSeconds: parts.ttlSeconds,
     // A stored answer goes out as it was, marked as a replay.
     responseHook: (response) => {
       const stored = response as unknown as Stored;
       return { ...stored, headers: { ...stored.headers, [REPLAYED]: 'true' } } as never;
     },
   });
-  const persistenceStore = idempotencyStore(op.operationId);
+  const persistenceStore = new DynamoDBPersistenceLayer(parts.store);
   // The first argument is what Powertools hashes; the answer is stored with its ETag.
   const run = makeIdempotent(
     async (_key: CreationKey, req: Request<O>, done: { reply?: Reply<B> }) => {
@@ -69,10 +87,10 @@ export function keyedRun<O extends Operation, B>(
       // Storing the answer failed after the create landed: a create that succeeded is answered as
       // such (a retry with the key finds its record through the guard).
       if (done.reply && nameOf(e) === 'IdempotencyPersistenceLayerError') {
-        await logger.warn('idempotency record not saved', { error: e as Error });
+        await parts.warn('idempotency record not saved', e as Error);
         return done.reply;
       }
-      throw translate(e);
+      throw translate(e, parts);
     }
   };
 }
@@ -80,13 +98,13 @@ export function keyedRun<O extends Operation, B>(
 const nameOf = (e: unknown) => (e as { name?: string } | undefined)?.name;
 
 /** Powertools' errors as the API's; a failing store is reported as what failed under it. */
-function translate(e: unknown): unknown {
+function translate(e: unknown, parts: KeyedRunParts): unknown {
   switch (nameOf(e)) {
     case 'IdempotencyValidationError':
-      return idempotencyKeyReused();
+      return parts.keyReused();
     case 'IdempotencyAlreadyInProgressError':
     case 'IdempotencyInconsistentStateError':
-      return idempotencyInProgress();
+      return parts.inProgress();
     case 'IdempotencyPersistenceLayerError':
       return (e as Error).cause ?? e;
     default:

@@ -1,4 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { SERVICE_NAME } from '../config';
 
 type Keys = Parameters<Logger['appendKeys']>[0];
 type Extra = { error: Error };
@@ -19,7 +20,7 @@ let tail: Promise<void> = Promise.resolve();
 async function real(): Promise<Logger> {
   if (!powertools) {
     const { powertoolsLogger } = await import('./powertools-logger');
-    powertools ??= powertoolsLogger(pending);
+    powertools ??= powertoolsLogger(SERVICE_NAME, pending);
   }
   return powertools;
 }
