@@ -207,7 +207,7 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
   }
 
   // -------------------------------------------------------------------------------------------------
-  // The deliverer: due jobs, several at once; a job is deleted once it has run.
+  // The deliverer: due jobs, up to `concurrency` at once; a job is deleted once it has run.
 
   async function runOne(job: JobRef): Promise<void> {
     try {
@@ -219,16 +219,31 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
     await deleteJob(job);
   }
 
-  /** Runs the jobs due now; true when a full page was due (more may be waiting). */
+  /** The jobs being run, by key: a page read meanwhile lists them again until they are deleted. */
+  const inFlight = new Map<string, Promise<void>>();
+  const jobKey = (j: JobRef) => `${j.due_ms}#${j.webhook}#${j.delivery}`;
+
+  /**
+   * Starts due jobs in the free slots, then waits for a slot to come free: a job that ends lets the
+   * next due one start at once, rather than after the rest of its page. True while jobs run (read
+   * again at once), false when none does (the loop pauses until it is woken).
+   */
   async function runDue(): Promise<boolean> {
-    const jobs = await dueJobs(Date.now(), JOB_PAGE);
-    const queue = [...jobs];
-    await Promise.all(
-      Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-        for (let job = queue.shift(); job; job = queue.shift()) await runOne(job);
-      }),
-    );
-    return jobs.length === JOB_PAGE;
+    if (inFlight.size < concurrency) {
+      const jobs = (await dueJobs(Date.now(), JOB_PAGE)).filter((j) => !inFlight.has(jobKey(j)));
+      for (const job of jobs.slice(0, concurrency - inFlight.size)) {
+        const key = jobKey(job);
+        inFlight.set(
+          key,
+          runOne(job)
+            .catch((e: Error) => log(`webhooks: job of delivery ${job.delivery} stumbled (${e.message})`))
+            .finally(() => inFlight.delete(key)),
+        );
+      }
+    }
+    if (!inFlight.size) return false;
+    await Promise.race(inFlight.values());
+    return true;
   }
 
   const loop = async (name: string, step: () => Promise<boolean>) => {
@@ -249,6 +264,7 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
       stopped = true;
       wake();
       await Promise.all(running);
+      await Promise.all(inFlight.values());
       dynamo.destroy();
       streams.destroy();
     },
