@@ -1,7 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { config } from '../../shared/config';
+import { config, SERVICE_NAME } from '../../shared/config';
 import { powertoolsLogger } from '../../shared/http/powertools-logger';
-import { SERVICE_NAME } from '../../shared/config';
 import { jobOfMessage, sqsJobQueue } from '../../shared/repositories/webhook-job-queue';
 import { deliverQueuedJob } from '../../shared/services/webhook-engine';
 

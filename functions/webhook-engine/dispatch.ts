@@ -1,7 +1,6 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { config } from '../../shared/config';
+import { config, SERVICE_NAME } from '../../shared/config';
 import { powertoolsLogger } from '../../shared/http/powertools-logger';
-import { SERVICE_NAME } from '../../shared/config';
 import { sqsJobQueue } from '../../shared/repositories/webhook-job-queue';
 import type { StreamRecordLike } from '../../shared/repositories/webhook-stream';
 import { processStreamBatch } from '../../shared/services/webhook-engine';
