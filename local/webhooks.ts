@@ -224,8 +224,8 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
   const jobKey = (j: JobRef) => `${j.due_ms}#${j.webhook}#${j.delivery}`;
 
   /**
-   * Starts due jobs in the free slots, then waits for a slot to come free: a job that ends lets the
-   * next due one start at once, rather than after the rest of its page. True while jobs run (read
+   * Starts due jobs in the free slots, then waits for a slot to come free or for new jobs: a job that
+   * ends lets the next due one start at once, rather than after the rest of its page. True while jobs run (read
    * again at once), false when none does (the loop pauses until it is woken).
    */
   async function runDue(): Promise<boolean> {
@@ -242,7 +242,9 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
       }
     }
     if (!inFlight.size) return false;
-    await Promise.race(inFlight.values());
+    // A slot coming free, new jobs (wake) or the poll, whichever is first: a long attempt holds no
+    // later job back.
+    await Promise.race([...inFlight.values(), sleep(pollMs)]);
     return true;
   }
 

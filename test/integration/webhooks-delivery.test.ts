@@ -2,7 +2,7 @@ import { lookup } from 'node:dns';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookEngine, type WebhookEngine } from '../../local/webhooks';
 import type { Resolve } from '../../shared/outbound/guarded-fetch';
-import { anEvent, aTag, type Rec } from '../support/bodies';
+import { anEvent, aTag, aVenue, type Rec } from '../support/bodies';
 import { useStack } from '../support/use-stack';
 import { eventually, type Received, type Receiver, startReceiver, verify } from '../support/webhook-receiver';
 
@@ -136,6 +136,21 @@ describe('webhook deliveries', () => {
     expect(d!.attempts[0].error).toMatch(/^timeout/);
     expect(d!.attempts[1].status).toBe(200);
     verified(hook.secret, receiver.at('/hang'));
+  });
+
+  it('does not hold a due delivery back behind one still running', async () => {
+    // Answered 200 after 3 s (within the 5 s timeout), seen by the receiver as it arrives.
+    receiver.script('/held', [(res) => setTimeout(() => res.writeHead(200).end('200'), 3000)]);
+    const held = await subscribe('/held', { events: ['tag.created'] });
+    const quick = await subscribe('/quick', { events: ['venue.created'] });
+    await api.post('/tags', aTag(), asEditor);
+    // The tag's delivery is under way (its receiver holds it for 3 s) ...
+    await eventually('the held delivery to arrive', () => receiver.at('/held').length >= 1);
+    await api.post('/venues', aVenue(), asEditor);
+    // ... and the venue's, due after it started, is delivered before that attempt has ended.
+    await eventually('the venue delivery', () => receiver.at('/quick').length >= 1);
+    expect((await deliveries(held.id))[0]!.attempts).toEqual([]);
+    verified(quick.secret, receiver.at('/quick'));
   });
 
   it('tries again after a closed connection', async () => {
