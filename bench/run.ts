@@ -268,7 +268,7 @@ async function startStack(): Promise<string> {
   // Only the webhook engine reads the table's stream, and DynamoDB Local's emulation of it slows every
   // write as the run goes (local/dynamo.ts): measured with it, the import ran at 4 events a second.
   await ensureTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME!, { stream: args.webhooks });
-  await instrument();
+  await instrument({ sizeWrites: !args.import });
   const { startGateway } = await import('../local/gateway');
   server = await startGateway(0, '127.0.0.1');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cal/events/v1`;

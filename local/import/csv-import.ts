@@ -7,6 +7,8 @@ import type { Progress } from './progress';
 import { ImportError } from './site-source';
 import type { ImportState } from './state';
 import { type Report, upserter } from './upsert';
+import { identityOf, lookUp } from './csv-lookup';
+import type { EventBody } from './site-records';
 
 /**
  * `npm run import -- csv <file>`: one event per row, in the reference plugin's columns
@@ -15,7 +17,7 @@ import { type Report, upserter } from './upsert';
  *
  * A row is the same event on the next run when its `Event Slug` is (the export writes it), else when
  * its name and start are: the state file remembers which target event each became, and without it the
- * event is looked for by slug, or by name and start.
+ * event is looked for by slug, or by name and start (csv-lookup.ts, a window of rows at a time).
  */
 
 export interface CsvImportOptions {
@@ -56,18 +58,32 @@ export async function importCsv(o: CsvImportOptions): Promise<Report> {
       `Cannot read ${o.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`,
     );
   }
-  const rows = readRows(text, o.file);
+  const rows = readRows(text, o.file).map(({ line, row }) => {
+    try {
+      return { line, body: rowToEvent(row) };
+    } catch (e) {
+      if (!(e instanceof CellError)) throw e;
+      return { line, error: e };
+    }
+  });
   const { api } = o;
   const u = upserter(o.state, 'csv', o.dryRun);
+  const identity = (b: EventBody) => b.slug ?? `${b.title}|${b.start_date}`;
+  // Rows the state does not know, without a slug: looked up at the target window by window.
+  const unknown = rows.flatMap(({ body: b }) =>
+    b && !b.slug && !o.state.records[`events:${identity(b)}`]
+      ? [{ title: b.title, start: String(b.start_date) }]
+      : [],
+  );
+  const { found, looked } = await lookUp(api, unknown, o.progress);
   o.progress.phase('rows', rows.length);
   let done = 0;
   for (let at = 0; at < rows.length; at += 500) {
-    await pool(rows.slice(at, at + 500), o.concurrency ?? 8, async ({ line, row }) => {
+    await pool(rows.slice(at, at + 500), o.concurrency ?? 8, async ({ line, body, error }) => {
       const label = `line ${line}`;
-      try {
-        const body = rowToEvent(row);
-        const identity = body.slug ?? `${body.title}|${body.start_date}`;
-        await u.upsert('events', identity, label, body, {
+      if (body) {
+        const wanted = { title: body.title, start: String(body.start_date) };
+        await u.upsert('events', identity(body), label, body, {
           create: async (b, idempotencyKey) => {
             const reply = await api.createEvent({ body: b, idempotencyKey });
             return reply.headers.get('idempotent-replayed') === 'true'
@@ -75,13 +91,15 @@ export async function importCsv(o: CsvImportOptions): Promise<Report> {
               : reply.data.id;
           },
           update: (id, b) => api.updateEvent({ path: { id }, body: b }),
-          find: () => findEvent(api, body.slug, body.title, String(body.start_date)),
+          find: async () =>
+            looked.has(identityOf(wanted))
+              ? found.get(identityOf(wanted))
+              : findEvent(api, body.slug, wanted.title, wanted.start),
           fieldName: (field) => `column "${COLUMN_OF[field] ?? field}"`,
         });
-      } catch (e) {
-        if (!(e instanceof CellError)) throw e;
+      } else if (error) {
         (u.report.counts.events ??= { created: 0, updated: 0, unchanged: 0, skipped: 0 }).skipped++;
-        u.report.skipped.push({ record: label, reason: `column "${e.column}": ${e.message}` });
+        u.report.skipped.push({ record: label, reason: `column "${error.column}": ${error.message}` });
       }
       o.progress.tick(++done, u.counts('events'));
     });

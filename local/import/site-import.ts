@@ -241,7 +241,8 @@ export async function importSite(o: SiteImportOptions): Promise<Report> {
       update: (id, b) => api.updateEvent({ path: { id }, body: b }),
       forUpdate: withoutSlug,
       find: async () => {
-        if (marker.id === undefined || marker.id < 0) return undefined;
+        // A tag made just now carries no event yet.
+        if (marker.id === undefined || marker.id < 0 || marker.outcome === 'created') return undefined;
         const { data } = await api.listEvents({
           query: {
             tags: [marker.id],

@@ -229,6 +229,59 @@ describe('rows in the reference plugin columns', () => {
     expect((await read('euro')).cost).toBe('12€');
   }, 120_000);
 
+  it('finds rows without a slug again by name and start when the state is lost, a window of rows at a time', async () => {
+    // A day with more events than one row's lookup should list: that row is searched for by itself.
+    await Promise.all(
+      Array.from({ length: 51 }, (_, i) =>
+        importClient(api.base, tokens.admin).createEvent({
+          body: anEvent({
+            title: `Busy ${i}`,
+            start_date: '2031-04-03 08:00:00',
+            end_date: '2031-04-03 09:00:00',
+          }),
+        }),
+      ),
+    );
+    const text = [
+      `${HEADER},Hide Event From Event Listings,Event Status`,
+      'Lost Talk,2031-03-01,18:00,,19:00,,,,,,,,,,',
+      'Lost Hidden,2031-03-02,18:00,,19:00,,,,,,,,,1,',
+      'Lost Draft,2031-03-02,20:00,,21:00,,,,,,,,,,draft',
+      'Lost Fair,2031-03-02,,,,1,,,,,,,,,',
+      'Lost Sunday,2031-03-09,10:00,,11:00,,,,,,,,,,',
+    ].join('\n');
+    const busy = `${HEADER}\nLost Busy,2031-04-03,08:00,,09:00,,,,,,,,`;
+    const sent: string[] = [];
+    const original = globalThis.fetch;
+    globalThis.fetch = (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      sent.push(`${init?.method ?? 'GET'} ${String(input).replace(api.base, '')}`);
+      return original(input, init);
+    };
+    const lists = () => sent.splice(0).filter((r) => r.startsWith('GET /events?'));
+    const ids = (r: Awaited<ReturnType<typeof importFile>>) =>
+      Object.fromEntries(Object.entries(r.state.records).map(([k, x]) => [k, x.id]));
+    try {
+      const first = await importFile(text);
+      expect(first.report.counts.events).toMatchObject({ created: 5, skipped: 0 });
+      // One window of rows: its days listed once (listed events, then hidden ones), no search per row.
+      expect(lists()).toHaveLength(2);
+      const lost = await importFile(text);
+      expect(lists().some((r) => r.includes('search='))).toBe(false);
+      expect(lost.report.counts.events).toMatchObject({ created: 0, updated: 5 });
+      expect(ids(lost)).toEqual(ids(first));
+
+      const busyFirst = await importFile(busy);
+      sent.splice(0);
+      const busyLost = await importFile(busy);
+      // Its day holds more events than a window of one row should list: searched for by itself.
+      expect(lists().some((r) => r.includes('search=Lost'))).toBe(true);
+      expect(busyLost.report.counts.events).toMatchObject({ created: 0, updated: 1 });
+      expect(ids(busyLost)).toEqual(ids(busyFirst));
+    } finally {
+      globalThis.fetch = original;
+    }
+  }, 120_000);
+
   it('refuses a row the API refuses, naming the column, and keeps nothing of it', async () => {
     const { report } = await importFile(
       [
