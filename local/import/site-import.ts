@@ -223,9 +223,11 @@ export async function importSite(o: SiteImportOptions): Promise<Report> {
     const origin = originTag(source.site, e.id);
     const marker = await u.upsert('origin tags', e.id, origin.name, origin, {
       // Its name is made from the origin alone: one that exists is this event's, from an earlier run.
-      create: (b, idempotencyKey) =>
+      // So a create sent twice answers `term_exists` with it, and needs no Idempotency-Key (whose
+      // record would be two more writes per event).
+      create: (b) =>
         createTerm(
-          () => api.createTag({ body: b, idempotencyKey }),
+          () => api.createTag({ body: b }),
           async () => undefined,
         ),
       update: (id, b) => api.updateTag({ path: { id }, body: b }),
