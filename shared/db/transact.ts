@@ -7,6 +7,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { ddb } from './client';
+import { unlessConditionFails } from './conditional';
 
 export type WriteItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -157,12 +158,7 @@ export async function commitAll(writes: PlannedWrite[]): Promise<void> {
 /** Reverses committed items one by one, newest first; an item someone changed since is left to them. */
 async function undo(writes: PlannedWrite[]): Promise<void> {
   for (const w of [...writes].reverse()) {
-    if (!w.undo) continue;
-    try {
-      await send(w.undo);
-    } catch (e) {
-      if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
-    }
+    if (w.undo) await unlessConditionFails(send(w.undo));
   }
 }
 

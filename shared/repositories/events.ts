@@ -3,6 +3,7 @@ import { type EventRecord, type EventRow, linkId, linksOf } from '../domain/even
 import type { PostRecord, TermRecord } from '../domain/records';
 import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
+import { unlessConditionFails } from '../db/conditional';
 import { keys } from '../db/keys';
 import { batchGet, type Item, itemKey, type PageSize, queryIndex } from '../db/query';
 import { fromPostItem } from './posts';
@@ -140,8 +141,8 @@ export async function featuredIndexIds(): Promise<Set<number>> {
  */
 export async function syncFeaturedIndex(e: EventRecord): Promise<boolean> {
   const k = keys.featuredIndex(e.data.featured, e.sortDate, e.id);
-  return ddb
-    .send(
+  const written = await unlessConditionFails(
+    ddb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.post(e.id),
@@ -152,12 +153,7 @@ export async function syncFeaturedIndex(e: EventRecord): Promise<boolean> {
           ...(k.gsi4pk ? { ':pk': k.gsi4pk, ':sk': k.gsi4sk } : {}),
         },
       }),
-    )
-    .then(
-      () => true,
-      (err: Error) => {
-        if (err.name !== 'ConditionalCheckFailedException') throw err;
-        return false;
-      },
-    );
+    ),
+  );
+  return written !== undefined;
 }

@@ -1,8 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { User } from '../domain/roles';
 import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
+import { unlessConditionFails } from '../db/conditional';
 import { keys } from '../db/keys';
 import { queryIndex } from '../db/query';
 
@@ -66,8 +66,8 @@ export async function putImport(r: ImportRecord): Promise<void> {
  * import once. A run that dies leaves the import due again at `until`. True when this run has it.
  */
 export async function claimRun(id: number, due: number, until: number): Promise<boolean> {
-  try {
-    await ddb.send(
+  const moved = await unlessConditionFails(
+    ddb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.importRecord(id),
@@ -75,12 +75,9 @@ export async function claimRun(id: number, due: number, until: number): Promise<
         ConditionExpression: 'next_run_ms = :due',
         ExpressionAttributeValues: { ':due': due, ':until': until },
       }),
-    );
-    return true;
-  } catch (e) {
-    if (e instanceof ConditionalCheckFailedException) return false;
-    throw e;
-  }
+    ),
+  );
+  return moved !== undefined;
 }
 
 export async function getImport(id: number): Promise<ImportRecord | undefined> {

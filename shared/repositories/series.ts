@@ -2,6 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventRecord } from '../domain/event-record';
 import type { SharedFields } from '../domain/series-fields';
 import { ddb, tableName } from '../db/client';
+import { unlessConditionFails } from '../db/conditional';
 import { keys } from '../db/keys';
 import type { PlannedWrite } from '../db/transact';
 import { patterns } from '../db/access-patterns';
@@ -126,8 +127,8 @@ export async function dueJournals(nowMs: number): Promise<Array<{ id: number; du
  */
 export async function moveJournalDue(id: number, seen: string, untilMs: number): Promise<string | undefined> {
   const { gsi2sk } = keys.journalIndex(id, untilMs);
-  try {
-    await ddb.send(
+  const moved = await unlessConditionFails(
+    ddb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.series(id),
@@ -135,18 +136,15 @@ export async function moveJournalDue(id: number, seen: string, untilMs: number):
         ConditionExpression: 'gsi2sk = :seen',
         ExpressionAttributeValues: { ':next': gsi2sk, ':seen': seen },
       }),
-    );
-    return gsi2sk;
-  } catch (e) {
-    if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
-    return undefined;
-  }
+    ),
+  );
+  return moved ? gsi2sk : undefined;
 }
 
 /** Removes a finished journal (and its place among the due ones), unless a later write replaced it. */
 export async function clearJournal(id: number, token: string): Promise<void> {
-  try {
-    await ddb.send(
+  await unlessConditionFails(
+    ddb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.series(id),
@@ -155,10 +153,8 @@ export async function clearJournal(id: number, token: string): Promise<void> {
         ExpressionAttributeNames: { '#t': 'token' },
         ExpressionAttributeValues: { ':t': token },
       }),
-    );
-  } catch (e) {
-    if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
-  }
+    ),
+  );
 }
 
 /** Takes an occurrence deleted for good out of its series' members (in the delete's transaction). */

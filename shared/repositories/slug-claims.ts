@@ -3,6 +3,7 @@ import type { PostType, Taxonomy } from '../domain/records';
 import { highestSuffix } from '../domain/slugs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../db/client';
+import { unlessConditionFails } from '../db/conditional';
 import { patterns } from '../db/access-patterns';
 import { keys } from '../db/keys';
 import { batchGet, type Item, itemKey, queryIndex } from '../db/query';
@@ -102,8 +103,8 @@ async function nextSuffix(claim: SlugClaim, taken: Set<string>): Promise<number>
     );
   const n = await bump();
   if (n > floor) return n;
-  try {
-    await ddb.send(
+  const moved = await unlessConditionFails(
+    ddb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key,
@@ -111,12 +112,9 @@ async function nextSuffix(claim: SlugClaim, taken: Set<string>): Promise<number>
         ConditionExpression: 'n < :past',
         ExpressionAttributeValues: { ':past': floor + 1 },
       }),
-    );
-    return floor + 1;
-  } catch (e) {
-    if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
-    return bump();
-  }
+    ),
+  );
+  return moved ? floor + 1 : bump();
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
+import { unlessConditionFails } from '../db/conditional';
 import { type Key, keys } from '../db/keys';
 import { batchGet, batchPut, collect, itemKey, queryIndex } from '../db/query';
 import { commit, type Write } from '../db/transact';
@@ -119,8 +120,8 @@ export async function staleTrees(categories: number[]): Promise<Map<number, stri
 
 /** Drops a flag once the rebuild is written, unless a later change flagged the category again. */
 export async function clearStaleTree(category: number, seen: string): Promise<void> {
-  try {
-    await ddb.send(
+  await unlessConditionFails(
+    ddb.send(
       new DeleteCommand({
         TableName: tableName(),
         Key: keys.treeStale(category),
@@ -128,10 +129,8 @@ export async function clearStaleTree(category: number, seen: string): Promise<vo
         ExpressionAttributeNames: { '#at': 'at' },
         ExpressionAttributeValues: { ':seen': seen },
       }),
-    );
-  } catch (e) {
-    if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
-  }
+    ),
+  );
 }
 
 const STALE = keys.treeStale(0).sk;

@@ -1,6 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Taxonomy } from '../domain/records';
 import { ddb, tableName } from '../db/client';
+import { unlessConditionFails } from '../db/conditional';
 import { patterns } from '../db/access-patterns';
 import { keys, STATUS_SHARDS } from '../db/keys';
 import { queryIndex } from '../db/query';
@@ -14,8 +15,9 @@ export interface TermOrderReport {
 
 /** Sets (or removes) one term's name-order keys, unless a write changed the term meanwhile. */
 async function setNameKeys(item: Record<string, unknown>, want: ReturnType<typeof termNameKeys>) {
-  try {
-    await ddb.send(
+  // A write that changed the term meanwhile wrote its keys itself.
+  await unlessConditionFails(
+    ddb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.term(Number(item.id)),
@@ -26,11 +28,8 @@ async function setNameKeys(item: Record<string, unknown>, want: ReturnType<typeo
           ...(want ? { ':pk': want.gsi2pk, ':sk': want.gsi2sk } : {}),
         },
       }),
-    );
-  } catch (e) {
-    // A write that changed the term meanwhile wrote its keys itself.
-    if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
-  }
+    ),
+  );
 }
 
 /**

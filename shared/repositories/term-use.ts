@@ -2,6 +2,7 @@ import type { Taxonomy } from '../domain/records';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
+import { unlessConditionFails } from '../db/conditional';
 import { keys, STATUS_SHARDS } from '../db/keys';
 import { batchGet, type Item } from '../db/query';
 import { addWrite, commit, lostRace, type Write } from '../db/transact';
@@ -161,12 +162,10 @@ export async function rebuildInUse(item: Item, nameKey: string | undefined): Pro
       values[`:c${i}`] = item[s.count];
       return `${s.count} = :c${i}`;
     }).join(' AND ');
-    try {
-      const drop = SCOPES.filter((s) => !inUse.includes(s));
-      await ddb.send(new UpdateCommand(flagsUpdate(item, { add: inUse, drop }, nameKey, condition, values)));
-    } catch (e) {
-      if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
-    }
+    const drop = SCOPES.filter((s) => !inUse.includes(s));
+    await unlessConditionFails(
+      ddb.send(new UpdateCommand(flagsUpdate(item, { add: inUse, drop }, nameKey, condition, values))),
+    );
   }
   return inUse.map((s) => s.scope);
 }

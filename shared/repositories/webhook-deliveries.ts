@@ -9,6 +9,7 @@ import {
 import type { ChangeResource } from '../domain/changes';
 import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
+import { unlessConditionFails } from '../db/conditional';
 import { keys } from '../db/keys';
 import { collect, queryIndex } from '../db/query';
 import type { WriteItem } from '../db/transact';
@@ -146,8 +147,8 @@ export async function claimDelivery(
   nowMs: number,
   leaseMs: number,
 ): Promise<boolean> {
-  try {
-    await ddb.send(
+  const taken = await unlessConditionFails(
+    ddb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.delivery(d.webhook, d.id),
@@ -162,12 +163,9 @@ export async function claimDelivery(
           ':now': nowMs,
         },
       }),
-    );
-    return true;
-  } catch (e) {
-    if ((e as Error).name === 'ConditionalCheckFailedException') return false;
-    throw e;
-  }
+    ),
+  );
+  return taken !== undefined;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Visibility } from '../domain/webhooks';
 import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
+import { unlessConditionFails } from '../db/conditional';
 import { keys } from '../db/keys';
 import { collect, queryIndex } from '../db/query';
 
@@ -83,8 +83,8 @@ export async function updateWebhook(
     sets.length ? `SET ${sets.join(', ')}` : '',
     removes.length ? `REMOVE ${removes.join(', ')}` : '',
   ].join(' ');
-  try {
-    const out = await ddb.send(
+  const out = await unlessConditionFails(
+    ddb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.webhook(id),
@@ -94,12 +94,9 @@ export async function updateWebhook(
         ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
         ReturnValues: 'ALL_NEW',
       }),
-    );
-    return strip(out.Attributes!);
-  } catch (e) {
-    if (e instanceof ConditionalCheckFailedException) return undefined;
-    throw e;
-  }
+    ),
+  );
+  return out && strip(out.Attributes!);
 }
 
 export async function deleteWebhook(id: number): Promise<WebhookRecord | undefined> {
