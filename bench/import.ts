@@ -17,6 +17,7 @@ import type { ImportState } from '../local/import/state';
 import { importClient } from '../local/import/target';
 import type { Report } from '../local/import/upsert';
 import { scaledRecords, startReplaySite } from '../test/support/replay-site';
+import { recordRequests } from '../test/support/sent-requests';
 import { type RunInfo, startRunInfo } from './run-info';
 import { settled, usage, writeCalls } from './usage';
 
@@ -46,18 +47,6 @@ export interface ImportResults {
 const total = (r: Report, k: 'created' | 'updated' | 'unchanged' | 'skipped') =>
   Object.values(r.counts).reduce((n, c) => n + c[k], 0);
 
-/** A fetch that counts the requests sent to `base` (the importer's target). */
-function countingFetch(base: string) {
-  const counter = { requests: 0 };
-  const original = globalThis.fetch;
-  globalThis.fetch = (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (url.startsWith(base)) counter.requests++;
-    return original(input, init);
-  };
-  return { counter, restore: () => void (globalThis.fetch = original) };
-}
-
 /** One import, timed, with its requests and DynamoDB calls counted. */
 async function measured(
   name: string,
@@ -68,13 +57,13 @@ async function measured(
 ): Promise<ImportRun> {
   await settled();
   const before = { ...usage, writes: writeCalls.count };
-  const { counter, restore } = countingFetch(base);
+  const requests = recordRequests(base);
   const t0 = performance.now();
   let report: Report;
   try {
     report = await run();
   } finally {
-    restore();
+    requests.stop();
   }
   const seconds = (performance.now() - t0) / 1000;
   await settled();
@@ -91,7 +80,7 @@ async function measured(
     updated: total(report, 'updated'),
     unchanged: total(report, 'unchanged'),
     skipped: total(report, 'skipped'),
-    requests: counter.requests,
+    requests: requests.sent.length,
     dynamodb_calls: usage.calls - before.calls,
     dynamodb_writes: writeCalls.count - before.writes,
   };

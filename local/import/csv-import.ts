@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { LIVE_STATUSES } from '../../shared/domain/statuses';
 import { CalApiError } from '../../client/src';
 import { type ApiClient, pool } from '../seed';
 import { CsvFileError, type ParsedRow, readCsvRows } from '../../shared/domain/csv-events';
@@ -47,8 +48,6 @@ export function readRows(
   }
 }
 
-const EVERY_STATUS = ['publish', 'future', 'draft', 'pending', 'private'] as const;
-
 export async function importCsv(o: CsvImportOptions): Promise<Report> {
   let text: string;
   try {
@@ -75,14 +74,14 @@ export async function importCsv(o: CsvImportOptions): Promise<Report> {
       ? [{ title: b.title, start: String(b.start_date) }]
       : [],
   );
-  const { found, looked } = await lookUp(api, unknown, o.progress);
+  const looked = await lookUp(api, unknown, o.progress);
   o.progress.phase('rows', rows.length);
   let done = 0;
   for (let at = 0; at < rows.length; at += 500) {
     await pool(rows.slice(at, at + 500), o.concurrency ?? 8, async ({ line, body, error }) => {
       const label = `line ${line}`;
       if (body) {
-        const wanted = { title: body.title, start: String(body.start_date) };
+        const key = identityOf({ title: body.title, start: String(body.start_date) });
         await u.upsert('events', identity(body), label, body, {
           create: async (b, idempotencyKey) => {
             const reply = await api.createEvent({ body: b, idempotencyKey });
@@ -92,9 +91,9 @@ export async function importCsv(o: CsvImportOptions): Promise<Report> {
           },
           update: (id, b) => api.updateEvent({ path: { id }, body: b }),
           find: async () =>
-            looked.has(identityOf(wanted))
-              ? found.get(identityOf(wanted))
-              : findEvent(api, body.slug, wanted.title, wanted.start),
+            looked.has(key)
+              ? looked.get(key)
+              : findEvent(api, body.slug, body.title, String(body.start_date)),
           fieldName: (field) => `column "${COLUMN_OF[field] ?? field}"`,
         });
       } else if (error) {
@@ -132,7 +131,7 @@ async function findEvent(
         search: title,
         start_date: day,
         end_date: day,
-        status: [...EVERY_STATUS],
+        status: [...LIVE_STATUSES],
         per_page: 50,
         ...(hidden ? { hide_from_listings: true } : {}),
       },

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { LIVE_STATUSES } from '../../shared/domain/statuses';
 import { parse } from 'csv-parse/sync';
 import { CalApiError } from '../../client/src';
 import { type ApiClient, pool } from '../seed';
@@ -61,8 +62,6 @@ export async function importAnyCsv(o: CsvImportOptions & { type?: string }): Pro
   return kind === 'events' ? importCsv(o) : importLinkedCsv(kind, o);
 }
 
-const EVERY_STATUS = ['publish', 'future', 'draft', 'pending', 'private'] as const;
-
 /** The operations of one kind: the client's calls, named alike for venues and organizers. */
 function opsOf(api: ApiClient, kind: 'venues' | 'organizers') {
   const venues = kind === 'venues';
@@ -86,8 +85,8 @@ function opsOf(api: ApiClient, kind: 'venues' | 'organizers') {
       venues ? api.getVenueBySlug({ path: { slug } }) : api.getOrganizerBySlug({ path: { slug } }),
     search: (name: string) =>
       venues
-        ? api.items('listVenues', { query: { search: name, status: [...EVERY_STATUS], per_page: 50 } })
-        : api.items('listOrganizers', { query: { search: name, status: [...EVERY_STATUS], per_page: 50 } }),
+        ? api.items('listVenues', { query: { search: name, status: [...LIVE_STATUSES], per_page: 50 } })
+        : api.items('listOrganizers', { query: { search: name, status: [...LIVE_STATUSES], per_page: 50 } }),
   };
 }
 

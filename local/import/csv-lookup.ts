@@ -1,4 +1,4 @@
-import { CalApiError } from '../../client/src';
+import { LIVE_STATUSES } from '../../shared/domain/statuses';
 import type { ApiClient } from '../seed';
 import type { Progress } from './progress';
 
@@ -8,7 +8,8 @@ import type { Progress } from './progress';
  * events, then those hidden from listings: a list shows them only when asked), twice the create itself.
  * So the rows are sorted by start and taken a window of WINDOW_ROWS at a time: the target's events of
  * the window's days are listed once, a few pages for hundreds of rows. A window whose days hold more
- * target events than asking row by row would read is left to `search` (`undefined` from `lookUp`).
+ * target events than asking row by row would read is left out of `lookUp`'s answer: its rows are
+ * searched for one by one.
  */
 
 export interface Wanted {
@@ -19,64 +20,65 @@ export interface Wanted {
 
 const WINDOW_ROWS = 200;
 const PER_PAGE = 50;
-const EVERY_STATUS = ['publish', 'future', 'draft', 'pending', 'private'] as const;
 
 export const identityOf = (w: Wanted) => `${w.title}\u0000${w.start}`;
 
-/** The target's events of `day`..`to` (listed, then hidden), or undefined when that is more than `pages` pages. */
+type Listed = { id: number; title: string; start_date: string };
+
+/**
+ * The target's events of `day`..`to`, listed then hidden, or undefined when either list is longer than
+ * `pages` pages (longer than searching its rows one by one would read).
+ */
 async function eventsOf(
   api: ApiClient,
   day: string,
   to: string,
   pages: number,
-): Promise<Array<{ id: number; title: string; start_date: string }> | undefined> {
-  const out: Array<{ id: number; title: string; start_date: string }> = [];
-  let read = 0;
+): Promise<Listed[] | undefined> {
+  const out: Listed[] = [];
   for (const hidden of [false, true]) {
     const query = {
       start_date: day,
       end_date: to,
-      status: [...EVERY_STATUS],
+      status: [...LIVE_STATUSES],
       per_page: PER_PAGE,
       ...(hidden ? { hide_from_listings: true } : {}),
     };
-    try {
-      for await (const page of api.pages('listEvents', { query })) {
-        const p = page as { events: typeof out; total_pages: number };
-        if (read === 0 && p.total_pages > pages) return undefined;
-        read++;
-        out.push(...p.events);
-      }
-    } catch (e) {
-      // An empty window's first page is 200 with no events; a 404 is a page gone since (deleted meanwhile).
-      if (!(e instanceof CalApiError && e.status === 404)) throw e;
+    let first = true;
+    for await (const page of api.pages('listEvents', { query })) {
+      const p = page as { events: Listed[]; total_pages: number };
+      if (first && p.total_pages > pages) return undefined;
+      first = false;
+      out.push(...p.events);
     }
   }
   return out;
 }
 
 /**
- * The IDs of the `wanted` events at the target, by identityOf; a row whose window was too full to list
- * is absent from `looked` and is searched for by itself.
+ * The `wanted` rows looked up at the target, by identityOf: the ID of the event each already is, or
+ * undefined when there is none. A row whose window was too full to list has no entry.
  */
 export async function lookUp(
   api: ApiClient,
   wanted: Wanted[],
   progress: Progress,
-): Promise<{ found: Map<string, number>; looked: Set<string> }> {
-  const found = new Map<string, number>();
-  const looked = new Set<string>();
-  if (!wanted.length) return { found, looked };
+): Promise<Map<string, number | undefined>> {
+  const looked = new Map<string, number | undefined>();
+  if (!wanted.length) return looked;
+  let found = 0;
   const sorted = [...wanted].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
-  const windows = Math.ceil(sorted.length / WINDOW_ROWS);
   progress.phase('looking up rows at the target', sorted.length);
-  for (let w = 0; w < windows; w++) {
-    const rows = sorted.slice(w * WINDOW_ROWS, (w + 1) * WINDOW_ROWS);
-    const day = rows[0]!.start.slice(0, 10);
-    const to = rows[rows.length - 1]!.start.slice(0, 10);
-    const events = await eventsOf(api, day, to, rows.length);
+  for (let at = 0; at < sorted.length; at += WINDOW_ROWS) {
+    const rows = sorted.slice(at, at + WINDOW_ROWS);
+    const events = await eventsOf(
+      api,
+      rows[0]!.start.slice(0, 10),
+      rows.at(-1)!.start.slice(0, 10),
+      rows.length,
+    );
     if (events) {
-      const byTitle = new Map<string, typeof events>();
+      const byTitle = new Map<string, Listed[]>();
       for (const e of events) {
         const same = byTitle.get(e.title);
         if (same) same.push(e);
@@ -84,12 +86,13 @@ export async function lookUp(
       }
       for (const row of rows) {
         const key = identityOf(row);
-        const match = byTitle.get(row.title)?.find((e) => e.start_date.startsWith(row.start));
-        if (match && !found.has(key)) found.set(key, match.id);
-        looked.add(key);
+        if (looked.get(key) !== undefined) continue;
+        const id = byTitle.get(row.title)?.find((e) => e.start_date.startsWith(row.start))?.id;
+        looked.set(key, id);
+        if (id !== undefined) found++;
       }
     }
-    progress.tick(Math.min(sorted.length, (w + 1) * WINDOW_ROWS), `${found.size} found`);
+    progress.tick(at + rows.length, `${found} found`);
   }
-  return { found, looked };
+  return looked;
 }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { LIVE_STATUSES } from '../../shared/domain/statuses';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { stringify } from 'csv-stringify/sync';
@@ -21,7 +22,6 @@ import { ImportError } from './site-source';
  *   at a time for a year that reaches the feed's cap), as one calendar.
  */
 
-const EVERY_STATUS = ['publish', 'future', 'draft', 'pending', 'private'] as const;
 const ALL_DATES = { start_date: '1970-01-01', end_date: '2199-12-31' } as const;
 
 /**
@@ -33,7 +33,7 @@ export async function* allEvents(api: ApiClient): AsyncGenerator<Event> {
     yield* api.items('listEvents', {
       query: {
         ...ALL_DATES,
-        status: [...EVERY_STATUS],
+        status: [...LIVE_STATUSES],
         per_page: 50,
         ...(hidden ? { hide_from_listings: true } : {}),
       },
@@ -46,9 +46,9 @@ export async function* jsonl(api: ApiClient): AsyncGenerator<string> {
     yield line('categories', c);
   for await (const t of api.items('listTags', { query: { hide_empty: false, per_page: 50 } }))
     yield line('tags', t);
-  for await (const v of api.items('listVenues', { query: { status: [...EVERY_STATUS], per_page: 50 } }))
+  for await (const v of api.items('listVenues', { query: { status: [...LIVE_STATUSES], per_page: 50 } }))
     yield line('venues', v);
-  for await (const o of api.items('listOrganizers', { query: { status: [...EVERY_STATUS], per_page: 50 } }))
+  for await (const o of api.items('listOrganizers', { query: { status: [...LIVE_STATUSES], per_page: 50 } }))
     yield line('organizers', o);
   for await (const e of allEvents(api)) yield line('events', e);
 }
@@ -57,7 +57,7 @@ export async function* csv(
   api: ApiClient,
   type: 'events' | 'venues' | 'organizers' = 'events',
 ): AsyncGenerator<string> {
-  const query = { status: [...EVERY_STATUS], per_page: 50 };
+  const query = { status: [...LIVE_STATUSES], per_page: 50 };
   if (type === 'venues') {
     yield stringify([[...VENUE_COLUMNS]]);
     for await (const v of api.items('listVenues', { query }))
@@ -114,7 +114,7 @@ export async function* ics(api: ApiClient): AsyncGenerator<string> {
       query: {
         start_date: start,
         end_date: end,
-        status: [...EVERY_STATUS],
+        status: [...LIVE_STATUSES],
         limit: 100_000,
         ...(hidden ? { hide_from_listings: true } : {}),
       },

@@ -1,4 +1,5 @@
 import { CalApiError } from '../../client/src';
+import { LIVE_STATUSES } from '../../shared/domain/statuses';
 import type { ApiClient } from '../seed';
 import { pool } from '../seed';
 import type { Progress } from './progress';
@@ -28,8 +29,6 @@ export interface SiteImportOptions {
   /** Called after each page, to save the state. */
   checkpoint(): void;
 }
-
-const EVERY_STATUS = ['publish', 'future', 'draft', 'pending', 'private'] as const;
 
 /** The tag naming an event's origin: its name and slug. */
 export function originTag(site: string, id: number): { name: string; slug: string } {
@@ -248,7 +247,7 @@ export async function importSite(o: SiteImportOptions): Promise<Report> {
         const { data } = await api.listEvents({
           query: {
             tags: [marker.id],
-            status: [...EVERY_STATUS],
+            status: [...LIVE_STATUSES],
             start_date: '1970-01-01',
             end_date: '2199-12-31',
             per_page: 1,

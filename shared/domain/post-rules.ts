@@ -2,7 +2,7 @@ import { config } from '../config';
 import type { PostType } from './records';
 import { atLeast, type User } from './roles';
 import { forbidden, invalidParam, noLongerAvailable, notAccessible } from './errors';
-import { STATUSES } from './statuses';
+import { LIVE_STATUSES, STATUSES } from './statuses';
 import { seesAll } from './visibility';
 
 const PUBLISHED = new Set(['publish', 'future', 'private']);
@@ -72,7 +72,7 @@ export function listStatuses(param: string[] | undefined, user: User | null): St
         'rest_forbidden_status',
       );
   }
-  const statuses = param ?? (canEditAny ? STATUSES.filter((s) => s !== 'trash') : ['publish']);
+  const statuses = param ?? (canEditAny ? [...LIVE_STATUSES] : ['publish']);
   if (!canEditAny || seesAll(user)) return { statuses };
   return { statuses, ownerOfUnpublished: user!.sub };
 }

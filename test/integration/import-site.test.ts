@@ -9,6 +9,7 @@ import { anEvent } from '../support/bodies';
 import { expectImported, readAll } from '../support/import-compare';
 import { type ReplaySite, startReplaySite } from '../support/replay-site';
 import { startSecondStack } from '../support/second-stack';
+import { recordRequests } from '../support/sent-requests';
 import { useStack } from '../support/use-stack';
 
 // Importing a whole site: from a replay of the reference plugin's own answers, and from another
@@ -49,16 +50,11 @@ describe('from a site running the reference plugin (replayed)', () => {
   it('imports every record its lists show, links and hierarchy included, then nothing twice', async () => {
     const auth = { user: site.user, appPassword: site.appPassword };
     const state = newState(`${site.origin}/wp-json/tribe/events/v1`, api.base);
-    const sent: string[] = [];
-    const original = globalThis.fetch;
-    globalThis.fetch = (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-      if (String(input).startsWith(api.base)) sent.push(`${init?.method ?? 'GET'} ${String(input)}`);
-      return original(input, init);
-    };
-    const first = await run(site.origin, auth, state).finally(() => (globalThis.fetch = original));
+    const requests = recordRequests(api.base);
+    const first = await run(site.origin, auth, state).finally(requests.stop);
     // Each event's origin tag was new: no event could carry it, so none was looked for at the target.
-    expect(sent.filter((r) => r.startsWith(`GET ${api.base}/events?`))).toEqual([]);
-    expect(sent.filter((r) => r.startsWith(`POST ${api.base}/events`)).length).toBeGreaterThan(0);
+    expect(requests.sent.filter((r) => r.startsWith('GET /events?'))).toEqual([]);
+    expect(requests.sent.filter((r) => r.startsWith('POST /events')).length).toBeGreaterThan(0);
     expect(first.source.namespace).toBe('tribe/events/v1');
     expect(first.report.skipped).toEqual([]);
     // Paging: the events came in pages of 50 at most, following next_rest_url.
