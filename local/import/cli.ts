@@ -28,7 +28,7 @@ const USAGE =
   'Usage: npm run import -- site <site URL or REST root> [--user U --app-password P | --source-token T] [options]\n' +
   '       npm run import -- csv <file.csv> [--type events|venues|organizers] [options]\n' +
   '       npm run import -- ics <feed URL or .ics file> [--categories A,B] [--status S] [--resync minutes]\n' +
-  'Options: [--to <API root> --token T] [--dry-run] [--state file] [--concurrency 8] [--quiet]';
+  'Options: [--to <API root> --token T] [--dry-run] [--no-deletes] [--state file] [--concurrency 8] [--quiet]';
 
 export const LOCAL_API = 'http://localhost:3000/cal/events/v1';
 
@@ -71,6 +71,7 @@ async function main(argv: string[]): Promise<void> {
       'app-password': { type: 'string' },
       'source-token': { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
+      'no-deletes': { type: 'boolean', default: false },
       state: { type: 'string' },
       concurrency: { type: 'string', default: '8' },
       quiet: { type: 'boolean', default: false },
@@ -114,6 +115,7 @@ async function main(argv: string[]): Promise<void> {
     ? `${source.root} (${source.authenticated ? 'every status' : 'published records only'})`
     : from;
   process.stderr.write(`Importing ${what} into ${api.base}\n`);
+  for (const warning of source?.warnings ?? []) process.stderr.write(`Warning: ${warning}\n`);
   const common = {
     api,
     state,
@@ -123,7 +125,9 @@ async function main(argv: string[]): Promise<void> {
     progress: progress(process.stderr, values.quiet),
   };
   const report = await (
-    source ? importSite({ source, ...common }) : importAnyCsv({ file: from, type: values.type, ...common })
+    source
+      ? importSite({ source, noDeletes: values['no-deletes'], ...common })
+      : importAnyCsv({ file: from, type: values.type, ...common })
   ).finally(checkpoint);
   console.log(reportLines(report, dryRun).join('\n'));
   if (!dryRun) console.log(`State: ${file}`);

@@ -97,7 +97,8 @@ export async function importCsv(o: CsvImportOptions): Promise<Report> {
           fieldName: (field) => `column "${COLUMN_OF[field] ?? field}"`,
         });
       } else if (error) {
-        (u.report.counts.events ??= { created: 0, updated: 0, unchanged: 0, skipped: 0 }).skipped++;
+        (u.report.counts.events ??= { created: 0, updated: 0, unchanged: 0, skipped: 0, trashed: 0 })
+          .skipped++;
         u.report.skipped.push({ record: label, reason: `column "${error.column}": ${error.message}` });
       }
       o.progress.tick(++done, u.counts('events'));

@@ -128,7 +128,8 @@ export async function importLinkedCsv(kind: 'venues' | 'organizers', o: CsvImpor
         });
       } catch (e) {
         if (!(e instanceof CellError)) throw e;
-        (u.report.counts[kind] ??= { created: 0, updated: 0, unchanged: 0, skipped: 0 }).skipped++;
+        (u.report.counts[kind] ??= { created: 0, updated: 0, unchanged: 0, skipped: 0, trashed: 0 })
+          .skipped++;
         u.report.skipped.push({ record: label, reason: `column "${e.column}": ${e.message}` });
       }
       o.progress.tick(++done, u.counts(kind));

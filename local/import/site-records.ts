@@ -1,3 +1,4 @@
+import { decodeHTML } from 'entities';
 import type { Schemas } from '../../client/src';
 import type { SourceRecord } from './site-source';
 
@@ -22,6 +23,12 @@ export interface Links {
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
+/**
+ * Plain text as the reference answers it: titles, names and term names pass WordPress's display filters
+ * (`Rock &#038; Roll`, `&#8220;…&#8221;`, `Arts &amp; Culture`) and an event's website is HTML-escaped.
+ * This service keeps the text itself (descriptions stay HTML, as the site had them).
+ */
+const text = (v: unknown): string => decodeHTML(str(v));
 const bool = (v: unknown): boolean => v === true || v === 'true' || v === '1' || v === 1;
 const STATUSES = new Set(['publish', 'future', 'draft', 'pending', 'private']);
 const status = (v: unknown) => (STATUSES.has(str(v)) ? str(v) : 'publish') as EventBody['status'] & string;
@@ -39,18 +46,18 @@ const number = (v: unknown): number | null => {
 };
 
 export function categoryBody(c: SourceRecord, parent: number): CategoryBody {
-  return { name: str(c.name), slug: str(c.slug), description: str(c.description), parent };
+  return { name: text(c.name), slug: str(c.slug), description: str(c.description), parent };
 }
 
 export function tagBody(t: SourceRecord): TagBody {
-  return { name: str(t.name), slug: str(t.slug), description: str(t.description) };
+  return { name: text(t.name), slug: str(t.slug), description: str(t.description) };
 }
 
 export function venueBody(v: SourceRecord): VenueBody {
   const lat = number(v.geo_lat);
   const lng = number(v.geo_lng);
   return {
-    venue: str(v.venue),
+    venue: text(v.venue),
     status: status(v.status),
     description: str(v.description),
     address: str(v.address),
@@ -71,7 +78,7 @@ export function venueBody(v: SourceRecord): VenueBody {
 
 export function organizerBody(o: SourceRecord): OrganizerBody {
   return {
-    organizer: str(o.organizer),
+    organizer: text(o.organizer),
     status: status(o.status),
     description: str(o.description),
     phone: str(o.phone),
@@ -93,14 +100,10 @@ export interface Missing {
 }
 
 /**
- * The body of an event. `marker` is the ID of the tag naming the event's origin (the source site and
- * ID), added to its tags. All-day events are sent as days: the reference gives them 00:00:00 to 23:59:59.
+ * The body of an event. All-day events are sent as days: the reference gives them 00:00:00 to 23:59:59.
+ * Its tags are the source's own: where it came from is kept in the import's state, not in public tags.
  */
-export function eventBody(
-  e: SourceRecord,
-  links: Links,
-  marker: number | undefined,
-): { body: EventBody; missing: Missing[] } {
+export function eventBody(e: SourceRecord, links: Links): { body: EventBody; missing: Missing[] } {
   const missing: Missing[] = [];
   const map = (what: string, list: number[], to: (id: number) => number | undefined) =>
     list.flatMap((id) => {
@@ -111,12 +114,10 @@ export function eventBody(
   const allDay = bool(e.all_day);
   const day = (d: unknown) => str(d).slice(0, 10);
   // The reference answers the event's own page as its website when it has none.
-  const website = str(e.website) === str(e.url) ? '' : str(e.website);
+  const website = text(e.website) === str(e.url) ? '' : text(e.website);
   const venues = map('venue', ids(e.venue), links.venue);
-  const tags = map('tag', ids(e.tags), links.tag);
-  if (marker !== undefined) tags.push(marker);
   const body: EventBody = {
-    title: str(e.title),
+    title: text(e.title),
     // WordPress gives drafts no slug: this service makes one from the title.
     ...(str(e.slug) ? { slug: str(e.slug) } : {}),
     status: status(e.status),
@@ -135,7 +136,7 @@ export function eventBody(
     show_map: bool(e.show_map),
     show_map_link: bool(e.show_map_link),
     categories: map('category', ids(e.categories), links.category),
-    tags,
+    tags: map('tag', ids(e.tags), links.tag),
     venue: venues[0] ?? null,
     organizer: map('organizer', ids(e.organizer), links.organizer),
   };

@@ -26,6 +26,8 @@ export interface SiteSource {
   /** `host[:port]` of the site: the source part of each record's origin. */
   site: string;
   authenticated: boolean;
+  /** What the person at the keyboard should know before trusting the result (one line each). */
+  warnings: string[];
   /** Every record of a collection, page after page, with the total the first page announced. */
   pages(collection: Collection): AsyncGenerator<{ records: SourceRecord[]; total: number }>;
 }
@@ -34,14 +36,35 @@ export type SourceRecord = Record<string, unknown> & { id: number };
 
 const PAGE_LIMITS = { timeoutMs: 30_000, maxBytes: 10 * 1024 * 1024 };
 const NAMESPACES = ['tribe/events/v1', 'cal/events/v1'] as const;
-/** Every status an editor may list on this service (the reference's default for them is "any"). */
+/**
+ * Every status an editor may list, named: the reference's own `next_rest_url` carries `status=any` for
+ * them, which the same endpoint then refuses (400), so pages are asked for by number with this list.
+ */
 const ALL_STATUSES = 'publish,future,draft,pending,private';
+/**
+ * The first day asked for: the reference validates dates with PHP's strtotime, which answers 0 for
+ * 1970-01-01 00:00 UTC, read there as "not a date" (a 400); 1900-01-01 passes and precedes any event.
+ */
+const FIRST_DAY = '1900-01-01';
+const LAST_DAY = '2199-12-31';
+/** A site under load answers 502/503 now and then: each read is tried this many times. */
+const TRIES = 3;
+const TRANSIENT = new Set([500, 502, 503, 504]);
 
 /** The REST roots to try for what the user typed: the root itself, or a site URL's two candidates. */
 export function candidateRoots(given: string): string[] {
   let url: URL;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(given)?.[1]?.toLowerCase();
+  if (scheme && scheme !== 'http' && scheme !== 'https' && given.includes('://'))
+    throw new ImportError(
+      `"${given}" is a ${scheme}: address: give the site's http(s) address, e.g. https://example.org`,
+    );
+  if (!/^https?:\/\//i.test(given))
+    throw new ImportError(
+      `"${given}" has no scheme: give the site's full address, e.g. https://${given.replace(/^\/+/, '')}`,
+    );
   try {
-    url = new URL(/^https?:\/\//i.test(given) ? given : `https://${given}`);
+    url = new URL(given);
   } catch {
     throw new ImportError(`"${given}" is not a URL: give the site's address, e.g. https://example.org`);
   }
@@ -67,7 +90,13 @@ interface Page {
   json: unknown;
 }
 
-async function getJson(url: string, headers: Record<string, string>, local: boolean): Promise<Page> {
+/** One GET; `passFailures` lets a timeout or a dropped connection through as is (to be retried). */
+async function getJson(
+  url: string,
+  headers: Record<string, string>,
+  local: boolean,
+  passFailures = false,
+): Promise<Page> {
   let res;
   try {
     res = await guardedFetch(url, {
@@ -78,7 +107,7 @@ async function getJson(url: string, headers: Record<string, string>, local: bool
   } catch (e) {
     if (e instanceof OutboundRefused)
       throw new ImportError(`Refused to fetch ${url}: ${e.message}. Give a public https address.`);
-    if (e instanceof OutboundFailed)
+    if (e instanceof OutboundFailed && !passFailures)
       throw new ImportError(
         `Cannot reach ${new URL(url).origin} (${e.message}): check the address and that the site is up.`,
       );
@@ -109,11 +138,52 @@ function credentialsRefused(page: Page, auth: SourceAuth): ImportError | undefin
   );
 }
 
+/** How a read of the site is retried: tries and the first pause (doubled each time). */
+export interface ReadOptions {
+  tries?: number;
+  backoffMs?: number;
+}
+
+/**
+ * A read retried while the site fails in a way that passes (5xx, a timeout, a dropped connection),
+ * then a one-line error that says where it stopped and that the same command resumes.
+ */
+async function readPage(
+  url: string,
+  headers: Record<string, string>,
+  local: boolean,
+  where: string,
+  o: ReadOptions,
+): Promise<Page> {
+  const tries = o.tries ?? TRIES;
+  for (let n = 1; ; n++) {
+    let failure: string;
+    try {
+      const page = await getJson(url, headers, local, true);
+      if (!TRANSIENT.has(page.status)) return page;
+      failure = `HTTP ${page.status}`;
+    } catch (e) {
+      if (!(e instanceof OutboundFailed)) throw e;
+      failure = e.reason === 'timeout' ? 'no answer in time' : e.message;
+    }
+    if (n >= tries)
+      throw new ImportError(
+        `The site failed to answer (${failure}) at ${where}, ${tries} times: run the same command again to resume.`,
+      );
+    await new Promise((ok) => setTimeout(ok, (o.backoffMs ?? 1000) * 2 ** (n - 1)));
+  }
+}
+
 /**
  * Finds the events API behind what the user typed, checks the credentials on it, and reads it.
  * `local` lets loopback and plain http through (the local stack, tests); private addresses never are.
  */
-export async function openSite(given: string, auth: SourceAuth, local: boolean): Promise<SiteSource> {
+export async function openSite(
+  given: string,
+  auth: SourceAuth,
+  local: boolean,
+  read: ReadOptions = {},
+): Promise<SiteSource> {
   const headers = authHeaders(auth);
   let found: { root: string; namespace: SiteSource['namespace'] } | undefined;
   let lastError: ImportError | undefined;
@@ -141,38 +211,48 @@ export async function openSite(given: string, auth: SourceAuth, local: boolean):
   }
   const { root, namespace } = found;
   const authenticated = Object.keys(headers).length > 0;
+  const warnings: string[] = [];
+  let statuses = authenticated;
   if (authenticated) {
     // A list the credentials must pass: a wrong password is a 401 there (a public read would not tell).
-    const probe = await getJson(`${root}/events?per_page=1`, headers, local);
+    const probe = await readPage(
+      `${root}/events?${new URLSearchParams({ per_page: '1', status: ALL_STATUSES, start_date: FIRST_DAY })}`,
+      headers,
+      local,
+      'the first page of events',
+      read,
+    );
     const refused = credentialsRefused(probe, auth);
     if (refused) throw refused;
+    if (probe.status === 400) {
+      // A user who cannot edit events (a subscriber) may not ask for statuses: published records only.
+      statuses = false;
+      warnings.push(
+        'These credentials cannot list unpublished records (a subscriber?): only published records are read. Use an administrator or editor for every status.',
+      );
+    }
   }
   const site = new URL(root).host;
 
-  function firstUrl(collection: Collection): string {
-    const q = new URLSearchParams({ per_page: '50' });
+  function pageUrl(collection: Collection, n: number): string {
+    const q = new URLSearchParams({ per_page: '50', page: String(n) });
     if (collection === 'categories' || collection === 'tags') q.set('hide_empty', 'false');
     if (collection === 'events') {
       // Every date: lists default to a window around today.
-      q.set('start_date', '1970-01-01');
-      q.set('end_date', '2199-12-31');
+      q.set('start_date', FIRST_DAY);
+      q.set('end_date', LAST_DAY);
     }
-    // The reference lists every status to an administrator by default; this service needs them named.
-    if (
-      authenticated &&
-      namespace === 'cal/events/v1' &&
-      collection !== 'categories' &&
-      collection !== 'tags'
-    )
-      q.set('status', ALL_STATUSES);
+    if (statuses && collection !== 'categories' && collection !== 'tags') q.set('status', ALL_STATUSES);
     return `${root}/${collection}?${q}`;
   }
 
+  // Pages are asked for by number, not by following `next_rest_url` (see ALL_STATUSES).
   async function* pages(collection: Collection) {
-    let url: string | undefined = firstUrl(collection);
     let total = 0;
-    for (let n = 1; url; n++) {
-      const page = await getJson(url, headers, local);
+    let last = 1;
+    for (let n = 1; n <= last; n++) {
+      const url = pageUrl(collection, n);
+      const page = await readPage(url, headers, local, `page ${n} of ${collection}`, read);
       const refused = credentialsRefused(page, auth);
       if (refused) throw refused;
       // A page past the end (the list shrank while it was read): nothing more.
@@ -184,21 +264,14 @@ export async function openSite(given: string, auth: SourceAuth, local: boolean):
           `${url} answered ${page.status} ${errorCode(page.json) ?? ''}`.trim() +
             ': not a page of the events API. Is the address the REST root?',
         );
-      if (n === 1) total = Number(body!.total ?? records.length) || records.length;
+      if (n === 1) {
+        total = Number(body!.total ?? records.length) || records.length;
+        last = Number(body!.total_pages ?? page.headers['x-tec-totalpages'] ?? 1) || 1;
+      }
+      if (records.length === 0) return;
       yield { records: records as SourceRecord[], total };
-      const next = body!.next_rest_url;
-      url = typeof next === 'string' && records.length > 0 ? sameOrigin(next, root) : undefined;
     }
   }
 
-  return { root, namespace, site, authenticated, pages };
-}
-
-/** A next-page link, fetched from the root's origin (a site behind a proxy may name its inner host). */
-function sameOrigin(link: string, root: string): string {
-  const url = new URL(link, root);
-  const base = new URL(root);
-  url.protocol = base.protocol;
-  url.host = base.host;
-  return url.href;
+  return { root, namespace, site, authenticated, warnings, pages };
 }

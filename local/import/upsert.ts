@@ -9,7 +9,7 @@ import { digest, type ImportState } from './state';
  * the API refuses (4xx) is skipped with the API's reason; anything else stops the run (resumable).
  */
 
-export type Outcome = 'created' | 'updated' | 'unchanged' | 'skipped';
+export type Outcome = 'created' | 'updated' | 'unchanged' | 'skipped' | 'trashed';
 
 export interface Report {
   /** Per collection, how many records had each outcome. */
@@ -18,9 +18,11 @@ export interface Report {
   skipped: Array<{ record: string; reason: string }>;
   /** Notes about records imported with something left out. */
   notes: Array<{ record: string; note: string }>;
+  /** Copies moved to the trash because the source lists them no more. */
+  trashed: string[];
 }
 
-export const emptyReport = (): Report => ({ counts: {}, skipped: [], notes: [] });
+export const emptyReport = (): Report => ({ counts: {}, skipped: [], notes: [], trashed: [] });
 
 export interface UpsertOps<B> {
   /**
@@ -47,6 +49,8 @@ export interface Upserter {
     ops: UpsertOps<B>,
   ): Promise<{ outcome: Outcome; id?: number }>;
   counts(collection: string): string;
+  /** A copy trashed because its source record is gone (`events:26`). */
+  trashed(collection: string, key: string): void;
 }
 
 /** The reason a write was refused, in one line. */
@@ -68,11 +72,21 @@ export function upserter(
 ): Upserter {
   let fakeId = 0;
   const count = (collection: string, outcome: Outcome) => {
-    const c = (report.counts[collection] ??= { created: 0, updated: 0, unchanged: 0, skipped: 0 });
+    const c = (report.counts[collection] ??= {
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      skipped: 0,
+      trashed: 0,
+    });
     c[outcome]++;
   };
   return {
     report,
+    trashed(collection, key) {
+      count(collection, 'trashed');
+      report.trashed.push(key);
+    },
     counts(collection) {
       const c = report.counts[collection];
       return c
@@ -124,8 +138,10 @@ export function reportLines(report: Report, dryRun: boolean): string[] {
   for (const [collection, c] of Object.entries(report.counts))
     lines.push(
       `  ${collection.padEnd(11)} ${String(c.created).padStart(6)} created ${String(c.updated).padStart(6)} updated ` +
-        `${String(c.unchanged).padStart(6)} unchanged ${String(c.skipped).padStart(6)} skipped`,
+        `${String(c.unchanged).padStart(6)} unchanged ${String(c.skipped).padStart(6)} skipped` +
+        (c.trashed ? ` ${String(c.trashed).padStart(6)} trashed` : ''),
     );
+  for (const t of report.trashed) lines.push(`  trashed ${t}: gone from the source`);
   for (const s of report.skipped) lines.push(`  skipped ${s.record}: ${s.reason}`);
   for (const n of report.notes) lines.push(`  note ${n.record}: ${n.note}`);
   return lines;

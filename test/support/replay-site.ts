@@ -13,6 +13,14 @@ import { join } from 'node:path';
  * (yesterday to two years ahead of the capture), published records only to anonymous callers and every
  * status to the administrator (HTTP Basic with an application password), 401 `incorrect_password` for
  * a wrong one, and no event hidden from listings in any list (as the reference).
+ *
+ * It refuses what the real plugin refuses (The Events Calendar 6.0.3.1, seen against a real site): a
+ * `start_date`/`end_date` that PHP's strtotime reads as 0 (`1970-01-01`) is a 400; to an editor its
+ * `next_rest_url` carries `status=any`, which the same endpoint refuses (400), while a named list of
+ * statuses is served; a subscriber (authenticated, no edit rights) may not name statuses either. Under
+ * load a real site answers 502 now and then and pages can be slow: `failNext` and `delayMs` do that.
+ * The records are served as the site answers them (titles with `&#038;`, escaped event websites): the
+ * captured ones are the reference's own answers, and realSiteRecords() is written in that form.
  */
 
 const FIXTURE = join(import.meta.dirname, 'reference-site.json');
@@ -28,8 +36,14 @@ export interface ReplaySite {
   records: Record<Collection, Rec[]>;
   user: string;
   appPassword: string;
+  /** A user who can read but not edit events (WordPress's subscriber), and its application password. */
+  subscriber: { user: string; appPassword: string };
   /** Every request's path and query, in order. */
   requests: string[];
+  /** The next `times` requests whose path and query match answer `status` (nginx's error page). */
+  failNext(match: RegExp, times?: number, status?: number): void;
+  /** A pause before every answer (a site under load). */
+  delayMs: number;
   close(): Promise<void>;
 }
 
@@ -95,29 +109,48 @@ export async function startReplaySite(records = referenceRecords()): Promise<Rep
   const user = 'admin';
   const appPassword = 'abcd efgh ijkl mnop qrst uvwx';
   const requests: string[] = [];
-  const site = { records, user, appPassword, requests } as ReplaySite;
+  const subscriber = { user: 'reader', appPassword: 'zyxw vuts rqpo nmlk jihg fedc' };
+  const failures: Array<{ match: RegExp; times: number; status: number }> = [];
+  const site = { records, user, appPassword, subscriber, requests, delayMs: 0 } as ReplaySite;
+  site.failNext = (match, times = 1, status = 502) => failures.push({ match, times, status });
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', site.origin);
-    requests.push(`${url.pathname}${url.search}`);
+    const asked = `${url.pathname}${url.search}`;
+    requests.push(asked);
+    if (site.delayMs) await new Promise((ok) => setTimeout(ok, site.delayMs));
+    const failure = failures.find((f) => f.times > 0 && f.match.test(asked));
+    if (failure) {
+      failure.times--;
+      res.writeHead(failure.status, { 'content-type': 'text/html' });
+      return res.end(`<html><head><title>${failure.status} Bad Gateway</title></head><body></body></html>`);
+    }
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       const text = JSON.stringify(body).replaceAll(CAPTURED_HOST, site.origin);
       res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
       res.end(text);
     };
+    const invalid = (param: string) =>
+      send(400, {
+        code: 'rest_invalid_param',
+        message: `Invalid parameter(s): ${param}`,
+        data: { status: 400, params: { [param]: `Invalid parameter(s): ${param}` } },
+      });
     const auth = req.headers.authorization;
     let admin = false;
+    let reader = false;
     if (auth) {
       const [who, password] = Buffer.from(auth.replace(/^Basic /, ''), 'base64')
         .toString()
         .split(':');
-      if (who !== user || password !== appPassword)
+      admin = who === user && password === appPassword;
+      reader = who === subscriber.user && password === subscriber.appPassword;
+      if (!admin && !reader)
         return send(401, {
           code: 'incorrect_password',
           message: 'The provided password is an invalid application password.',
           data: { status: 401 },
         });
-      admin = true;
     }
     if (!url.pathname.startsWith(NS))
       return send(404, { code: 'rest_no_route', message: 'No route', data: { status: 404 } });
@@ -132,15 +165,18 @@ export async function startReplaySite(records = referenceRecords()): Promise<Rep
     const page = Number(q.get('page') ?? 1);
     let list = records[kind];
     if (kind === 'events' || kind === 'venues' || kind === 'organizers') {
-      if (q.has('status') && !admin)
-        return send(400, {
-          code: 'rest_invalid_param',
-          message: 'Invalid parameter(s): status',
-          data: { status: 400 },
-        });
-      list = list.filter((r) => admin || r.status === 'publish');
+      // The plugin's own link for an editor says `status=any`, and the same endpoint refuses it.
+      const statuses = q.get('status')?.split(',');
+      if (statuses && (!admin || statuses.includes('any'))) return invalid('status');
+      list = list.filter((r) =>
+        admin ? (statuses ?? [r.status]).includes(r.status) : r.status === 'publish',
+      );
     }
     if (kind === 'events') {
+      // The plugin validates dates with strtotime, whose 0 (1970-01-01 00:00 UTC) reads as "not a date".
+      for (const param of ['start_date', 'end_date'])
+        if (q.has(param) && Date.parse(`${q.get(param)!.slice(0, 10)}T00:00:00Z`) === 0)
+          return invalid(param);
       const start = (q.get('start_date') ?? '2026-11-21').slice(0, 10);
       const end = (q.get('end_date') ?? '2028-11-22').slice(0, 10);
       list = list.filter(
@@ -160,6 +196,7 @@ export async function startReplaySite(records = referenceRecords()): Promise<Rep
     const link = (p: number) => {
       const next = new URLSearchParams(q);
       next.set('page', String(p));
+      if (admin && kind === 'events') next.set('status', 'any');
       return `${site.origin}${NS}/${kind}/?${next}`;
     };
     send(
