@@ -35,7 +35,19 @@ export const WEBHOOK_ENGINE_TABLE_ACTIONS = [
 export const DELIVERER_TIMEOUT = Duration.seconds(60);
 /** A stream batch: the payloads' reads and the deliveries of up to DISPATCH_BATCH changes. */
 export const DISPATCHER_TIMEOUT = Duration.seconds(60);
-export const DISPATCH_BATCH = 100;
+/**
+ * Small: each change is delivered to every subscriber, so a batch's cost grows with both. A batch
+ * that would outlive the function stops at its remaining time and names its next record
+ * (functions/webhook-engine/dispatch.ts), which Lambda hands over again from there.
+ */
+export const DISPATCH_BATCH = 10;
+/**
+ * Tries of a batch before its records are given up to the dispatch-failures queue. Each try that
+ * stopped for time did at least one record, so a batch stopped for time alone never runs out of them;
+ * one that keeps failing (a record the code cannot dispatch, a refusing queue) is set aside in
+ * minutes, bisected down to the record at fault, instead of holding its shard for DISPATCH_MAX_RECORD_AGE.
+ */
+export const DISPATCH_RETRY_ATTEMPTS = 2 * DISPATCH_BATCH;
 export const DELIVER_BATCH = 10;
 /** Runs of one job that threw (the table throttled, a bug) before its message is set aside. */
 export const DELIVERY_MAX_RECEIVES = 5;
@@ -165,7 +177,9 @@ export class WebhookEngine extends NestedStack {
         // One batch a shard at a time: the order of a record's changes is the stream's.
         parallelizationFactor: 1,
         reportBatchItemFailures: true,
-        retryAttempts: -1,
+        // A function error (a timeout, a crash) splits the batch in two: the record at fault is isolated.
+        bisectBatchOnError: true,
+        retryAttempts: DISPATCH_RETRY_ATTEMPTS,
         maxRecordAge: DISPATCH_MAX_RECORD_AGE,
         onFailure: new SqsDlq(this.dispatchFailures),
         filters: [
