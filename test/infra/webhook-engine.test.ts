@@ -5,6 +5,7 @@ import {
   CHANGE_EVENT,
   DELIVERY_MAX_RECEIVES,
   DISPATCH_RETRY_ATTEMPTS,
+  PIPE_RETRY_ATTEMPTS,
   WEBHOOK_ENGINE_TABLE_ACTIONS,
 } from '../../infra/webhook-engine';
 import { STREAM_BATCH_RESERVE_MS } from '../../shared/services/webhook-engine';
@@ -243,6 +244,45 @@ describe('the change bus', () => {
       MessageRetentionPeriod: 14 * 24 * 3600,
       SqsManagedSseEnabled: true,
     });
+  });
+
+  it('gives a refused batch finite tries, splitting one put in part, and alarms on a failed execution (issue 38)', () => {
+    expect(pipe.Properties.SourceParameters.DynamoDBStreamParameters).toMatchObject({
+      MaximumRetryAttempts: PIPE_RETRY_ATTEMPTS,
+      OnPartialBatchItemFailure: 'AUTOMATIC_BISECT',
+    });
+    expect(PIPE_RETRY_ATTEMPTS).toBeGreaterThanOrEqual(0);
+    expect(PIPE_RETRY_ATTEMPTS).toBeLessThanOrEqual(20);
+    const [pipeId] = only('AWS::Pipes::Pipe');
+    const failed = Object.values(resources('AWS::CloudWatch::Alarm'))
+      .map((a) => a.Properties)
+      .filter((a) => a.MetricName === 'ExecutionFailed');
+    expect(failed).toEqual([
+      expect.objectContaining({
+        Namespace: 'AWS/EventBridge/Pipes',
+        Dimensions: [{ Name: 'PipeName', Value: { Ref: pipeId } }],
+        Statistic: 'Sum',
+        Period: 300,
+        EvaluationPeriods: 1,
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      }),
+    ]);
+  });
+
+  it("is the stream's second reader, with the dispatcher: DynamoDB advises no more than two", () => {
+    const readers = [
+      ...Object.values(resources('AWS::Lambda::EventSourceMapping')).map((m) => m.Properties.EventSourceArn),
+      ...Object.values(resources('AWS::Pipes::Pipe')).map((p) => p.Properties.Source),
+    ].filter(isStreamArn);
+    const elsewhere = dev.templates
+      .filter((t) => t.name !== 'Test/WebhookEngine')
+      .flatMap((t) => [
+        ...Object.values(t.template.findResources('AWS::Lambda::EventSourceMapping')),
+        ...Object.values(t.template.findResources('AWS::Pipes::Pipe')),
+      ]);
+    expect(readers).toHaveLength(2);
+    expect(elsewhere).toEqual([]);
   });
 
   it("gives each change's fields as JSON: the template is JSON once its paths are filled", () => {
