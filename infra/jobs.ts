@@ -126,10 +126,13 @@ export class ScheduledJobs extends NestedStack {
       fn.addToRolePolicy(
         new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${props.table.tableArn}/index/*`] }),
       );
+      // Scheduler invokes the function asynchronously, which Lambda would retry twice on a failure: a
+      // run that timed out would run again at the same cost, holding an execution of the account's few,
+      // while the schedule starts the next run anyway (each is safe to repeat). A failed run is counted
+      // in the function's Errors (alarmed); the schedule's own retries cover only a refused invocation.
+      fn.configureAsyncInvoke({ retryAttempts: 0 });
       this.functions.set(spec.name, fn);
 
-      // Scheduler invokes the function asynchronously, so a failed run is retried by Lambda (twice) and
-      // counted in its Errors; the schedule's own retries cover only a refused invocation.
       this.schedules.set(
         spec.name,
         new Schedule(this, spec.scheduleId, {

@@ -22,6 +22,7 @@ export class EventsTable extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute: TABLE.ttlAttribute,
       // The webhook engine and the change bus read new change-log items and jobs from it (infra/webhook-engine.ts).
+      // Two readers, DynamoDB's advised maximum per shard: a third reads the change bus instead.
       stream: StreamViewType[STREAM.StreamViewType],
       deletionProtection: props.retain,
       removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,

@@ -1,5 +1,11 @@
 import { type CfnResource, Duration, NestedStack, Stack, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  ComparisonOperator,
+  type IMetric,
+  Metric,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
@@ -35,7 +41,19 @@ export const WEBHOOK_ENGINE_TABLE_ACTIONS = [
 export const DELIVERER_TIMEOUT = Duration.seconds(60);
 /** A stream batch: the payloads' reads and the deliveries of up to DISPATCH_BATCH changes. */
 export const DISPATCHER_TIMEOUT = Duration.seconds(60);
-export const DISPATCH_BATCH = 100;
+/**
+ * Small: each change is delivered to every subscriber, so a batch's cost grows with both. A batch
+ * that would outlive the function stops at its remaining time and names its next record
+ * (functions/webhook-engine/dispatch.ts), which Lambda hands over again from there.
+ */
+export const DISPATCH_BATCH = 10;
+/**
+ * Tries of a batch before its records are given up to the dispatch-failures queue. Each try that
+ * stopped for time did at least one record, so a batch stopped for time alone never runs out of them;
+ * one that keeps failing (a record the code cannot dispatch, a refusing queue) is set aside in
+ * minutes, bisected down to the record at fault, instead of holding its shard for DISPATCH_MAX_RECORD_AGE.
+ */
+export const DISPATCH_RETRY_ATTEMPTS = 2 * DISPATCH_BATCH;
 export const DELIVER_BATCH = 10;
 /** Runs of one job that threw (the table throttled, a bug) before its message is set aside. */
 export const DELIVERY_MAX_RECEIVES = 5;
@@ -48,6 +66,12 @@ export const ITERATOR_AGE_ALARM = Duration.minutes(5);
  * dispatch-failures queue, well before the stream drops it (24 h): an operator can still look.
  */
 export const DISPATCH_MAX_RECORD_AGE = Duration.hours(12);
+/**
+ * Tries of a batch the bus refuses before the pipe gives it up to the bus-failures queue: a refusal
+ * (throttled, an outage) holds the shard's later changes back, so it is set aside within minutes, and
+ * a batch put in part is split down to the events refused (AUTOMATIC_BISECT).
+ */
+export const PIPE_RETRY_ATTEMPTS = 10;
 
 /** What the change bus's events say they are: rules match on these (docs/webhooks.md). */
 export const CHANGE_EVENT = { source: 'cal.events', detailType: 'Calendar change' } as const;
@@ -81,7 +105,7 @@ export interface WebhookEngineProps extends FunctionGroupProps {
  * - the change bus: an EventBridge Pipe from the stream, filtered to change-log items, onto a custom
  *   bus (`source` cal.events, `detail-type` Calendar change), for rules instead of webhooks;
  * - alarms: each function's errors and throttles, the queue's oldest message, the dead letters, the
- *   dispatcher's lag behind the stream and the stream batches it gave up.
+ *   dispatcher's lag behind the stream, the pipe's failed executions and the stream batches either gave up.
  */
 export class WebhookEngine extends NestedStack {
   /** The engine's functions, by name (`webhookDispatch`, `webhookDeliver`). */
@@ -165,7 +189,9 @@ export class WebhookEngine extends NestedStack {
         // One batch a shard at a time: the order of a record's changes is the stream's.
         parallelizationFactor: 1,
         reportBatchItemFailures: true,
-        retryAttempts: -1,
+        // A function error (a timeout, a crash) splits the batch in two: the record at fault is isolated.
+        bisectBatchOnError: true,
+        retryAttempts: DISPATCH_RETRY_ATTEMPTS,
         maxRecordAge: DISPATCH_MAX_RECORD_AGE,
         onFailure: new SqsDlq(this.dispatchFailures),
         filters: [
@@ -192,6 +218,9 @@ export class WebhookEngine extends NestedStack {
       }),
     );
 
+    // The pipe is the stream's second reader, after the dispatcher's mapping: DynamoDB advises at most
+    // two per shard (more are throttled and all fall behind). A third consumer of changes reads the
+    // bus (a rule) or the delivery queue, not the stream; or it replaces one of these two.
     this.bus = new EventBus(this, 'Changes', { eventBusName: props.busName });
     const pipeRole = new Role(this, 'ChangePipeRole', {
       assumedBy: new ServicePrincipal('pipes.amazonaws.com'),
@@ -217,8 +246,10 @@ export class WebhookEngine extends NestedStack {
         dynamoDbStreamParameters: {
           startingPosition: 'TRIM_HORIZON',
           batchSize: 10,
-          // As the dispatcher: a batch the bus keeps refusing is given up after 12 hours, its place
-          // recorded where an operator can find it, before the stream drops it (24 h).
+          // As the dispatcher: a batch the bus keeps refusing is given up after its tries (or 12 hours),
+          // its place recorded where an operator can find it, before the stream drops it (24 h).
+          maximumRetryAttempts: PIPE_RETRY_ATTEMPTS,
+          onPartialBatchItemFailure: 'AUTOMATIC_BISECT',
           maximumRecordAgeInSeconds: DISPATCH_MAX_RECORD_AGE.toSeconds(),
           deadLetterConfig: { arn: this.busFailures.queueArn },
         },
@@ -269,6 +300,18 @@ export class WebhookEngine extends NestedStack {
       this.busFailures.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
       1,
       'The change bus pipe gave up a batch of the table stream: those changes are not on the bus',
+    );
+    alarm(
+      'PipeFailuresAlarm',
+      new Metric({
+        namespace: 'AWS/EventBridge/Pipes',
+        metricName: 'ExecutionFailed',
+        dimensionsMap: { PipeName: this.pipe.ref },
+        period,
+        statistic: 'Sum',
+      }),
+      1,
+      'The change bus pipe failed to put changes on the bus: it retries, and later changes wait behind them',
     );
     alarm(
       'DispatcherLagAlarm',

@@ -102,11 +102,24 @@ async function messageFor(entry: ChangeEntry, visibility: Visibility): Promise<M
  * the same changes makes nothing twice (a delivery's ID is its change's position).
  */
 export async function dispatchChanges(changes: StreamedChange[], now = Date.now()): Promise<number> {
-  if (changes.length === 0) return 0;
+  return (await dispatchChangesUntil(changes, () => false, now)).made;
+}
+
+/**
+ * dispatchChanges that stops before a change (never the first) once `timeIsUp` says so: `dispatched`
+ * is how many changes, from the first, had their deliveries made (all of them when it did not stop).
+ */
+export async function dispatchChangesUntil(
+  changes: StreamedChange[],
+  timeIsUp: () => boolean,
+  now = Date.now(),
+): Promise<{ made: number; dispatched: number }> {
+  if (changes.length === 0) return { made: 0, dispatched: 0 };
   const subscribers = (await listWebhooks()).filter((w) => w.active);
-  if (subscribers.length === 0) return 0;
+  if (subscribers.length === 0) return { made: 0, dispatched: changes.length };
   let made = 0;
-  for (const { entry, order } of changes) {
+  for (const [i, { entry, order }] of changes.entries()) {
+    if (i > 0 && timeIsUp()) return { made, dispatched: i };
     const messages = new Map<Visibility, Promise<Message | undefined>>();
     const at = timeOfPosition(entry.position);
     for (const w of subscribers) {
@@ -136,7 +149,7 @@ export async function dispatchChanges(changes: StreamedChange[], now = Date.now(
       if (await createDelivery(delivery, waiting ? now + LANE_WAIT_MS : now)) made++;
     }
   }
-  return made;
+  return { made, dispatched: changes.length };
 }
 
 /** Change-log entries read per Query while catching up. */

@@ -1,13 +1,14 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { SQSEvent } from 'aws-lambda';
+import type { Context, DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { handler as deliver } from '../../functions/webhook-engine/deliver';
-import { handler as dispatch } from '../../functions/webhook-engine/dispatch';
+import { handler as dispatchHandler } from '../../functions/webhook-engine/dispatch';
 import { WEBHOOK_QUEUE_URL_ENV } from '../../shared/config';
 import { keys } from '../../shared/db/keys';
 import type { JobRef } from '../../shared/repositories/webhook-deliveries';
 import { SQS_MAX_DELAY_SECONDS } from '../../shared/repositories/webhook-job-queue';
+import { STREAM_BATCH_RESERVE_MS } from '../../shared/services/webhook-engine';
 import { anEvent, type Rec } from '../support/bodies';
 import { forDispatcher, pkOf, streamEvent, tableStream } from '../support/table-stream';
 import { useStack } from '../support/use-stack';
@@ -29,6 +30,11 @@ const sqs = mockClient(SQSClient);
 
 const stream = tableStream(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME!);
 const newStreamRecords = () => stream.next();
+
+/** Lambda's context, with the time the invocation has left (a minute, the dispatcher's timeout). */
+const lambdaContext = (remainingMs: () => number = () => 60_000) =>
+  ({ getRemainingTimeInMillis: remainingMs }) as Context;
+const dispatch = (event: DynamoDBStreamEvent, context = lambdaContext()) => dispatchHandler(event, context);
 
 /** Runs the dispatcher on what the stream has now; returns its answer. */
 async function dispatchNew() {
@@ -148,6 +154,47 @@ describe('the dispatcher on a DynamoDB stream event', () => {
     sqs.on(SendMessageCommand).resolves({ MessageId: 'sent' });
     expect(await dispatch(streamEvent(records))).toEqual({ batchItemFailures: [] });
     expect(await jobsRemoved()).toHaveLength(records.length);
+  });
+
+  it('stops with its reserve of time left and names the next record, which a retry takes from there', async () => {
+    const hook = await subscribe('/late');
+    for (const title of ['One', 'Two', 'Three'])
+      expect((await api.post('/events', anEvent({ status: 'publish', title }), asEditor)).status).toBe(201);
+    const records = (await newStreamRecords()).filter(forDispatcher);
+    const changes = records.filter((r) => pkOf(r) === keys.changePartition);
+    expect(changes).toHaveLength(3);
+    // Less than the reserve is left once the first change is done.
+    const late = lambdaContext(() => STREAM_BATCH_RESERVE_MS - 1);
+
+    const answer = await dispatch(streamEvent(records), late);
+
+    expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: changes[1]!.dynamodb!.SequenceNumber }] });
+    expect(await deliveriesOf(hook.id)).toHaveLength(1);
+    // Lambda hands the batch over again from the record named: the rest is done, the first not twice.
+    const rest = records.filter(
+      (r) => BigInt(r.dynamodb!.SequenceNumber!) >= BigInt(changes[1]!.dynamodb!.SequenceNumber!),
+    );
+    expect(await dispatch(streamEvent(rest))).toEqual({ batchItemFailures: [] });
+    expect(await deliveriesOf(hook.id)).toHaveLength(3);
+    // Their jobs, moved to the queue: the next test's batch starts clean.
+    expect(await dispatchNew()).toEqual({ batchItemFailures: [] });
+    expect(sent()).toHaveLength(3);
+  });
+
+  it('does the first record of a batch even when it starts late (a record is never skipped for time)', async () => {
+    const hook = await subscribe('/first');
+    await api.post('/events', anEvent({ status: 'publish' }), asEditor);
+    const records = (await newStreamRecords()).filter(forDispatcher);
+
+    expect(
+      await dispatch(
+        streamEvent(records),
+        lambdaContext(() => 0),
+      ),
+    ).toEqual({ batchItemFailures: [] });
+    expect(await deliveriesOf(hook.id)).toHaveLength(1);
+    // Its job, moved to the queue: the next test's batch starts clean.
+    expect(await dispatchNew()).toEqual({ batchItemFailures: [] });
   });
 });
 

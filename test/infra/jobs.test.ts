@@ -50,6 +50,15 @@ describe.each([
     });
   });
 
+  it('is not retried by Lambda when a run fails: the next run of the schedule takes over (issue 38)', () => {
+    const configs = Object.values(jobs.findResources('AWS::Lambda::EventInvokeConfig')).filter(
+      (c) => c.Properties.FunctionName.Ref === logicalId,
+    );
+    expect(configs.map((c) => c.Properties)).toEqual([
+      expect.objectContaining({ MaximumRetryAttempts: 0, Qualifier: '$LATEST' }),
+    ]);
+  });
+
   it("runs as a role that Scheduler alone assumes, for this account's schedules, and that may invoke this function only", () => {
     const roleId = schedule().Properties.Target.RoleArn['Fn::GetAtt'][0] as string;
     const role = jobs.findResources('AWS::IAM::Role')[roleId]!;

@@ -415,9 +415,9 @@ describe('alarms', () => {
     [...dev.stack.families.values()].reduce((n, f) => n + Math.ceil(f.functions.size / 10), 0) + 3 + 1;
   /**
    * The webhook engine's own: queue age, dead letters, dispatch failures, the change bus pipe's
-   * failures, dispatcher lag (issue 28).
+   * failures, dispatcher lag (issue 28), the pipe's failed executions (issue 38).
    */
-  const engineAlarms = 5;
+  const engineAlarms = 6;
 
   it('watches API 5xx, every function and table throttling', () => {
     expect(alarms()).toHaveLength(1 + 1 + allFunctionNames.length + throttleAlarms + 1 + engineAlarms);

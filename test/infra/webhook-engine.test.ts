@@ -4,8 +4,11 @@ import {
   CHANGE_DETAIL_TEMPLATE,
   CHANGE_EVENT,
   DELIVERY_MAX_RECEIVES,
+  DISPATCH_RETRY_ATTEMPTS,
+  PIPE_RETRY_ATTEMPTS,
   WEBHOOK_ENGINE_TABLE_ACTIONS,
 } from '../../infra/webhook-engine';
+import { STREAM_BATCH_RESERVE_MS } from '../../shared/services/webhook-engine';
 import { WEBHOOK_QUEUE_URL_ENV } from '../../shared/config';
 import { keys } from '../../shared/db/keys';
 import { synth } from './synth';
@@ -92,13 +95,25 @@ describe('the dispatcher', () => {
     expect(isStreamArn(mapping.EventSourceArn)).toBe(true);
     expect(mapping).toMatchObject({
       StartingPosition: 'TRIM_HORIZON',
-      BatchSize: 100,
       ParallelizationFactor: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      MaximumRetryAttempts: -1,
       MaximumRecordAgeInSeconds: 12 * 3600,
       DestinationConfig: { OnFailure: { Destination: arnOf(q.failures) } },
     });
+  });
+
+  it('takes small batches, splits one that fails, and gives a failing one up after finite tries (issue 38)', () => {
+    expect(mapping).toMatchObject({
+      BatchSize: 10,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: DISPATCH_RETRY_ATTEMPTS,
+    });
+    // Finite, and enough for a batch that stops for time after one record each try.
+    expect(mapping.MaximumRetryAttempts).toBeGreaterThanOrEqual(0);
+    expect(mapping.MaximumRetryAttempts).toBeGreaterThanOrEqual(mapping.BatchSize);
+    // A try that stops for time keeps a reserve the function's time holds several times over.
+    const timeout = resources('AWS::Lambda::Function')[dispatcherId]!.Properties.Timeout as number;
+    expect(timeout * 1000).toBeGreaterThanOrEqual(3 * STREAM_BATCH_RESERVE_MS);
   });
 
   it('is given new change-log items and new or re-put jobs, nothing else', () => {
@@ -182,9 +197,17 @@ describe('alarms', () => {
     }
   });
 
-  it("watch the dispatcher's lag behind the stream and both functions' errors", () => {
-    expect(on('IteratorAge', { Ref: dispatcherId })[0]).toMatchObject({ Threshold: 5 * 60_000 });
-    for (const id of [dispatcherId, delivererId]) expect(on('Errors', { Ref: id }), id).toHaveLength(1);
+  it("watch the dispatcher's lag behind the stream and both functions' errors, firing within five minutes", () => {
+    const within5Minutes = { Period: 300, EvaluationPeriods: 1 };
+    expect(on('IteratorAge', { Ref: dispatcherId })[0]).toMatchObject({
+      Threshold: 5 * 60_000,
+      Statistic: 'Maximum',
+      ...within5Minutes,
+    });
+    for (const id of [dispatcherId, delivererId]) {
+      expect(on('Errors', { Ref: id }), id).toHaveLength(1);
+      expect(on('Errors', { Ref: id })[0], id).toMatchObject({ Threshold: 1, ...within5Minutes });
+    }
   });
 });
 
@@ -221,6 +244,45 @@ describe('the change bus', () => {
       MessageRetentionPeriod: 14 * 24 * 3600,
       SqsManagedSseEnabled: true,
     });
+  });
+
+  it('gives a refused batch finite tries, splitting one put in part, and alarms on a failed execution (issue 38)', () => {
+    expect(pipe.Properties.SourceParameters.DynamoDBStreamParameters).toMatchObject({
+      MaximumRetryAttempts: PIPE_RETRY_ATTEMPTS,
+      OnPartialBatchItemFailure: 'AUTOMATIC_BISECT',
+    });
+    expect(PIPE_RETRY_ATTEMPTS).toBeGreaterThanOrEqual(0);
+    expect(PIPE_RETRY_ATTEMPTS).toBeLessThanOrEqual(20);
+    const [pipeId] = only('AWS::Pipes::Pipe');
+    const failed = Object.values(resources('AWS::CloudWatch::Alarm'))
+      .map((a) => a.Properties)
+      .filter((a) => a.MetricName === 'ExecutionFailed');
+    expect(failed).toEqual([
+      expect.objectContaining({
+        Namespace: 'AWS/EventBridge/Pipes',
+        Dimensions: [{ Name: 'PipeName', Value: { Ref: pipeId } }],
+        Statistic: 'Sum',
+        Period: 300,
+        EvaluationPeriods: 1,
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      }),
+    ]);
+  });
+
+  it("is the stream's second reader, with the dispatcher: DynamoDB advises no more than two", () => {
+    const readers = [
+      ...Object.values(resources('AWS::Lambda::EventSourceMapping')).map((m) => m.Properties.EventSourceArn),
+      ...Object.values(resources('AWS::Pipes::Pipe')).map((p) => p.Properties.Source),
+    ].filter(isStreamArn);
+    const elsewhere = dev.templates
+      .filter((t) => t.name !== 'Test/WebhookEngine')
+      .flatMap((t) => [
+        ...Object.values(t.template.findResources('AWS::Lambda::EventSourceMapping')),
+        ...Object.values(t.template.findResources('AWS::Pipes::Pipe')),
+      ]);
+    expect(readers).toHaveLength(2);
+    expect(elsewhere).toEqual([]);
   });
 
   it("gives each change's fields as JSON: the template is JSON once its paths are filled", () => {
