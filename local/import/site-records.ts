@@ -1,4 +1,5 @@
 import type { Schemas } from '../../client/src';
+import { costToWrite } from '../../shared/domain/cost';
 import type { SourceRecord } from './site-source';
 
 /**
@@ -126,7 +127,10 @@ export function eventBody(
     end_date: allDay ? day(e.end_date) : str(e.end_date),
     timezone: str(e.timezone) || null,
     all_day: allDay,
-    cost: str(e.cost),
+    cost: costToWrite(
+      str(e.cost),
+      str((e.cost_details as { currency_symbol?: unknown } | undefined)?.currency_symbol),
+    ),
     website,
     image: imageUrl(e.image),
     featured: bool(e.featured),

@@ -881,7 +881,7 @@ export interface components {
             all_day?: boolean;
             /** @description Featured image URL (http or https). */
             image?: string | number | null;
-            /** @description Cost: a string such as "$10 - $25" or "Free", a number, or an array of them. */
+            /** @description Cost: a string such as "$10 - $25", "£8.50", "15 €" or "Free", a number, or an array of them; a currency written before or after the amounts is kept as currency_symbol and currency_position. */
             cost?: string | number | (string | number)[] | null;
             /** @description Event website (http or https URL). */
             website?: string | null;
@@ -936,7 +936,7 @@ export interface components {
             all_day?: boolean;
             /** @description Featured image URL (http or https). */
             image?: string | number | null;
-            /** @description Cost: a string such as "$10 - $25" or "Free", a number, or an array of them. */
+            /** @description Cost: a string such as "$10 - $25", "£8.50", "15 €" or "Free", a number, or an array of them; a currency written before or after the amounts is kept as currency_symbol and currency_position. */
             cost?: string | number | (string | number)[] | null;
             /** @description Event website (http or https URL). */
             website?: string | null;
