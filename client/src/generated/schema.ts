@@ -1033,7 +1033,7 @@ export interface components {
             zip?: string | null;
             /** @description The venue phone number. */
             phone?: string | null;
-            /** @description State or province shown; derived from state (US) or province when empty. */
+            /** @description State or province shown; when empty, derived from the state (US or no country; the province when there is no state) or the province elsewhere. */
             stateprovince?: string | null;
             /** @description The venue website: an http or https URL. */
             website?: string | null;
@@ -1078,7 +1078,7 @@ export interface components {
             zip?: string | null;
             /** @description The venue phone number. */
             phone?: string | null;
-            /** @description State or province shown; derived from state (US) or province when empty. */
+            /** @description State or province shown; when empty, derived from the state (US or no country; the province when there is no state) or the province elsewhere. */
             stateprovince?: string | null;
             /** @description The venue website: an http or https URL. */
             website?: string | null;
@@ -1123,7 +1123,7 @@ export interface components {
             zip?: string | null;
             /** @description The venue phone number. */
             phone?: string | null;
-            /** @description State or province shown; derived from state (US) or province when empty. */
+            /** @description State or province shown; when empty, derived from the state (US or no country; the province when there is no state) or the province elsewhere. */
             stateprovince?: string | null;
             /** @description The venue website: an http or https URL. */
             website?: string | null;
