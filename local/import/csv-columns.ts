@@ -8,6 +8,7 @@ import {
   rowToEvent as toEvent,
 } from '../../shared/domain/csv-events';
 import type { Event } from '../../client/src';
+import { costToWrite } from '../../shared/domain/cost';
 import type { EventBody } from './site-records';
 
 // The columns and the row mapper are shared with POST /imports (text/csv): shared/domain/csv-events.ts.
@@ -43,7 +44,7 @@ export function eventToRow(e: Event): Record<Column, string> {
     'Event Organizer Name': names(e.organizer, 'organizer'),
     'Event Show Map Link': yes(e.show_map_link),
     'Event Show Map': yes(e.show_map),
-    'Event Cost': String(e.cost ?? ''),
+    'Event Cost': costToWrite(String(e.cost ?? ''), details.currency_symbol),
     'Event Currency Symbol': details.currency_symbol ?? '',
     'Event Currency Position': details.currency_position ?? '',
     'Event Category': names(e.categories, 'name'),

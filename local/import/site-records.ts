@@ -1,5 +1,6 @@
 import { decodeHTML } from 'entities';
 import type { Schemas } from '../../client/src';
+import { costToWrite } from '../../shared/domain/cost';
 import type { SourceRecord } from './site-source';
 
 /**
@@ -127,7 +128,10 @@ export function eventBody(e: SourceRecord, links: Links): { body: EventBody; mis
     end_date: allDay ? day(e.end_date) : str(e.end_date),
     timezone: str(e.timezone) || null,
     all_day: allDay,
-    cost: str(e.cost),
+    cost: costToWrite(
+      str(e.cost),
+      str((e.cost_details as { currency_symbol?: unknown } | undefined)?.currency_symbol),
+    ),
     website,
     image: imageUrl(e.image),
     featured: bool(e.featured),

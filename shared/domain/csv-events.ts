@@ -140,10 +140,11 @@ export function rowToEvent(row: Row): CsvEventBody {
   let cost = (row['Event Cost'] ?? '').trim();
   const symbol = (row['Event Currency Symbol'] ?? '').trim();
   const position = (row['Event Currency Position'] ?? '').trim().toLowerCase();
-  if (position && !['prefix', 'suffix', 'before', 'after'].includes(position))
+  // `postfix` is what the API (and so an export) gives; `suffix` what the reference's importer reads.
+  if (position && !['prefix', 'suffix', 'postfix', 'before', 'after'].includes(position))
     throw new CellError('Event Currency Position', `"${position}" is not prefix or suffix`);
   if (cost && symbol && !cost.includes(symbol))
-    cost = position === 'suffix' || position === 'after' ? `${cost}${symbol}` : `${symbol}${cost}`;
+    cost = ['suffix', 'postfix', 'after'].includes(position) ? `${cost}${symbol}` : `${symbol}${cost}`;
 
   const status = (row['Event Status'] ?? '').trim().toLowerCase();
   if (status && !STATUSES.has(status))

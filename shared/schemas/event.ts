@@ -75,7 +75,8 @@ const eventFields = {
     description: 'Featured image URL (http or https).',
   },
   cost: {
-    description: 'Cost: a string such as "$10 - $25" or "Free", a number, or an array of them.',
+    description:
+      'Cost: a string such as "$10 - $25", "£8.50", "15 €" or "Free", a number, or an array of them; a currency written before or after the amounts is kept as currency_symbol and currency_position.',
     anyOf: [
       { type: 'string', maxLength: LIMITS.string },
       { type: 'number' },

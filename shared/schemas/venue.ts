@@ -32,7 +32,9 @@ const venueFields = {
   state: clearable('The venue state.'),
   zip: clearable('The venue postal code.'),
   phone: clearable('The venue phone number.'),
-  stateprovince: clearable('State or province shown; derived from state (US) or province when empty.'),
+  stateprovince: clearable(
+    'State or province shown; when empty, derived from the state (US or no country; the province when there is no state) or the province elsewhere.',
+  ),
   website: websiteField('venue'),
   image: imageField('venue'),
   geo_lat: coordinate(90, 'Latitude in degrees (with geo_lng).'),

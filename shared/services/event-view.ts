@@ -1,4 +1,4 @@
-import { costDisplay, costValues } from '../domain/cost';
+import { costCurrency, costDisplay, costValues } from '../domain/cost';
 import { details, isoWithOffset } from '../domain/wall-time';
 import type { EventRecord } from '../domain/event-record';
 import { globalId, publicUrl } from '../domain/post-rules';
@@ -51,6 +51,7 @@ export async function presentEvents(
         .map((t) => embeddedTermView(t, { root: ctx.root, seesAll: editor }));
     const venueViews = venues.map((v) => linkedPostView(v, { root: ctx.root, single: ctx.single }));
     const values = costValues(d.cost);
+    const currency = costCurrency(d.cost);
     const view: EventView = {
       id: e.id,
       global_id: globalId(e.id),
@@ -81,9 +82,9 @@ export async function presentEvents(
       timezone_abbr: d.timezoneAbbr,
       cost: costDisplay(d.cost),
       cost_details: {
-        currency_symbol: d.cost.symbol,
+        currency_symbol: currency.symbol,
         currency_code: d.cost.code,
-        currency_position: d.cost.position,
+        currency_position: currency.position,
         values,
       },
       website: d.website ?? url,

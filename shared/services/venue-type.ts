@@ -31,13 +31,14 @@ type Venue = PostRecord<VenueData>;
 export type VenueBody = Partial<Infer<typeof venueUpdateBySlugBody>>;
 
 /**
- * `stateprovince` as shown: the one sent, else the state for US addresses (or no country) and the
- * province elsewhere (reference §7.2). Derived on read, so it follows later edits of those fields.
+ * `stateprovince` as shown: the one sent, else the state for US addresses (or no country), or their
+ * province when they have no state (decisions §9, as a real site keeps it), and the province elsewhere
+ * (reference §7.2). Derived on read, so it follows later edits of those fields.
  */
 export function stateProvince(d: VenueData): string | undefined {
   if (d.stateprovince) return d.stateprovince;
   const country = (d.country ?? '').trim().toLowerCase();
-  return ['', 'us', 'usa', 'united states'].includes(country) ? d.state : d.province;
+  return ['', 'us', 'usa', 'united states'].includes(country) ? d.state || d.province : d.province;
 }
 
 export const venueView: LinkedPostView<VenueData> = {

@@ -539,7 +539,9 @@ describe('cost (reference §3.6)', () => {
   it.each([
     ['15', '$15', ['15'], { currency_symbol: '', currency_position: '' }],
     ['10 - 25', '$10 – $25', ['10', '25'], {}],
-    ['$20 - $50', '$20 – $50', ['20', '50'], { currency_symbol: '' }],
+    // Decisions §9 (issue 39): the "$" written before the amounts is kept as a prefix (the reference,
+    // sample 027, keeps none for a range in one string; its display is the same).
+    ['$20 - $50', '$20 – $50', ['20', '50'], { currency_symbol: '$', currency_position: 'prefix' }],
     ['Free', 'Free', ['Free'], {}],
     ['20$', '20$', ['20'], { currency_symbol: '$', currency_position: 'postfix' }],
     [
@@ -549,8 +551,15 @@ describe('cost (reference §3.6)', () => {
       { currency_symbol: '$', currency_position: 'postfix' },
     ],
     [['10', '25.50'], '$10 – $25.50', ['10', '25.50'], {}],
-    ['25,55', '$25.55', ['25.55'], {}],
-    ['€6.50 - €8.50', expect.any(String), ['6.50', '8.50'], {}],
+    // Decisions §9 (issue 39): the amount keeps its written form in `cost` (it was "$25.55").
+    ['25,55', '$25,55', ['25.55'], {}],
+    // Decisions §9: nothing is turned into "$" (the reference shows "$6.50 – $8.50").
+    [
+      '€6.50 - €8.50',
+      '€6.50 – €8.50',
+      ['6.50', '8.50'],
+      { currency_symbol: '€', currency_position: 'prefix' },
+    ],
     [12, '$12', ['12'], {}],
     ['', '', [], { currency_symbol: '', currency_code: '', currency_position: '' }],
   ])('shows %j as cost %j with values %j', async (cost, display, values, details) => {
@@ -563,6 +572,43 @@ describe('cost (reference §3.6)', () => {
       'currency_code',
       'currency_position',
       'values',
+    ]);
+  });
+});
+
+describe('cost as a real site keeps it (issue 39, decisions §9)', () => {
+  // The reference's answers for the same writes.
+  it.each([
+    ['£8.50', '£8.50', ['8.50'], '£', 'prefix'],
+    ['€15', '€15', ['15'], '€', 'prefix'],
+    ['¥3000', '¥3000', ['3000'], '¥', 'prefix'],
+    ['CHF 20', 'CHF20', ['20'], 'CHF', 'prefix'],
+    ['USD 10', 'USD10', ['10'], 'USD', 'prefix'],
+    ['R$ 30', 'R$30', ['30'], 'R$', 'prefix'],
+    ['15 €', '15€', ['15'], '€', 'postfix'],
+    [['$5', '$10'], '$5 – $10', ['5', '10'], '$', 'prefix'],
+    ['$1,000', '$1,000', ['1000'], '$', 'prefix'],
+    ['$12,50', '$12,50', ['12.50'], '$', 'prefix'],
+  ])('keeps %j as cost %j, values %j, currency %j %j', async (cost, display, values, symbol, position) => {
+    const e = await create({ title: 'Priced', cost });
+    const read = (await api.get(`/events/${e.id}`)).body;
+
+    for (const got of [e, read])
+      expect([got.cost, got.cost_details]).toEqual([
+        display,
+        { currency_symbol: symbol, currency_code: '', currency_position: position, values },
+      ]);
+  });
+
+  it('keeps the currency through an update of another field, and changes it with the cost', async () => {
+    const e = await create({ title: 'Repriced', cost: '£8.50' });
+
+    const other = await api.patch(`/events/${e.id}`, { title: 'Repriced again' }, { token: editor });
+    expect([other.body.cost, other.body.cost_details.currency_symbol]).toEqual(['£8.50', '£']);
+    const changed = await api.patch(`/events/${e.id}`, { cost: '12 €' }, { token: editor });
+    expect([changed.body.cost, changed.body.cost_details]).toEqual([
+      '12€',
+      { currency_symbol: '€', currency_code: '', currency_position: 'postfix', values: ['12'] },
     ]);
   });
 });

@@ -104,6 +104,8 @@ describe('export and import again', () => {
         start_date: '2030-07-01',
         end_date: '2030-07-03',
         sticky: true,
+        // Exported with position "postfix", which the import reads (issue 39).
+        cost: '15 €',
       }),
     });
     await src.createEvent({
@@ -113,6 +115,7 @@ describe('export and import again', () => {
         start_date: '2019-03-01 09:30:00',
         end_date: '2019-03-01 10:00:00',
         timezone: 'America/New_York',
+        cost: 'CHF 20',
       }),
     });
     // Hidden from listings: no list shows it unless asked, and the export asks.
@@ -146,6 +149,36 @@ describe('export and import again', () => {
       createClient({ baseUrl: other.base }).listEvents({ query: { hide_from_listings: true } }),
     ).rejects.toMatchObject({ status: 400, code: 'rest_invalid_param' });
     expect(copied).toEqual(original);
+    // The currency before or after the amount comes back on the same side (issue 39).
+    const costs = async (c: typeof src) =>
+      (
+        await c.listEvents({
+          query: {
+            start_date: '1970-01-01',
+            end_date: '2199-12-31',
+            status: ['publish', 'draft'],
+            per_page: 50,
+          },
+        })
+      ).data.events
+        .map((e) => [e.title, e.cost, e.cost_details])
+        .sort();
+    const sourceCosts = await costs(src);
+    expect(sourceCosts).toEqual(
+      expect.arrayContaining([
+        [
+          'Fair',
+          '15€',
+          { currency_symbol: '€', currency_code: '', currency_position: 'postfix', values: ['15'] },
+        ],
+        [
+          'Plans',
+          'CHF20',
+          { currency_symbol: 'CHF', currency_code: '', currency_position: 'prefix', values: ['20'] },
+        ],
+      ]),
+    );
+    expect(await costs(createClient({ baseUrl: api.base, token: tokens.admin }))).toEqual(sourceCosts);
     let exported = 0;
     for await (const _ of allEvents(source)) exported++;
     expect(exported).toBe(5);

@@ -172,6 +172,19 @@ describe('stateprovince', () => {
     expect(v.stateprovince).toBe(expected);
   });
 
+  // Issue 39, decisions §9: the reference's answers (the key was missing here).
+  it.each([
+    ['no country', { province: 'Ontario' }],
+    ['the United States', { country: 'United States', province: 'Ontario' }],
+    ['"US"', { country: 'US', province: 'Ontario', state: '' }],
+  ])('is the province when there is no state and %s, in json_ld too', async (_label, fields) => {
+    const v = await create({ venue: 'Province Only', ...fields });
+    const single = await api.get(`/venues/${v.id}`);
+
+    expect([v.stateprovince, single.body.stateprovince]).toEqual(['Ontario', 'Ontario']);
+    expect(single.body.json_ld.address.addressRegion).toBe('Ontario');
+  });
+
   it('is absent when the derived field is empty (sample 016)', async () => {
     const v = await create({ venue: 'Old Theatre', city: 'London', country: 'United Kingdom' });
 

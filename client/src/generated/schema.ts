@@ -881,7 +881,7 @@ export interface components {
             all_day?: boolean;
             /** @description Featured image URL (http or https). */
             image?: string | number | null;
-            /** @description Cost: a string such as "$10 - $25" or "Free", a number, or an array of them. */
+            /** @description Cost: a string such as "$10 - $25", "£8.50", "15 €" or "Free", a number, or an array of them; a currency written before or after the amounts is kept as currency_symbol and currency_position. */
             cost?: string | number | (string | number)[] | null;
             /** @description Event website (http or https URL). */
             website?: string | null;
@@ -936,7 +936,7 @@ export interface components {
             all_day?: boolean;
             /** @description Featured image URL (http or https). */
             image?: string | number | null;
-            /** @description Cost: a string such as "$10 - $25" or "Free", a number, or an array of them. */
+            /** @description Cost: a string such as "$10 - $25", "£8.50", "15 €" or "Free", a number, or an array of them; a currency written before or after the amounts is kept as currency_symbol and currency_position. */
             cost?: string | number | (string | number)[] | null;
             /** @description Event website (http or https URL). */
             website?: string | null;
@@ -1033,7 +1033,7 @@ export interface components {
             zip?: string | null;
             /** @description The venue phone number. */
             phone?: string | null;
-            /** @description State or province shown; derived from state (US) or province when empty. */
+            /** @description State or province shown; when empty, derived from the state (US or no country; the province when there is no state) or the province elsewhere. */
             stateprovince?: string | null;
             /** @description The venue website: an http or https URL. */
             website?: string | null;
@@ -1078,7 +1078,7 @@ export interface components {
             zip?: string | null;
             /** @description The venue phone number. */
             phone?: string | null;
-            /** @description State or province shown; derived from state (US) or province when empty. */
+            /** @description State or province shown; when empty, derived from the state (US or no country; the province when there is no state) or the province elsewhere. */
             stateprovince?: string | null;
             /** @description The venue website: an http or https URL. */
             website?: string | null;
@@ -1123,7 +1123,7 @@ export interface components {
             zip?: string | null;
             /** @description The venue phone number. */
             phone?: string | null;
-            /** @description State or province shown; derived from state (US) or province when empty. */
+            /** @description State or province shown; when empty, derived from the state (US or no country; the province when there is no state) or the province elsewhere. */
             stateprovince?: string | null;
             /** @description The venue website: an http or https URL. */
             website?: string | null;
