@@ -11,6 +11,23 @@ const coreRules = {
   eqeqeq: ['error', 'always', { null: 'ignore' }],
 };
 
+/**
+ * `replace`/`replaceAll` with a replacement string built from data: the string's `$&`, `$'`, `` $` ``
+ * and `$$` are patterns, so a record's text could copy parts of the page into itself (issue 43). A
+ * literal replacement or a function is fine. Not for tests, which build expected strings this way.
+ */
+const noDataReplacement = {
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector:
+        "CallExpression[callee.property.name=/^replace(All)?$/][arguments.length>=2]:not([arguments.1.type=/^(Literal|ArrowFunctionExpression|FunctionExpression)$/]):not([arguments.1.type='TemplateLiteral'][arguments.1.expressions.length=0])",
+      message:
+        'A replacement string built from data interprets `$` patterns: pass a function (() => text) instead.',
+    },
+  ],
+};
+
 const unusedVarsOptions = {
   args: 'after-used',
   argsIgnorePattern: '^_',
@@ -57,5 +74,9 @@ export default defineConfig([
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/no-unused-vars': ['error', unusedVarsOptions],
     },
+  },
+  {
+    files: ['{shared,functions,local,web,infra,client,bench}/**/*.{ts,js,mjs}'],
+    rules: noDataReplacement,
   },
 ]);

@@ -1,3 +1,5 @@
+import { isPossibleSlug } from './key-text';
+
 /**
  * The public pages of the site that are not files of the calendar's build: the addresses every record's
  * `url` names (decisions: `<SITE_URL>/event/<slug>/`, `/venue/<slug>/`, `/organizer/<slug>/`,
@@ -12,6 +14,8 @@ export type PageRoute =
   | { kind: 'category'; slug: string; path: string[] };
 
 const SLUG = /^[^\s/?#\\]+$/u;
+/** A path's slug: no separators, and no longer than any record's (a longer one is the pages' 404). */
+const isSlug = (part: string) => SLUG.test(part) && isPossibleSlug(part);
 
 /** Which page a request path names, or undefined when it is not one of the pages (nor a valid slug). */
 export function pageRouteOf(pathname: string): PageRoute | undefined {
@@ -24,7 +28,7 @@ export function pageRouteOf(pathname: string): PageRoute | undefined {
   const prefix = PAGE_PREFIXES.find((p) => path.startsWith(p));
   if (!prefix) return undefined;
   const parts = path.slice(prefix.length).split('/').filter(Boolean);
-  if (parts.length === 0 || !parts.every((p) => SLUG.test(p))) return undefined;
+  if (parts.length === 0 || !parts.every(isSlug)) return undefined;
   if (prefix === '/events/category/') return { kind: 'category', slug: parts.at(-1)!, path: parts };
   if (parts.length !== 1) return undefined;
   const kind = prefix.slice(1, -1) as 'event' | 'venue' | 'organizer' | 'tag';

@@ -59,10 +59,12 @@ export function plainText(input: string): string {
 
 const safeOptions = (s: Sanitize): sanitizeHtml.IOptions => ({
   allowedTags: [...s.defaults.allowedTags, 'img', 'span', 'del', 'ins', 'sub', 'sup'],
+  // No `id` or `name`: stored HTML is shown inside the calendar's own page, where either could take
+  // over one of its elements (DOM clobbering: `<img id="filters-toggle">`, issue 43).
   allowedAttributes: {
-    a: ['href', 'name', 'target', 'rel', 'title'],
+    a: ['href', 'target', 'rel', 'title'],
     img: ['src', 'alt', 'title', 'width', 'height'],
-    '*': ['class', 'id'],
+    '*': ['class'],
   },
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
   allowProtocolRelative: false,

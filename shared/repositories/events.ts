@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type EventRecord, type EventRow, linkId, linksOf } from '../domain/event-record';
+import { fitsKey } from '../domain/key-text';
 import type { PostRecord, TermRecord } from '../domain/records';
 import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
@@ -53,6 +54,8 @@ function addLinked(items: Iterable<Item>, into: Linked): void {
  * index has no such event yet: the caller falls back to the slug guard.
  */
 export async function eventBySlugIndex(slug: string): Promise<EventRecord | undefined> {
+  // The slug is the index's sort key: one too long for a key names no event (and DynamoDB refuses it).
+  if (!fitsKey(slug)) return undefined;
   for await (const item of queryIndex({ ...patterns.eventBySlug.query(slug), pageSize: 2 }))
     if (item.deleting === undefined && item.type === 'event' && item.slug === slug)
       return fromPostItem(item) as EventRecord;

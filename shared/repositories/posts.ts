@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createdThenDeleted } from '../domain/errors';
+import { fitsKey } from '../domain/key-text';
 import type { PostHead, PostRecord, PostType } from '../domain/records';
 import { ddb, tableName } from '../db/client';
 import { patterns } from '../db/access-patterns';
@@ -93,6 +94,7 @@ export async function getPostBySlug<D extends object>(
   slug: string,
   withDeleting = false,
 ): Promise<PostRecord<D> | undefined> {
+  if (!fitsKey(slug)) return undefined;
   const guard = await ddb.send(
     new GetCommand({ TableName: tableName(), Key: keys.slugGuard(type, slug), ConsistentRead: true }),
   );

@@ -1,4 +1,5 @@
 import type { Taxonomy, TermRecord } from '../domain/records';
+import { fitsKey } from '../domain/key-text';
 import { keys } from '../db/keys';
 import { batchGet, itemKey } from '../db/query';
 import { fromTermItem, isDeletingTerm } from './terms';
@@ -12,8 +13,7 @@ export type TermRef = { id: number } | { slug: string; orName?: string };
  * taxonomy and terms being deleted are not found. The result holds the found refs' terms, by index.
  */
 /** Guard keys hold slugs and names; one longer than any key can hold names no term. */
-const MAX_KEY_TEXT = 900;
-const fits = (text: string) => Buffer.byteLength(text) <= MAX_KEY_TEXT;
+const fits = fitsKey;
 
 export async function findTerms(taxonomy: Taxonomy, refs: TermRef[]): Promise<Array<TermRecord | undefined>> {
   const guardKeys = refs.flatMap((r) =>

@@ -336,7 +336,10 @@ export function renderCalendar(events: EventView[], now: Date, expand?: ExpandSe
     ...vevents.map((v, i) =>
       v
         .toString()
-        .replace(/END:VEVENT\r\n$/, `${planned[i]!.lines.map((l) => `${l}\r\n`).join('')}END:VEVENT\r\n`),
+        .replace(
+          /END:VEVENT\r\n$/,
+          () => `${planned[i]!.lines.map((l) => `${l}\r\n`).join('')}END:VEVENT\r\n`,
+        ),
     ),
   ];
   return `${head.slice(0, end)}${foldContentLines(withoutIcalControls(components.join('')))}END:VCALENDAR\r\n`;

@@ -67,12 +67,14 @@ export function headTags(h: HeadInfo): string {
  * and its content above the calendar, so the app starts on it.
  */
 export function intoShell(shell: string, head: string, content: string): string {
+  // Function replacers only: a string replacement would expand `$&`, `$'`, `` $` `` and `$$` in a
+  // record's text (issue 43).
   return (
     shell
       .replace(/<title>[^<]*<\/title>/, '')
       // The calendar's own description gives way to the record's.
       .replace(/<meta\s+name="description"[^>]*>/, '')
-      .replace('</head>', `  ${head}\n  </head>`)
+      .replace('</head>', () => `  ${head}\n  </head>`)
       .replace(/<main([^>]*)>/, (m) => `${m}\n${content}`)
   );
 }
