@@ -2,6 +2,7 @@ import { config } from '../config';
 import { invalidParam, seriesBusy } from '../domain/errors';
 import type { EventRecord, Occurrence } from '../domain/event-record';
 import type { SeriesTimes } from '../domain/recurrence';
+import { normalLines } from '../domain/recurrence-lines';
 import { editedFields, sharedWith, TIME_FIELDS } from '../domain/series-fields';
 import { withTimeMaths } from '../domain/time-maths';
 import { nextIds } from '../db/ids';
@@ -69,7 +70,8 @@ const later = (a: string, b: string) => (a > b ? a : b);
  * POST /events with `recurrence`: the first occurrence is the event written; the others follow. The
  * same for a single event given a rule (`first`: its ID, which becomes the series'), as its update.
  */
-export function creatingSeries(lines: string[], ctx: Writer, first?: number): SeriesHook {
+export function creatingSeries(sentLines: string[], ctx: Writer, first?: number): SeriesHook {
+  const lines = normalLines(sentLines);
   let ids: number[] = [];
   let plan: { starts: string[]; text: string; ended: boolean; horizon: string } | undefined;
   return {
@@ -121,8 +123,10 @@ export function creatingSeries(lines: string[], ctx: Writer, first?: number): Se
   };
 }
 
-const sameLines = (a: string[] | undefined, b: string[]) =>
-  a !== undefined && a.length === b.length && a.every((l, i) => l === b[i]);
+const sameLines = (sent: string[] | undefined, b: string[]) => {
+  const a = sent && normalLines(sent);
+  return a !== undefined && a.length === b.length && a.every((l, i) => l === b[i]);
+};
 
 const scopeOnSingle = () =>
   invalidParam(
@@ -286,7 +290,7 @@ function editingAll(
   return {
     async prepare(record) {
       const { shift, anchor } = moved(series, series.start, current, record, sent);
-      const lines = sent.has('recurrence') ? body.recurrence! : series.lines;
+      const lines = sent.has('recurrence') ? normalLines(body.recurrence!) : series.lines;
       const horizon = later(series.horizon, await horizonIn(anchor.timezone));
       const expanded = await expand(lines, anchor, horizon);
       const placed = await place(
@@ -336,7 +340,7 @@ function splitting(
   return {
     async prepare(record) {
       const plan = await splitPlan(series, current.data.series!.start, {
-        recurrence: sent.has('recurrence') ? body.recurrence : undefined,
+        recurrence: sent.has('recurrence') ? normalLines(body.recurrence!) : undefined,
         move: (from) => moved(series, from, current, record, sent),
         firstId: current.id,
         leader: current.id,
