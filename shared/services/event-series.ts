@@ -9,6 +9,7 @@ import { nextIds } from '../db/ids';
 import type { PlannedWrite } from '../db/transact';
 import {
   getSeries,
+  getSeriesState,
   type JournalEntry,
   type SeriesItem,
   seriesWrite,
@@ -154,14 +155,21 @@ export async function updatingOccurrence(
     if (scope !== undefined) throw scopeOnSingle();
     return { current };
   }
-  let series = await getSeries(current.data.series.id);
+  const state = await getSeriesState(current.data.series.id);
+  let series = state?.series;
   if (series?.journal) {
+    // A split beside another write of this series that may still be under way (its journal is not
+    // yet due for the finisher) would cut a rule that write is cutting or moving (issue 43). Other
+    // changes finish the journal first, which is also how a failed write's repeat goes through.
+    if (scope === 'following' && (state?.journalDueMs ?? 0) > Date.now()) throw seriesBusy(series.id);
     await finishJournal(series.id);
     current = await reload();
     series = current.data.series ? await getSeries(current.data.series.id) : undefined;
     if (!current.data.series) throw staleError(ctx, 'event')();
     if (series?.journal) throw seriesBusy(series.id);
   }
+  // An occurrence its series does not list (or places elsewhere) is being moved by another write.
+  if (series && series.members[String(current.id)] !== current.data.series.start) throw seriesBusy(series.id);
   // The same rule without a scope on the series' first occurrence repeats the write that made a
   // single event this series (an interrupted one is finished above): it is that write again.
   if (scope === undefined && series?.id === current.id && sameLines(body.recurrence, series.lines))
@@ -178,7 +186,7 @@ export async function updatingOccurrence(
   const split = scope === 'following' && current.data.series.start > series.start;
   return {
     current,
-    hook: split ? splitting(series, current, body, sent, ctx) : editingAll(series, current, body, sent, ctx),
+    hook: split ? splitting(series, current, body, sent) : editingAll(series, current, body, sent, ctx),
   };
 }
 
@@ -332,7 +340,6 @@ function splitting(
   current: EventRecord,
   body: { recurrence?: string[] },
   sent: Set<string>,
-  ctx: Writer,
 ): SeriesHook {
   let before: SeriesItem | undefined;
   let after: SeriesItem | undefined;
@@ -353,13 +360,14 @@ function splitting(
       return undefined;
     },
     writes(saved) {
-      const stale = staleError(ctx, 'event');
+      // Another write of the series won the race: the client's change is its to send again.
+      const busy = () => seriesBusy(series.id);
       return [
-        seriesWrite(before!, series.version, stale),
+        seriesWrite(before!, series.version, busy),
         seriesWrite(
           { ...after!, slug: saved.slug, template: sharedWith(series.template, saved, sentFields) },
           undefined,
-          stale,
+          busy,
         ),
       ];
     },

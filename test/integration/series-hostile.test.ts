@@ -100,3 +100,51 @@ describe('lowercase recurrence lines (issue 43)', () => {
     expect(seen.filter((o) => o.title === 'Lowercase daily')).toHaveLength(2);
   });
 });
+
+describe('concurrent scope=following splits of one series (issue 43)', () => {
+  it('one wins, the others answer 409 rest_series_busy, and the series stays whole', async () => {
+    const first = await create({
+      title: 'Forty days',
+      start_date: '2027-06-01 10:00:00',
+      end_date: '2027-06-01 11:00:00',
+      timezone: 'Europe/Berlin',
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=40'],
+    });
+    const before = await occurrences(first.id as number);
+    expect(before).toHaveLength(40);
+    const cuts = [5, 10, 15, 20, 25, 30];
+
+    const answers = await Promise.all(
+      cuts.map((i) =>
+        api.patch(`/events/${before[i]!.id}?scope=following`, { title: `From ${i}` }, { token: editor }),
+      ),
+    );
+
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses, JSON.stringify(answers.map((r) => r.body))).toEqual([200, 409, 409, 409, 409, 409]);
+    for (const r of answers.filter((a) => a.status === 409))
+      expect(r.body).toMatchObject({ code: 'rest_series_busy', data: { status: 409, series_id: first.id } });
+    const won = cuts[answers.findIndex((r) => r.status === 200)]!;
+    await finishJournal(first.id as number, Number.POSITIVE_INFINITY);
+    await finishJournal(before[won]!.id as number, Number.POSITIVE_INFINITY);
+
+    // Every occurrence once, on its day, in the series and with the title the winner gave it.
+    const head = await occurrences(first.id as number);
+    const tail = await occurrences(before[won]!.id as number);
+    expect(head.map((e) => e.id)).toEqual(before.slice(0, won).map((e) => e.id));
+    expect(tail.map((e) => e.id)).toEqual(before.slice(won).map((e) => e.id));
+    expect([...head, ...tail].map((e) => e.start_date)).toEqual(before.map((e) => e.start_date));
+    expect(head.every((e) => e.title === 'Forty days' && e.series_id === first.id)).toBe(true);
+    expect(tail.every((e) => e.title === `From ${won}` && e.series_id === before[won]!.id)).toBe(true);
+    expect(head[0]!.recurrence[0]).toMatch(/^RRULE:FREQ=DAILY;UNTIL=\d{8}T\d{6}$/);
+    expect(tail[0]!.recurrence).toEqual([`RRULE:FREQ=DAILY;COUNT=${40 - won}`]);
+
+    // Once the first write is done, a split goes through.
+    const later = await api.patch(
+      `/events/${tail[3]!.id}?scope=following`,
+      { title: 'Later' },
+      { token: editor },
+    );
+    expect(later.status, JSON.stringify(later.body)).toBe(200);
+  });
+});
