@@ -174,3 +174,36 @@ export function readRecurrenceLines(lines: readonly string[]): RecurrenceLines {
   if (!out.rule && !out.rdates.length) return bad('A series needs an RRULE or RDATE line.');
   return out;
 }
+
+/** A parameter (`tzid=Europe/Berlin`, `value=date`): its name upper case, VALUE's value too, TZID's as written. */
+function normalParam(p: string): string {
+  const eq = p.indexOf('=');
+  if (eq < 0) return p.toUpperCase();
+  const key = p.slice(0, eq).toUpperCase();
+  const v = p.slice(eq + 1);
+  return `${key}=${key === 'VALUE' ? v.toUpperCase() : v}`;
+}
+
+/**
+ * A content line as stored and written to iCalendar (issue 43): property and parameter names and
+ * enumerated values upper case (`rrule:freq=daily;byday=mo` → `RRULE:FREQ=DAILY;BYDAY=MO`), since strict
+ * parsers refuse a whole calendar over one lowercase rule. An RRULE's every part is a name, a number, an
+ * enumerated value or a date, so all of it is upper case; TZIDs and RDATE/EXDATE values stay as written.
+ * A line that is not a content line is left trimmed, for readRecurrenceLines to refuse.
+ */
+export function normalLine(raw: string): string {
+  const line = raw.trim();
+  const colon = line.indexOf(':');
+  if (colon < 1) return line;
+  const [name = '', ...params] = line.slice(0, colon).split(';');
+  const kind = name.toUpperCase();
+  const value = line.slice(colon + 1).trim();
+  const head = [kind, ...params.map(normalParam)].join(';');
+  if (kind === 'RRULE') return `${head}:${value.toUpperCase()}`;
+  return `${head}:${value
+    .split(',')
+    .map((v) => v.trim())
+    .join(',')}`;
+}
+
+export const normalLines = (lines: readonly string[]): string[] => lines.map(normalLine);

@@ -63,13 +63,24 @@ export const templateOf = (e: EventRecord): Template => {
 };
 
 export async function getSeries(id: number): Promise<SeriesItem | undefined> {
+  return (await getSeriesState(id))?.series;
+}
+
+/**
+ * The series item, and when its journal falls due for the finisher (epoch ms): before that, the
+ * request that wrote the journal may still be writing it.
+ */
+export async function getSeriesState(
+  id: number,
+): Promise<{ series: SeriesItem; journalDueMs?: number } | undefined> {
   const out = await ddb.send(
     new GetCommand({ TableName: tableName(), Key: keys.series(id), ConsistentRead: true }),
   );
   if (!out.Item) return undefined;
   // The journal's index keys are the write's own (seriesWrite), never carried into the next one.
-  const { pk: _pk, sk: _sk, gsi2pk: _jp, gsi2sk: _js, ...item } = out.Item;
-  return item as SeriesItem;
+  const { pk: _pk, sk: _sk, gsi2pk: _jp, gsi2sk: due, ...item } = out.Item;
+  const dueMs = typeof due === 'string' ? Date.parse(due.split('#')[0]!) : NaN;
+  return { series: item as SeriesItem, ...(Number.isFinite(dueMs) ? { journalDueMs: dueMs } : {}) };
 }
 
 /**

@@ -49,7 +49,8 @@ export async function retryStale<T>(ctx: Writer, attempt: () => Promise<T>): Pro
     try {
       return await attempt();
     } catch (e) {
-      const lost = e instanceof DomainError && e.kind === 'conflict';
+      // A busy series is the client's to send again: its own write may run for seconds yet.
+      const lost = e instanceof DomainError && e.kind === 'conflict' && e.code !== 'rest_series_busy';
       if (!lost || ctx.ifMatch || Date.now() > until) throw e;
       await new Promise((ok) => setTimeout(ok, Math.random() * Math.min(1000, 20 * 2 ** n)));
     }

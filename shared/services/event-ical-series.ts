@@ -1,7 +1,7 @@
 import { intlTimes } from '../domain/intl-times';
 import type { IntlZone } from '../domain/intl-zones';
 import type { expandSeries } from '../domain/recurrence';
-import { type LineTime, readRecurrenceLines } from '../domain/recurrence-lines';
+import { type LineTime, normalLines, readRecurrenceLines } from '../domain/recurrence-lines';
 import type { EventView } from './event-view';
 
 /**
@@ -102,7 +102,8 @@ function asSeries(group: Listed[], o: SeriesOptions): Vevent[] {
   for (const e of group) places.set(key(positionOf(e)), positionOf(e));
   const listed = [...places.values()].sort();
   const length = floating(base.end_date) - floating(base.start_date);
-  const lines = ((base.recurrence as string[] | null | undefined) ?? []).map((l) => l.trim());
+  // Lines stored before they were normalised (issue 43) are written upper case too.
+  const lines = normalLines((base.recurrence as string[] | null | undefined) ?? []);
   // A rule in UTC places 19:00 New York at 23:00 or 00:00 UTC by season: only dates, wall times of a
   // TZID and UTC itself keep the event's wall time.
   const byRule = form.kind !== 'utc' || (zone.fixed && zone.offset(0) === 0);

@@ -2,12 +2,14 @@ import { config } from '../config';
 import { invalidParam, seriesBusy } from '../domain/errors';
 import type { EventRecord, Occurrence } from '../domain/event-record';
 import type { SeriesTimes } from '../domain/recurrence';
+import { normalLines } from '../domain/recurrence-lines';
 import { editedFields, sharedWith, TIME_FIELDS } from '../domain/series-fields';
 import { withTimeMaths } from '../domain/time-maths';
 import { nextIds } from '../db/ids';
 import type { PlannedWrite } from '../db/transact';
 import {
   getSeries,
+  getSeriesState,
   type JournalEntry,
   type SeriesItem,
   seriesWrite,
@@ -69,7 +71,8 @@ const later = (a: string, b: string) => (a > b ? a : b);
  * POST /events with `recurrence`: the first occurrence is the event written; the others follow. The
  * same for a single event given a rule (`first`: its ID, which becomes the series'), as its update.
  */
-export function creatingSeries(lines: string[], ctx: Writer, first?: number): SeriesHook {
+export function creatingSeries(sentLines: string[], ctx: Writer, first?: number): SeriesHook {
+  const lines = normalLines(sentLines);
   let ids: number[] = [];
   let plan: { starts: string[]; text: string; ended: boolean; horizon: string } | undefined;
   return {
@@ -121,8 +124,10 @@ export function creatingSeries(lines: string[], ctx: Writer, first?: number): Se
   };
 }
 
-const sameLines = (a: string[] | undefined, b: string[]) =>
-  a !== undefined && a.length === b.length && a.every((l, i) => l === b[i]);
+const sameLines = (sent: string[] | undefined, b: string[]) => {
+  const a = sent && normalLines(sent);
+  return a !== undefined && a.length === b.length && a.every((l, i) => l === b[i]);
+};
 
 const scopeOnSingle = () =>
   invalidParam(
@@ -150,14 +155,21 @@ export async function updatingOccurrence(
     if (scope !== undefined) throw scopeOnSingle();
     return { current };
   }
-  let series = await getSeries(current.data.series.id);
+  const state = await getSeriesState(current.data.series.id);
+  let series = state?.series;
   if (series?.journal) {
+    // A split beside another write of this series that may still be under way (its journal is not
+    // yet due for the finisher) would cut a rule that write is cutting or moving (issue 43). Other
+    // changes finish the journal first, which is also how a failed write's repeat goes through.
+    if (scope === 'following' && (state?.journalDueMs ?? 0) > Date.now()) throw seriesBusy(series.id);
     await finishJournal(series.id);
     current = await reload();
     series = current.data.series ? await getSeries(current.data.series.id) : undefined;
     if (!current.data.series) throw staleError(ctx, 'event')();
     if (series?.journal) throw seriesBusy(series.id);
   }
+  // An occurrence its series does not list (or places elsewhere) is being moved by another write.
+  if (series && series.members[String(current.id)] !== current.data.series.start) throw seriesBusy(series.id);
   // The same rule without a scope on the series' first occurrence repeats the write that made a
   // single event this series (an interrupted one is finished above): it is that write again.
   if (scope === undefined && series?.id === current.id && sameLines(body.recurrence, series.lines))
@@ -174,7 +186,7 @@ export async function updatingOccurrence(
   const split = scope === 'following' && current.data.series.start > series.start;
   return {
     current,
-    hook: split ? splitting(series, current, body, sent, ctx) : editingAll(series, current, body, sent, ctx),
+    hook: split ? splitting(series, current, body, sent) : editingAll(series, current, body, sent, ctx),
   };
 }
 
@@ -286,7 +298,7 @@ function editingAll(
   return {
     async prepare(record) {
       const { shift, anchor } = moved(series, series.start, current, record, sent);
-      const lines = sent.has('recurrence') ? body.recurrence! : series.lines;
+      const lines = sent.has('recurrence') ? normalLines(body.recurrence!) : series.lines;
       const horizon = later(series.horizon, await horizonIn(anchor.timezone));
       const expanded = await expand(lines, anchor, horizon);
       const placed = await place(
@@ -328,7 +340,6 @@ function splitting(
   current: EventRecord,
   body: { recurrence?: string[] },
   sent: Set<string>,
-  ctx: Writer,
 ): SeriesHook {
   let before: SeriesItem | undefined;
   let after: SeriesItem | undefined;
@@ -336,7 +347,7 @@ function splitting(
   return {
     async prepare(record) {
       const plan = await splitPlan(series, current.data.series!.start, {
-        recurrence: sent.has('recurrence') ? body.recurrence : undefined,
+        recurrence: sent.has('recurrence') ? normalLines(body.recurrence!) : undefined,
         move: (from) => moved(series, from, current, record, sent),
         firstId: current.id,
         leader: current.id,
@@ -349,13 +360,14 @@ function splitting(
       return undefined;
     },
     writes(saved) {
-      const stale = staleError(ctx, 'event');
+      // Another write of the series won the race: the client's change is its to send again.
+      const busy = () => seriesBusy(series.id);
       return [
-        seriesWrite(before!, series.version, stale),
+        seriesWrite(before!, series.version, busy),
         seriesWrite(
           { ...after!, slug: saved.slug, template: sharedWith(series.template, saved, sentFields) },
           undefined,
-          stale,
+          busy,
         ),
       ];
     },
