@@ -1,3 +1,5 @@
+import { slugKey } from './slugs';
+
 /**
  * The public pages of the site that are not files of the calendar's build: the addresses every record's
  * `url` names (decisions: `<SITE_URL>/event/<slug>/`, `/venue/<slug>/`, `/organizer/<slug>/`,
@@ -25,10 +27,12 @@ export function pageRouteOf(pathname: string): PageRoute | undefined {
   if (!prefix) return undefined;
   const parts = path.slice(prefix.length).split('/').filter(Boolean);
   if (parts.length === 0 || !parts.every((p) => SLUG.test(p))) return undefined;
-  if (prefix === '/events/category/') return { kind: 'category', slug: parts.at(-1)!, path: parts };
+  // A page's slugs may come encoded or decoded (decisions §9): both name the stored, encoded slug.
+  const slugs = parts.map(slugKey);
+  if (prefix === '/events/category/') return { kind: 'category', slug: slugs.at(-1)!, path: slugs };
   if (parts.length !== 1) return undefined;
   const kind = prefix.slice(1, -1) as 'event' | 'venue' | 'organizer' | 'tag';
-  return { kind, slug: parts[0]! };
+  return { kind, slug: slugs[0]! };
 }
 
 /** Whether a request path is one of the pages' (by its prefix: a bad slug there is the pages' 404). */
