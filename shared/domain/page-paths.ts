@@ -1,4 +1,5 @@
 import { isPossibleSlug } from './key-text';
+import { slugKey } from './slugs';
 
 /**
  * The public pages of the site that are not files of the calendar's build: the addresses every record's
@@ -15,7 +16,7 @@ export type PageRoute =
 
 const SLUG = /^[^\s/?#\\]+$/u;
 /** A path's slug: no separators, and no longer than any record's (a longer one is the pages' 404). */
-const isSlug = (part: string) => SLUG.test(part) && isPossibleSlug(part);
+const isSlug = (part: string) => SLUG.test(part) && isPossibleSlug(slugKey(part));
 
 /** Which page a request path names, or undefined when it is not one of the pages (nor a valid slug). */
 export function pageRouteOf(pathname: string): PageRoute | undefined {
@@ -29,10 +30,12 @@ export function pageRouteOf(pathname: string): PageRoute | undefined {
   if (!prefix) return undefined;
   const parts = path.slice(prefix.length).split('/').filter(Boolean);
   if (parts.length === 0 || !parts.every(isSlug)) return undefined;
-  if (prefix === '/events/category/') return { kind: 'category', slug: parts.at(-1)!, path: parts };
+  // A page's slugs may come encoded or decoded (decisions §9): both name the stored, encoded slug.
+  const slugs = parts.map(slugKey);
+  if (prefix === '/events/category/') return { kind: 'category', slug: slugs.at(-1)!, path: slugs };
   if (parts.length !== 1) return undefined;
   const kind = prefix.slice(1, -1) as 'event' | 'venue' | 'organizer' | 'tag';
-  return { kind, slug: parts[0]! };
+  return { kind, slug: slugs[0]! };
 }
 
 /** Whether a request path is one of the pages' (by its prefix: a bad slug there is the pages' 404). */

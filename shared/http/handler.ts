@@ -6,6 +6,7 @@ import { atLeast, type User } from '../domain/roles';
 import { forbidden } from '../domain/errors';
 import type { Precondition } from '../domain/revisions';
 import type { CreationKey } from '../repositories/creations';
+import { slugKey } from '../domain/slugs';
 import { coerceObject } from '../schemas/coerce';
 import { checker, type RawValidate, validateAll } from '../schemas/validation-errors';
 import { parseBody } from './body';
@@ -137,6 +138,8 @@ export function createHandler<O extends Operation>(
         [validators.query, query],
         [validators.body, body],
       ]);
+      // A `{slug}` may come encoded or decoded (decisions §9): both name the stored, encoded slug.
+      if (typeof params.slug === 'string') params.slug = slugKey(params.slug);
       // What the body needs (the sanitizer for markup, ...) is loaded here, so the services never wait.
       if (shapes.body) await loadForBody(body);
       Object.assign(state, { params, query, body, sent: new Set(Object.keys(rawBody)) });

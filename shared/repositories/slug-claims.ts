@@ -1,6 +1,6 @@
 import { invalidParam } from '../domain/errors';
 import type { PostType, Taxonomy } from '../domain/records';
-import { highestSuffix } from '../domain/slugs';
+import { highestSuffix, withSuffix } from '../domain/slugs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../db/client';
 import { unlessConditionFails } from '../db/conditional';
@@ -174,7 +174,7 @@ export async function commitWithSlugs(
       if (drawn[i]) return drawn[i]!;
       const k = Math.max(counter ?? 1, 1) + 1;
       counters.push(counterWrite(claim, i, counter, k));
-      return `${claim.base}-${k}`;
+      return withSuffix(claim.base, k);
     });
     try {
       await commitFn([...build(slugs), ...counters]);
@@ -195,7 +195,7 @@ export async function commitWithSlugs(
           ? (taken[e.claim] ?? new Set<string>())
           : (taken[e.claim] ??= await takenSlugs(claim));
         seen.add(slugs[e.claim]!);
-        drawn[e.claim] = `${claim.base}-${await nextSuffix(claim, seen)}`;
+        drawn[e.claim] = withSuffix(claim.base, await nextSuffix(claim, seen));
         continue;
       }
       if (lostRace(e) && ++races <= MAX_RACES) {

@@ -56,7 +56,9 @@ const eventFields = {
     maxLength: LIMITS.description,
     description: 'Description (safe HTML); null or "" clears it.',
   },
-  slug: text('Slug; generated from the title when absent.', 200),
+  slug: text(
+    "Slug; generated from the title when absent or empty. WordPress's rule (decisions §9): accents removed, lower case, other letters as percent-encoded UTF-8, cut to 200 characters.",
+  ),
   excerpt: {
     type: ['string', 'null'],
     maxLength: LIMITS.excerpt,

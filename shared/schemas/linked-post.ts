@@ -38,7 +38,9 @@ export const imageField = (noun: LinkedNoun) =>
   }) as const;
 
 const slugField = (noun: LinkedNoun) =>
-  nonEmptyText(`A new slug for the ${noun}: renames it (the path's slug names the record).`, 200);
+  nonEmptyText(
+    `A new slug for the ${noun}: renames it (the path's slug names the record). WordPress's rule (decisions §9), cut to 200 characters.`,
+  );
 
 /**
  * A truthy / falsy filter. The spec declares no type for these (`any`), so none is declared here

@@ -51,7 +51,9 @@ export const embeddedTermSchema = {
 const termFields = {
   name: nonEmptyText('The term name.', LIMITS.name),
   description: text('The term description.'),
-  slug: nonEmptyText('The term slug; generated from the name when absent.', 200),
+  slug: nonEmptyText(
+    "The term slug; generated from the name when absent. WordPress's rule (decisions §9), cut to 200 characters.",
+  ),
 } as const;
 
 const parentField = {

@@ -3,7 +3,7 @@ import type { LinkField } from '../domain/event-record';
 import type { LinkKind, PostRecord, Taxonomy, TermRecord } from '../domain/records';
 import { assertLinkable } from '../domain/post-rules';
 import { atLeast, type User } from '../domain/roles';
-import { slugify } from '../domain/slugs';
+import { slugify, slugKey } from '../domain/slugs';
 import { plainText } from '../domain/text';
 import type { PlannedWrite } from '../db/transact';
 import { getPosts, newPostWrites } from '../repositories/posts';
@@ -56,7 +56,7 @@ export class ResolveAgain extends Error {}
 const termRef = (ref: number | string): TermRef =>
   typeof ref === 'number' || /^\d+$/.test(ref)
     ? { id: Number(ref) }
-    : { slug: ref, orName: plainText(String(ref)) };
+    : { slug: slugKey(ref), orName: plainText(String(ref)) };
 
 /**
  * `categories` / `tags` by ID, slug or name, looked up by key and guard items (never the whole
@@ -86,7 +86,8 @@ export async function resolveTerms(
     }
     const name = plainText(String(ref));
     const found =
-      existing[i] ?? planned.find((t) => t.slug === ref || t.name.toLowerCase() === name.toLowerCase());
+      existing[i] ??
+      planned.find((t) => t.slug === slugKey(String(ref)) || t.name.toLowerCase() === name.toLowerCase());
     if (found) {
       out.push(found.id);
       continue;

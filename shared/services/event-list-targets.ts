@@ -3,6 +3,7 @@ import type { LinkFilter } from '../domain/event-query';
 import { assertLinkable } from '../domain/post-rules';
 import type { PostRecord } from '../domain/records';
 import type { EventRecord } from '../domain/event-record';
+import { slugKey } from '../domain/slugs';
 import { termIdsOf } from '../domain/term-refs';
 import { allInOrder } from './all-in-order';
 import type { EventListQuery } from './event-list-plan';
@@ -19,9 +20,9 @@ async function tagTargets(
   reads: ListReads,
   refs: Array<number | string>,
 ): Promise<{ filter: LinkFilter; check: Check }> {
-  const slugs = refs.filter((r): r is string => typeof r === 'string');
+  const slugs = refs.filter((r): r is string => typeof r === 'string').map(slugKey);
   const bySlug = slugs.length > 0 ? await reads.termIdsOfSlugs('post_tag', slugs) : new Map<string, number>();
-  const ids = refs.map((r) => (typeof r === 'number' ? r : bySlug.get(r)));
+  const ids = refs.map((r) => (typeof r === 'number' ? r : bySlug.get(slugKey(r))));
   const known = [...new Set(ids.filter((id): id is number => id !== undefined))];
   const check = async () => {
     const found =

@@ -138,7 +138,10 @@ async function nextState(
     data,
   };
   if (sent.has('description') && body.description === null) record.description = '';
-  const slugBase = has('slug') ? slugify(body.slug!) || undefined : current ? undefined : slugify(title);
+  // A sent slug goes through the same rule; one that leaves nothing (`""`) names no slug, so a create
+  // takes the title's (decisions §9) and an update keeps the current one.
+  const sentSlug = has('slug') ? slugify(body.slug!) || undefined : undefined;
+  const slugBase = sentSlug ?? (current ? undefined : slugify(title));
   checkLinkLimit(record);
   return { record, slugBase, created };
 }

@@ -150,7 +150,7 @@ async function termLinks(e: EventView): Promise<TermLinks> {
       name: c.name,
       href: sitePath(archiveUrl(byId.get(c.id)!, byId)),
     })),
-    tags: (e.tags ?? []).map((t) => ({ name: t.name, href: `/tag/${encodeURIComponent(t.slug)}/` })),
+    tags: (e.tags ?? []).map((t) => ({ name: t.name, href: `/tag/${t.slug}/` })),
   };
 }
 

@@ -2,6 +2,7 @@ import { invalidParam, notFound } from '../domain/errors';
 import { type Page, pageOf, sliceOf } from '../domain/paging';
 import type { Taxonomy, TermRecord } from '../domain/records';
 import type { User } from '../domain/roles';
+import { slugKey } from '../domain/slugs';
 import { termIdsOf } from '../domain/term-refs';
 import { canSee, seesAll } from '../domain/visibility';
 import { linkedIds } from '../repositories/links';
@@ -40,7 +41,8 @@ export function termReads(taxonomy: Taxonomy) {
   }
 
   return {
-    async list(q: TermListQuery, { user, root }: Caller): Promise<Page<TermView>> {
+    async list(query: TermListQuery, { user, root }: Caller): Promise<Page<TermView>> {
+      const q = withSlugKeys(query);
       const editor = seesAll(user);
       const fast = await byNameIndex(taxonomy, q, editor);
       if (fast)
@@ -203,4 +205,16 @@ function sortTerms(terms: TermRecord[], q: TermListQuery, editor: boolean): Term
       typeof ka === 'number' && typeof kb === 'number' ? ka - kb : compareNames(String(ka), String(kb));
     return (c !== 0 ? c : a.id - b.id) * dir;
   });
+}
+
+/** The list's slug filters in their stored form: a client may send them encoded or decoded (decisions §9). */
+function withSlugKeys(q: TermListQuery): TermListQuery {
+  const keyed = (refs: Array<number | string> | undefined) =>
+    refs?.map((r) => (typeof r === 'string' ? slugKey(r) : r));
+  return {
+    ...q,
+    ...(q.slug !== undefined && { slug: slugKey(q.slug) }),
+    ...(q.include && { include: keyed(q.include) }),
+    ...(q.exclude && { exclude: keyed(q.exclude) }),
+  };
 }

@@ -28,5 +28,8 @@ export function moreLinkIsButton(link: HTMLElement): void {
   if (!link.hasAttribute('href')) link.setAttribute('role', 'button');
 }
 
-/** An event's page on this site: the `href` of its element in the calendar. */
-export const eventPagePath = (slug: string): string => `/event/${encodeURIComponent(slug)}/`;
+/**
+ * An event's page on this site: the `href` of its element in the calendar. A slug is already fit for
+ * a path (non-ASCII is percent-encoded, decisions §9): encoding it again would name another address.
+ */
+export const eventPagePath = (slug: string): string => `/event/${slug}/`;

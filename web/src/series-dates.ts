@@ -25,7 +25,7 @@ export function seriesDatesElement(e: CalEvent): HTMLElement {
       const list = document.createElement('ul');
       for (const o of others) {
         const a = document.createElement('a');
-        a.href = `/event/${encodeURIComponent(o.slug)}/`;
+        a.href = `/event/${o.slug}/`; // a slug is fit for a path as it is
         // An occurrence retitled on its own says so; the others are the series' own title.
         a.textContent = `${describeDates(o).main}${o.title !== e.title ? ` – ${o.title}` : ''}`;
         const item = document.createElement('li');

@@ -866,7 +866,7 @@ export interface components {
             date_utc?: string;
             /** @description Description (safe HTML); null or "" clears it. */
             description?: string | null;
-            /** @description Slug; generated from the title when absent. */
+            /** @description Slug; generated from the title when absent or empty. WordPress's rule (decisions §9): accents removed, lower case, other letters as percent-encoded UTF-8, cut to 200 characters. */
             slug?: string;
             /** @description Excerpt (safe HTML); null or "" clears it. */
             excerpt?: string | null;
@@ -921,7 +921,7 @@ export interface components {
             date_utc?: string;
             /** @description Description (safe HTML); null or "" clears it. */
             description?: string | null;
-            /** @description Slug; generated from the title when absent. */
+            /** @description Slug; generated from the title when absent or empty. WordPress's rule (decisions §9): accents removed, lower case, other letters as percent-encoded UTF-8, cut to 200 characters. */
             slug?: string;
             /** @description Excerpt (safe HTML); null or "" clears it. */
             excerpt?: string | null;
@@ -1133,7 +1133,7 @@ export interface components {
             geo_lat?: number | null;
             /** @description Longitude in degrees (with geo_lat). */
             geo_lng?: number | null;
-            /** @description A new slug for the venue: renames it (the path's slug names the record). */
+            /** @description A new slug for the venue: renames it (the path's slug names the record). WordPress's rule (decisions §9), cut to 200 characters. */
             slug?: string;
         };
         Organizer: {
@@ -1236,7 +1236,7 @@ export interface components {
             email?: string | null;
             /** @description The organizer featured image: an http or https URL (there is no media library, so no image IDs). */
             image?: string | number | null;
-            /** @description A new slug for the organizer: renames it (the path's slug names the record). */
+            /** @description A new slug for the organizer: renames it (the path's slug names the record). WordPress's rule (decisions §9), cut to 200 characters. */
             slug?: string;
         };
         Category: {
@@ -1261,7 +1261,7 @@ export interface components {
             name: string;
             /** @description The term description. */
             description?: string;
-            /** @description The term slug; generated from the name when absent. */
+            /** @description The term slug; generated from the name when absent. WordPress's rule (decisions §9), cut to 200 characters. */
             slug?: string;
             /** @description The parent category ID; 0 for a top-level category. */
             parent?: number;
@@ -1271,7 +1271,7 @@ export interface components {
             name?: string;
             /** @description The term description. */
             description?: string;
-            /** @description The term slug; generated from the name when absent. */
+            /** @description The term slug; generated from the name when absent. WordPress's rule (decisions §9), cut to 200 characters. */
             slug?: string;
             /** @description The parent category ID; 0 for a top-level category. */
             parent?: number;
@@ -1297,7 +1297,7 @@ export interface components {
             name: string;
             /** @description The term description. */
             description?: string;
-            /** @description The term slug; generated from the name when absent. */
+            /** @description The term slug; generated from the name when absent. WordPress's rule (decisions §9), cut to 200 characters. */
             slug?: string;
         };
         UpdateTagBody: {
@@ -1305,7 +1305,7 @@ export interface components {
             name?: string;
             /** @description The term description. */
             description?: string;
-            /** @description The term slug; generated from the name when absent. */
+            /** @description The term slug; generated from the name when absent. WordPress's rule (decisions §9), cut to 200 characters. */
             slug?: string;
         };
         Changes: {
