@@ -47,6 +47,11 @@ export const FINISH_SERIES_WRITES_RATE = Duration.minutes(1);
 /** Its longest run: as long as its claim on a series' journal holds (FINISHER_LEASE_MS, series-finisher.ts). */
 export const FINISH_SERIES_WRITES_TIMEOUT = Duration.minutes(5);
 
+/** How often scheduled (`future`) posts are looked at for a date that came (decisions §9). */
+export const PUBLISH_SCHEDULED_RATE = Duration.minutes(1);
+/** Its longest run: a minute's due posts, one write each; what is left the next run publishes. */
+export const PUBLISH_SCHEDULED_TIMEOUT = Duration.minutes(1);
+
 interface JobSpec {
   id: string;
   /** The schedule's construct ID (kept as first deployed: a new one would replace the schedule). */
@@ -56,6 +61,11 @@ interface JobSpec {
   timeout: Duration;
   rate: Duration;
   description: string;
+  /**
+   * Retries of a failed run by Lambda (its asynchronous invocation) and by the schedule; their
+   * defaults when absent. A job that runs every minute has its retry in the next run.
+   */
+  retryAttempts?: number;
 }
 
 const JOBS: JobSpec[] = [
@@ -87,19 +97,30 @@ const JOBS: JobSpec[] = [
     description:
       'Finishes the recurring series writes that answered with part of their journal left (docs/recurrence.md)',
   },
+  {
+    id: 'PublishScheduled',
+    scheduleId: 'PublishScheduledEveryMinute',
+    name: 'publishScheduled',
+    handler: 'functions/jobs/publish-scheduled',
+    timeout: PUBLISH_SCHEDULED_TIMEOUT,
+    rate: PUBLISH_SCHEDULED_RATE,
+    description: 'Publishes the scheduled (future) posts whose date has come (docs/api-guide.md)',
+    retryAttempts: 0,
+  },
 ];
 
 /**
  * The service's scheduled jobs, in a nested stack of their own: the daily extend job of recurring
  * events (functions/jobs/extend-series.ts), the finisher of series writes every minute
  * (functions/jobs/finish-series-writes.ts) and the re-sync of feed imports every minute
- * (functions/jobs/resync-imports.ts), each with its EventBridge Scheduler schedule and that schedule's
+ * (functions/jobs/resync-imports.ts) and the publication of scheduled posts every minute
+ * (functions/jobs/publish-scheduled.ts), each with its EventBridge Scheduler schedule and that schedule's
  * role (allowed to invoke its function only), and the functions' alarms. The jobs write what the API
  * writes, with the same grants (JOB_TABLE_ACTIONS); the re-sync also fetches feeds, guarded as the API's
  * imports are (shared/outbound).
  */
 export class ScheduledJobs extends NestedStack {
-  /** The jobs' functions, by name (`extendSeries`, `resyncImports`, `finishSeriesWrites`). */
+  /** The jobs' functions, by name (`extendSeries`, `resyncImports`, `finishSeriesWrites`, `publishScheduled`). */
   readonly functions = new Map<string, LambdaFunction>();
   /** Their schedules, by the same names. */
   readonly schedules = new Map<string, Schedule>();
@@ -137,7 +158,10 @@ export class ScheduledJobs extends NestedStack {
         spec.name,
         new Schedule(this, spec.scheduleId, {
           schedule: ScheduleExpression.rate(spec.rate),
-          target: new LambdaInvoke(fn),
+          target: new LambdaInvoke(
+            fn,
+            spec.retryAttempts === undefined ? {} : { retryAttempts: spec.retryAttempts },
+          ),
           description: spec.description,
         }),
       );

@@ -86,6 +86,7 @@ let webhooks: { stop: () => Promise<void> } | undefined;
 let seriesTimer: { stop: () => Promise<void> } | undefined;
 let importTimer: { stop: () => Promise<void> } | undefined;
 let seriesFinisher: { stop: () => Promise<void> } | undefined;
+let publishTimer: { stop: () => Promise<void> } | undefined;
 let stopping = false;
 
 /** Lets requests in flight finish (briefly), then drops every connection. */
@@ -104,6 +105,7 @@ const stop = async (code = 0) => {
   stopping = true;
   clearInterval(watch);
   await importTimer?.stop();
+  await publishTimer?.stop();
   await seriesFinisher?.stop();
   await seriesTimer?.stop();
   if (server) await closeServer(server);
@@ -155,6 +157,8 @@ try {
   seriesFinisher = (await import('./series-finisher')).startSeriesFinisher();
   // Feed imports with resync_minutes: fetched and synced again when due (not yet scheduled deployed).
   importTimer = (await import('./import-timer')).startImportTimer();
+  // Scheduled (`future`) posts: published when their date comes (deployed, every minute).
+  publishTimer = (await import('./publish-timer')).startPublishTimer();
   console.log(
     `Event calendar API ready at http://localhost:${port}/cal/events/v1 (${inMemory ? 'in memory' : `data in ${DATA_DIR}/`})`,
   );

@@ -211,6 +211,15 @@ export const patterns = {
     example: ['2031-03-12T20:00:00.000Z'],
     usedBy: 'series.ts dueJournals',
   }),
+  dueScheduled: pattern({
+    serves: 'the scheduled (`future`) posts whose publication date has come (the publish job)',
+    partition: (_nowUtc: string) => keys.scheduledPartition,
+    sort: (nowUtc: string) => ({ before: `${nowUtc}#~` }),
+    attributes: () => ['sk', 'id', 'type', 'date_utc'],
+    consistent: true,
+    example: ['2031-03-12 20:00:00'],
+    usedBy: 'scheduled.ts dueScheduled',
+  }),
   allImports: pattern({
     serves: 'every feed or CSV import (GET /imports, the re-sync timer)',
     partition: () => keys.importPartition,

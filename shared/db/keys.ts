@@ -54,6 +54,8 @@ import type { TallyScope } from '../domain/tallies';
  *                                                       deployed, the dispatcher moves each to SQS)
  *   stream position  WHSTREAM / <shard id>               the local dispatcher's checkpoint in the table's stream
  *   import           IMPORTS / <id>                      a feed import, its options and last run's report
+ *   scheduled        SCHEDULED / <date_utc>#<id>         a `future` post (event, venue, organizer) and when it is due: the
+ *                                                       publish job reads the due ones in one Query (docs/api-guide.md)
  *   imported event   IMPORT#<id> / UID#<uid>             what an import made of a feed's UID: the event (a series'
  *                                                       first occurrence) and a digest of what was written
  *
@@ -211,6 +213,13 @@ export const keys = {
     sk: `${new Date(dueMs).toISOString()}#${webhook}#${delivery}`,
   }),
   streamCheckpoint: (shardId: string): Key => ({ pk: 'WHSTREAM', sk: shardId }),
+
+  /**
+   * Scheduled posts (status `future`), one partition ordered by due time (the UTC publication date,
+   * `Y-m-d H:i:s`): the publish job reads the due ones in one Query, no scan.
+   */
+  scheduledPartition: 'SCHEDULED',
+  scheduled: (dateUtc: string, id: number): Key => ({ pk: 'SCHEDULED', sk: `${dateUtc}#${pad(id)}` }),
 
   /** Imports (docs/import-export.md): one partition of imports, one of imported UIDs per import. */
   importPartition: 'IMPORTS',

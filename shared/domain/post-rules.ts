@@ -14,6 +14,21 @@ export function statusOnWrite(requested: string | undefined, user: User, current
   return requested;
 }
 
+/** `Y-m-d H:i:s` in UTC, as `date_utc` is written. */
+export const utcWallOf = (at: Date) => at.toISOString().slice(0, 19).replace('T', ' ');
+
+/**
+ * Scheduling, as WordPress's wp_insert_post does it (decisions §9): `publish` with a publication date
+ * still to come is `future`; `future` whose date has come (or was not given: it is now) is `publish`.
+ * The publish job turns `future` into `publish` when the date comes (services/scheduled.ts).
+ */
+export function scheduledStatus(status: string, dateUtc: string, now: Date): string {
+  const ahead = dateUtc > utcWallOf(now);
+  if (status === 'publish' && ahead) return 'future';
+  if (status === 'future' && !ahead) return 'publish';
+  return status;
+}
+
 /** Editors edit everything; authors their own posts; contributors their own unpublished ones. */
 export function canEdit(post: { author: string; status: string }, user: User): boolean {
   if (atLeast(user, 'editor')) return true;

@@ -194,8 +194,39 @@ export function newPostWrites(record: PostRecord<object>, claim: number, final =
     },
     { ...guard(record.type, record.slug, record.id, claim), final },
     postChange(undefined, record),
+    ...scheduleWrites(undefined, record).map((w) => ({ ...w, final })),
   ];
 }
+
+type Dated = Pick<PostRecord<object>, 'id' | 'type' | 'status' | 'date_utc'>;
+const isScheduled = (p: Dated | undefined): p is Dated => p?.status === 'future';
+
+/**
+ * The scheduled mark of a post (keys.scheduled): present while it is `future`, under its due time, so
+ * the publish job finds it when its date comes (services/scheduled.ts). It changes with the record,
+ * in its transaction; a mark left behind (a record deleted another way) the job drops when it is due.
+ */
+export function scheduleWrites(current: Dated | undefined, next: Dated | undefined): PlannedWrite[] {
+  const was = isScheduled(current) ? keys.scheduled(current.date_utc, current.id) : undefined;
+  const is = isScheduled(next) ? keys.scheduled(next.date_utc, next.id) : undefined;
+  if (was?.sk === is?.sk) return [];
+  const out: PlannedWrite[] = [];
+  if (was)
+    out.push({
+      item: { Delete: { TableName: tableName(), Key: was } },
+      undo: { Put: { TableName: tableName(), Item: { ...was, ...markOf(current!) } } },
+      final: true,
+    });
+  if (is)
+    out.push({
+      item: { Put: { TableName: tableName(), Item: { ...is, ...markOf(next!) } } },
+      undo: { Delete: { TableName: tableName(), Key: is } },
+      final: true,
+    });
+  return out;
+}
+
+const markOf = (p: Dated) => ({ id: p.id, type: p.type, date_utc: p.date_utc });
 
 export type NewPost<D extends object> = Omit<
   PostRecord<D>,
@@ -324,6 +355,7 @@ export async function updatePost<D extends object>(
       return [
         postUpdate(current, saved, stale),
         postChange(current, saved),
+        ...scheduleWrites(current, saved),
         ...statusCount(current.type, current.status, next.status).map((w) => ({ ...w, final: true })),
         ...(renamed
           ? [
@@ -372,6 +404,7 @@ export function deletePostWrites(current: PostRecord<object>, stale: () => Error
     },
     ...statusCount(current.type, current.status, undefined).map((w) => ({ ...w, final: true })),
     postChange(current, undefined),
+    ...scheduleWrites(current, undefined),
   ];
 }
 

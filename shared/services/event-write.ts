@@ -11,7 +11,7 @@ import {
   termsRecounted,
 } from '../domain/event-record';
 import { resolveEventTimes } from '../domain/event-times';
-import { assertCanEdit, statusOnWrite } from '../domain/post-rules';
+import { assertCanEdit, scheduledStatus, statusOnWrite } from '../domain/post-rules';
 import { assertMeets } from '../domain/revisions';
 import { publishedAt } from '../domain/published-at';
 import { atLeast, type User } from '../domain/roles';
@@ -126,7 +126,11 @@ async function nextState(
   const record: EventRecord = {
     ...(current ?? ({ id: 0, slug: '', version: 0, countPublic: 0, countAll: 0 } as EventRecord)),
     type: 'event',
-    status: statusOnWrite(has('status') ? body.status : undefined, user, current?.status),
+    status: scheduledStatus(
+      statusOnWrite(has('status') ? body.status : undefined, user, current?.status),
+      dates.date_utc,
+      now,
+    ),
     author: has('author') ? String(body.author) : (current?.author ?? user.sub),
     title,
     description: has('description') || !current ? safeHtml(body.description ?? '') : current.description,

@@ -1,6 +1,6 @@
 import { nowStamps } from '../domain/clock';
 import { invalidParam } from '../domain/errors';
-import { statusOnWrite } from '../domain/post-rules';
+import { scheduledStatus, statusOnWrite } from '../domain/post-rules';
 import { publishedAt } from '../domain/published-at';
 import type { PostRecord } from '../domain/records';
 import { atLeast, type User } from '../domain/roles';
@@ -56,7 +56,11 @@ export function nextState<D extends LinkedData, B extends object>(
   const record: PostRecord<D> = {
     ...(current ?? { id: 0, slug: '', version: 0, countPublic: 0, countAll: 0, excerpt: '' }),
     type: def.type,
-    status: statusOnWrite(has('status') ? String(body.status) : undefined, user, current?.status),
+    status: scheduledStatus(
+      statusOnWrite(has('status') ? String(body.status) : undefined, user, current?.status),
+      dates.date_utc,
+      now,
+    ),
     author: has('author') ? String(body.author) : (current?.author ?? user.sub),
     title,
     description:

@@ -13,6 +13,7 @@ import {
   deletePostWrites,
   fromPostItem,
   newPostWrites,
+  scheduleWrites,
   postUpdate,
   statusCount,
   statusTotals,
@@ -126,6 +127,7 @@ function stepWrites(step: Step, claim: number, slug: string, shared: Shared): Pl
   const next = { ...after, version: before.version + 1, ...nowStamps() };
   return [
     postUpdate(before, next, stale),
+    ...scheduleWrites(before, next),
     ...statusCount('event', before.status, next.status),
     ...eventWrites(before, next, o),
   ];

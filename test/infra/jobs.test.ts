@@ -6,7 +6,8 @@ import { synth } from './synth';
 
 /**
  * The deployed scheduled jobs: the extend job of recurring events (issue 27, docs/recurrence.md), run
- * daily, the finisher of series writes, run every minute, and the re-sync of feed imports (issue 30, docs/import-export.md), run every minute; each a
+ * daily, the finisher of series writes, run every minute, the publication of scheduled posts (issue 39),
+ * run every minute, and the re-sync of feed imports (issue 30, docs/import-export.md), run every minute; each a
  * function run by an EventBridge Scheduler schedule, with least-privilege grants and an alarm on its
  * errors. That their grants cover what the jobs do is checked by running their bundles:
  * test/integration/deployed-bundles.test.ts.
@@ -28,13 +29,14 @@ function statementsOf(roleId: string): Statement[] {
 const schedules = Object.values(jobs.findResources('AWS::Scheduler::Schedule'));
 
 it('has one schedule per job', () => {
-  expect(schedules).toHaveLength(3);
+  expect(schedules).toHaveLength(4);
 });
 
 describe.each([
   { job: 'extendSeries', rate: 'rate(1 day)', every: 'once a day' },
   { job: 'resyncImports', rate: 'rate(1 minute)', every: 'every minute' },
   { job: 'finishSeriesWrites', rate: 'rate(1 minute)', every: 'every minute' },
+  { job: 'publishScheduled', rate: 'rate(1 minute)', every: 'every minute' },
 ])('the $job schedule', ({ job, rate, every }) => {
   const { logicalId } = dev.fn(job);
   const fnArn = { 'Fn::GetAtt': [logicalId, 'Arn'] };
@@ -81,6 +83,30 @@ describe.each([
   });
 });
 
+describe('the publication of scheduled posts (issue 39)', () => {
+  const { logicalId, resource } = dev.fn('publishScheduled');
+  it('runs for a minute at most, with the settings of the API', () => {
+    expect(resource.Properties).toMatchObject({
+      FunctionName: 'Test-publishScheduled',
+      Handler: 'index.handler',
+      Timeout: 60,
+    });
+    expect(resource.Properties.Environment.Variables).toEqual(fn.Properties.Environment.Variables);
+  });
+
+  it('is not retried, by Lambda nor by its schedule: the next minute is the retry', () => {
+    const fnArn = { 'Fn::GetAtt': [logicalId, 'Arn'] };
+    const schedule = schedules.find(
+      (s) => JSON.stringify(s.Properties.Target.Arn) === JSON.stringify(fnArn),
+    )!;
+    expect(schedule.Properties.Target.RetryPolicy).toMatchObject({ MaximumRetryAttempts: 0 });
+    jobs.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: logicalId },
+      MaximumRetryAttempts: 0,
+    });
+  });
+});
+
 describe('the extend function', () => {
   it('runs for up to 15 minutes, with the settings of the API', () => {
     expect(fn.Properties).toMatchObject({
@@ -121,7 +147,7 @@ describe('the jobs', () => {
     );
   });
 
-  it.each(['extendSeries', 'resyncImports', 'finishSeriesWrites'])(
+  it.each(['extendSeries', 'resyncImports', 'finishSeriesWrites', 'publishScheduled'])(
     "%s may read and write the table's items and query its indexes, and nothing more",
     (job) => {
       const roleId = dev.fn(job).resource.Properties.Role['Fn::GetAtt'][0] as string;
@@ -142,7 +168,7 @@ describe('the jobs', () => {
     },
   );
 
-  it.each(['extendSeries', 'resyncImports', 'finishSeriesWrites'])(
+  it.each(['extendSeries', 'resyncImports', 'finishSeriesWrites', 'publishScheduled'])(
     '%s has an alarm on its errors (any failed run) and one on its throttles',
     (job) => {
       const alarms = Object.values(jobs.findResources('AWS::CloudWatch::Alarm'));
@@ -168,7 +194,7 @@ describe('the jobs', () => {
       expect(throttles).toHaveLength(1);
       expect(JSON.stringify(throttles[0]!.Properties.Metrics)).toContain(`"${id}"`);
       // An Errors alarm per job and the throttles'.
-      expect(alarms).toHaveLength(4);
+      expect(alarms).toHaveLength(5);
     },
   );
 });

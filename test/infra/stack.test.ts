@@ -37,6 +37,8 @@ const allFunctionNames = [
   'finishSeriesWrites',
   // The re-sync of feed imports (issue 30): test/infra/jobs.test.ts.
   'resyncImports',
+  // The publication of scheduled posts (issue 39): test/infra/jobs.test.ts.
+  'publishScheduled',
   // The webhook engine's (issue 28): test/infra/webhook-engine.test.ts.
   'webhookDispatch',
   'webhookDeliver',

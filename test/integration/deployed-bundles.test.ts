@@ -272,6 +272,7 @@ describe('the synthesized app, run from its cloud assembly', () => {
         `${STACK}-extendSeries`,
         `${STACK}-resyncImports`,
         `${STACK}-finishSeriesWrites`,
+        `${STACK}-publishScheduled`,
         `${STACK}-webhookDispatch`,
         `${STACK}-webhookDeliver`,
       ].sort(),
@@ -457,6 +458,17 @@ describe('the synthesized app, run from its cloud assembly', () => {
       ),
     );
     expect(result).toMatchObject({ left: 0, failed: 0 });
+  });
+
+  it('runs the publication of scheduled posts (issue 39) as its schedule does: nothing fails', async () => {
+    const job = functions.get(`${STACK}-publishScheduled`)!;
+    const result = await withEnv(job.env, () =>
+      (job.handler as unknown as (e: object, c: Context) => Promise<Record<string, number>>)(
+        { time: new Date().toISOString() },
+        context(job.fn, 'publish-1'),
+      ),
+    );
+    expect(result).toMatchObject({ failed: 0 });
   });
 
   it("runs the webhook engine (issue 28): the dispatcher on the table's stream, the deliverer on its queue", async () => {
