@@ -90,7 +90,7 @@ export const importOps = {
     responses: {
       200: { description: 'The changed import.', schema: importSchema },
       202: UNFINISHED,
-      ...errors(...WRITE_ERRORS, 404),
+      ...errors(...WRITE_ERRORS, 404, 409),
     },
   },
   delete: {

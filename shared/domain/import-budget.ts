@@ -30,3 +30,24 @@ export function backoffMs(timeouts: number): number {
   if (timeouts < 1) return 0;
   return Math.min(BACKOFF_FIRST_MS * 2 ** (timeouts - 1), BACKOFF_MAX_MS);
 }
+
+/**
+ * What a re-sync the job stopped at its time limit leaves on its import: the report so far with the
+ * timeout as its `error` (GET /imports/{id} shows it), one more timeout in a row, and when it is tried
+ * again (backed off, so that a feed that cannot finish is not claimed again every run forever).
+ */
+export function timedOutRun<R extends object>(
+  report: R,
+  progress: { done: number; total: number | null },
+  timeoutsBefore: number,
+  now: number,
+): { last_run: R & { error: string }; timeouts: number; next_run_ms: number } {
+  const timeouts = timeoutsBefore + 1;
+  const next_run_ms = now + backoffMs(timeouts);
+  const got =
+    progress.total === null ? 'before the feed came' : `after ${progress.done} of ${progress.total}`;
+  const error =
+    `timed_out: the run stopped at its time limit ${got} (${timeouts} in a row); ` +
+    `it goes on from there at ${new Date(next_run_ms).toISOString()}.`;
+  return { last_run: { ...report, error }, timeouts, next_run_ms };
+}

@@ -81,19 +81,41 @@ export async function putImport(r: ImportRecord): Promise<void> {
  * import once. A run that dies leaves the import due again at `until`. The import is held by the run
  * until then (`running_until_ms`: a PATCH meanwhile is a 409). True when this run has it.
  */
-export async function claimRun(id: number, due: number, until: number): Promise<boolean> {
+export async function claimRun(id: number, due: number, until: number, now: number): Promise<boolean> {
   const moved = await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.importRecord(id),
         UpdateExpression: 'SET next_run_ms = :until, running_until_ms = :until',
-        ConditionExpression: 'next_run_ms = :due',
-        ExpressionAttributeValues: { ':due': due, ':until': until },
+        // Not while a request's run (POST, PATCH) holds it.
+        ConditionExpression:
+          'next_run_ms = :due AND (attribute_not_exists(running_until_ms) OR running_until_ms <= :now)',
+        ExpressionAttributeValues: { ':due': due, ':until': until, ':now': now },
       }),
     ),
   );
   return moved !== undefined;
+}
+
+/**
+ * Holds an import for a run until `until`, unless another run holds it past `now`: false then. A PATCH
+ * takes it before it changes and runs the import, so that it never runs beside another run of it.
+ */
+export async function holdImport(id: number, until: number, now: number): Promise<boolean> {
+  const held = await unlessConditionFails(
+    ddb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.importRecord(id),
+        UpdateExpression: 'SET running_until_ms = :until',
+        ConditionExpression:
+          'attribute_exists(pk) AND (attribute_not_exists(running_until_ms) OR running_until_ms <= :now)',
+        ExpressionAttributeValues: { ':until': until, ':now': now },
+      }),
+    ),
+  );
+  return held !== undefined;
 }
 
 export async function getImport(id: number): Promise<ImportRecord | undefined> {

@@ -94,7 +94,9 @@ export interface RunResult {
  */
 export async function runImport(rec: ImportRecord, text?: string, deadline?: number): Promise<RunResult> {
   const resumed = rec.progress?.done ?? 0;
-  const report = rec.progress ? { ...rec.last_run, skipped: [...rec.last_run.skipped] } : emptyReport();
+  // Continued: the report so far, without the note that the last part ran out of time.
+  const { error: _timedOut, ...soFar } = rec.last_run;
+  const report: ImportReport = rec.progress ? { ...soFar, skipped: [...soFar.skipped] } : emptyReport();
   const feed = readFeed(text ?? (await fetchFeed(rec.url!, deadline)));
   if (!rec.progress) report.skipped.push(...feed.skipped);
   const total = feed.items.length;
@@ -103,7 +105,8 @@ export async function runImport(rec: ImportRecord, text?: string, deadline?: num
   const known = await importedOf(rec.id);
   const seen = new Set(feed.skipped.map((s) => s.uid).filter(Boolean));
   for (const [i, item] of feed.items.entries()) {
-    if (outOfTime()) return { report, progress: { done: i, total } };
+    // Stopped among the records done before: they are still done.
+    if (outOfTime()) return { report, progress: { done: Math.max(i, resumed), total } };
     seen.add(item.uid);
     // Done before the run was cut short: counted then, unless it changed since.
     const counted = i < resumed;

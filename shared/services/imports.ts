@@ -1,12 +1,13 @@
 import type { ParsedRow } from '../domain/csv-events';
-import { DomainError, invalidParam } from '../domain/errors';
-import { runDeadline } from '../domain/import-budget';
+import { DomainError, importRunning, invalidParam } from '../domain/errors';
+import { runDeadline, timedOutRun } from '../domain/import-budget';
 import { nextId } from '../db/ids';
 import {
   claimRun,
   deleteImport as deleteRecord,
   deleteImported,
   getImport,
+  holdImport,
   importedOf,
   type ImportProgress,
   type ImportRecord,
@@ -71,6 +72,8 @@ interface RunOptions {
   deadline?: number;
   /** The feed did not come before the deadline: nothing is run, the job fetches it again. */
   late?: boolean;
+  /** The re-sync job runs it: one that stops at its deadline is backed off, not due at once. */
+  job?: boolean;
 }
 
 /**
@@ -98,10 +101,11 @@ async function runAndSave(r: ImportRecord, o: RunOptions = {}): Promise<ImportRe
   delete saved.running_until_ms;
   delete saved.progress;
   delete saved.next_run_ms;
-  if (progress) {
-    saved.progress = progress;
-    saved.next_run_ms = Date.now();
-  } else {
+  delete saved.timeouts;
+  if (progress && o.job)
+    Object.assign(saved, { progress }, timedOutRun(report, progress, r.timeouts ?? 0, Date.now()));
+  else if (progress) Object.assign(saved, { progress, next_run_ms: Date.now() });
+  else {
     const due = nextRun(r.resync_minutes, started);
     if (due !== undefined) saved.next_run_ms = due;
   }
@@ -186,7 +190,9 @@ export async function createImport(
   // Saved before the run, held by it: a run cut short leaves its import (and the events it knows).
   await putImport({ ...record, running_until_ms: holdUntil(ctx) });
   const late = record.url !== null && text === undefined;
-  await runAndSave(record, { text, rows, deadline, late }).catch(async (e) => {
+  // A feed given as text cannot be fetched again by the job: it runs to its end, as before.
+  const until = record.url === null ? undefined : deadline;
+  await runAndSave(record, { text, rows, deadline: until, late }).catch(async (e) => {
     // A feed that is not iCalendar leaves no import behind.
     if (e instanceof DomainError && e.kind === 'invalid' && record.events === 0)
       await deleteRecord(record.id);
@@ -224,7 +230,16 @@ export async function updateImport(
       body.url !== undefined ? 'url' : 'resync_minutes',
       'This import was given as text: it has no feed URL to fetch again.',
     );
-  const next: ImportRecord = { ...r, modified_utc: utc(Date.now()) };
+  // Held first: a change while a run goes on (the request's, or the job continuing one) is a 409.
+  const hold = holdUntil(ctx);
+  if (!(await holdImport(id, hold, Date.now()))) {
+    const now = await getImport(id);
+    if (!now) throw importNotFound(id);
+    throw importRunning(id, now.running_until_ms ?? hold);
+  }
+  // Read again under the hold: a run that ended just before left its progress and report.
+  const { running_until_ms: _h, ...held } = await load(id);
+  const next: ImportRecord = { ...held, modified_utc: utc(Date.now()) };
   for (const k of ['url', 'categories', 'status', 'resync_minutes'] as const)
     if (body[k] !== undefined) Object.assign(next, { [k]: body[k] });
   if (body.resync_minutes !== undefined) {
@@ -232,13 +247,13 @@ export async function updateImport(
     if (due === undefined) delete next.next_run_ms;
     else next.next_run_ms = due;
   }
-  // A feed is fetched again: PATCH with {} syncs now, and new categories or status reach every event.
   if (next.source !== 'url') {
+    delete next.running_until_ms;
     await putImport(next);
     return importView(next, ctx.root);
   }
-  // Held by this run while it lasts; a run cut short is continued by the job, as after POST.
-  await putImport({ ...next, running_until_ms: holdUntil(ctx) });
+  // A feed is fetched again: PATCH with {} syncs now, and new categories or status reach every event.
+  // A run cut short is continued by the job, as after POST.
   return importView(await runAndSave(next, { deadline: deadlineOf(ctx) }), ctx.root);
 }
 
@@ -264,10 +279,20 @@ export async function runDueImports(
   for (const r of await listRecords()) {
     if (r.next_run_ms === undefined || r.next_run_ms > now || !r.url) continue;
     if (deadline !== undefined && Date.now() >= deadline) break;
-    if (!(await claimRun(r.id, r.next_run_ms, now + RESYNC_LEASE_MS))) continue;
+    // Its last claim ran out without saving (the function was stopped): a timed-out run too.
+    const died = r.running_until_ms !== undefined && r.running_until_ms === r.next_run_ms;
+    if (!(await claimRun(r.id, r.next_run_ms, now + RESYNC_LEASE_MS, now))) continue;
     ran++;
+    if (died) {
+      const { running_until_ms: _h, ...rest } = r;
+      const progress = r.progress ?? { done: 0, total: null };
+      const backedOff = { ...rest, progress, ...timedOutRun(r.last_run, progress, r.timeouts ?? 0, now) };
+      await putImport(backedOff);
+      log(`import ${r.id}: ${backedOff.last_run.error}`);
+      continue;
+    }
     try {
-      const saved = await runAndSave(r, { deadline });
+      const saved = await runAndSave(r, { deadline, job: true });
       const l = saved.last_run;
       log(
         `import ${r.id}: ${l.created} created, ${l.updated} updated, ${l.unchanged} unchanged, ${l.trashed} trashed, ${l.skipped.length} skipped`,

@@ -78,25 +78,43 @@ describe('an import larger than its request’s time', () => {
     expect(first.body.next_run_utc).not.toBeNull();
 
     // A retry of the same import (as a client that saw no answer would PATCH it) goes on from there.
-    const again = await api.patch(`/imports/${first.body.id}`, {}, asEditor);
+    // A change while that run goes on is a 409 that says so; nothing is changed.
+    const running = api.patch(`/imports/${first.body.id}`, {}, asEditor);
+    await new Promise((ok) => setTimeout(ok, 1500));
+    const meanwhile = await api.patch(`/imports/${first.body.id}`, { status: 'draft' }, asEditor);
+    expect(meanwhile.status).toBe(409);
+    expect(meanwhile.body).toMatchObject({ code: 'rest_import_running', data: { import_id: first.body.id } });
+    const again = await running;
+    expect(again.body.status).toBe('publish');
     expect(again.status).toBe(202);
     expect(again.body.progress.done).toBeGreaterThanOrEqual(done);
     expect(again.body.last_run.created).toBe(again.body.progress.done);
     expect(again.body.last_run.unchanged).toBe(0);
 
-    // The job (no such limit here) finishes it.
+    // A job run that runs out of time too says so in the report and is backed off 15 minutes.
     process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS = usualTimeout;
     await loadEveryBodyPart();
-    expect(await runDueImports(Date.now())).toBeGreaterThanOrEqual(1);
+    expect(await runDueImports(Date.now(), () => {}, Date.now() + 1000)).toBe(1);
+    const short = (await api.get(`/imports/${first.body.id}`, asEditor)).body;
+    expect(short.last_run.error).toMatch(
+      /^timed_out: the run stopped at its time limit after \d+ of 400 \(1 in a row\)/,
+    );
+    expect(short.progress.done).toBeGreaterThanOrEqual(again.body.progress.done);
+    expect(Date.parse(short.next_run_utc)).toBeGreaterThan(Date.now() + 14 * 60_000);
+    expect(await runDueImports(Date.now())).toBe(0);
+
+    // The job (no such limit here) finishes it once it is due again.
+    expect(await runDueImports(Date.now() + 16 * 60_000)).toBeGreaterThanOrEqual(1);
     const after = await api.get(`/imports/${first.body.id}`, asEditor);
     expect(after.body).toMatchObject({ progress: null, events: N, next_run_utc: null });
     expect(after.body.last_run).toMatchObject({ created: N, updated: 0, unchanged: 0, skipped: [] });
     expect(after.body.last_run.finished_utc).toBeDefined();
+    expect(after.body.last_run.error).toBeUndefined();
     const made = await titles('big');
     expect(made).toHaveLength(N);
     expect(new Set(made).size).toBe(N);
     // Nothing is left for the job.
-    expect(await runDueImports(Date.now())).toBe(0);
+    expect(await runDueImports(Date.now() + 60 * 60_000)).toBe(0);
   }, 180_000);
 
   it('answers 202 when the feed does not come in the request’s time, and the job fetches it', async () => {
