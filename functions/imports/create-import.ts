@@ -1,7 +1,7 @@
 import type { importOps } from '../../shared/contracts/imports';
 import { createHandler } from '../../shared/http/handler';
 import { loadEveryBodyPart } from '../../shared/http/lazy-parts';
-import { created, ok } from '../../shared/http/replies';
+import { accepted, created, ok } from '../../shared/http/replies';
 import * as compiled from '../../shared/schemas/compiled/createImport';
 import { createImport } from '../../shared/services/imports';
 
@@ -9,6 +9,7 @@ export const handler = createHandler<typeof importOps.create>(compiled, async (r
   // The feed's (or the CSV's) events carry markup and URLs the request body did not show.
   await loadEveryBodyPart();
   const made = await createImport(req.body, req.query, req);
-  // A dry run made nothing: its report, with 200.
-  return 'dry_run' in made ? ok(made) : created(made, made.rest_url);
+  // A dry run made nothing: its report, with 200. A run left to the job: 202 with its progress.
+  if ('dry_run' in made) return ok(made);
+  return made.progress ? accepted(made) : created(made, made.rest_url);
 });

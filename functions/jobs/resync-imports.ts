@@ -1,3 +1,5 @@
+import type { Context } from 'aws-lambda';
+import { runDeadline } from '../../shared/domain/import-budget';
 import { loadEveryBodyPart } from '../../shared/http/lazy-parts';
 import { powertoolsLogger } from '../../shared/http/powertools-logger';
 import { SERVICE_NAME } from '../../shared/config';
@@ -12,9 +14,11 @@ import { runDueImports } from '../../shared/services/imports';
  */
 const log = powertoolsLogger(SERVICE_NAME, { job: 'resyncImports' });
 
-export async function handler(): Promise<{ ran: number }> {
+export async function handler(_event?: unknown, context?: Context): Promise<{ ran: number }> {
   await loadEveryBodyPart();
-  const ran = await runDueImports(Date.now(), (line) => log.info(`Feed ${line}`));
+  // A feed that does not finish in the invocation's time stops short of it and is continued later.
+  const deadline = runDeadline(context?.getRemainingTimeInMillis?.());
+  const ran = await runDueImports(Date.now(), (line) => log.info(`Feed ${line}`), deadline);
   if (ran > 0) log.info('Feed imports re-synced', { ran });
   return { ran };
 }

@@ -14,8 +14,19 @@ import type { Operation } from './types';
 const dir = 'functions/imports';
 const EDITOR_READ = [...READ_ERRORS, 403] as const;
 
-/** How long the functions that run an import in the request (create, update) may take. */
+/**
+ * How long the functions that run an import in the request (create, update) may take: nearly as long as
+ * API Gateway waits (30 s). The run stops short of it (domain/import-budget.ts) and leaves the rest to
+ * the re-sync job, answering 202.
+ */
 export const IMPORT_TIMEOUT_SECONDS = 29;
+
+const UNFINISHED = {
+  description:
+    'The run did not finish in the request’s time: the import as saved, with its progress; the re-sync job continues it (poll its rest_url, also in Location).',
+  schema: importSchema,
+  headers: { Location: 'URL of the import.' },
+} as const;
 export const importOps = {
   list: {
     operationId: 'listImports',
@@ -36,7 +47,6 @@ export const importOps = {
       'Import an iCalendar feed (url, or a text/calendar body) or events in CSV columns (a text/csv body) and run it',
     access: 'editor',
     readOnly: false,
-    // A feed is fetched and written in the request: nearly as long as API Gateway waits (30 s).
     timeoutSeconds: IMPORT_TIMEOUT_SECONDS,
     query: importCreateQuery,
     body: importCreateBody,
@@ -47,6 +57,7 @@ export const importOps = {
         schema: importDryRun,
       },
       201: { description: 'The import and the report of its first run.', schema: importSchema },
+      202: UNFINISHED,
       ...errors(...WRITE_ERRORS),
     },
   },
@@ -73,13 +84,13 @@ export const importOps = {
       'Change an import’s feed URL, categories, status or re-sync interval (partial); a feed is fetched and synced again at once',
     access: 'editor',
     readOnly: false,
-    // A feed is fetched and written in the request: nearly as long as API Gateway waits (30 s).
     timeoutSeconds: IMPORT_TIMEOUT_SECONDS,
     pathParams: idPath,
     body: importUpdateBody,
     responses: {
       200: { description: 'The changed import.', schema: importSchema },
-      ...errors(...WRITE_ERRORS, 404),
+      202: UNFINISHED,
+      ...errors(...WRITE_ERRORS, 404, 409),
     },
   },
   delete: {

@@ -101,6 +101,18 @@ export const seriesBusy = (seriesId: number) =>
     { series_id: seriesId },
   );
 
+/**
+ * A change of an import while a run of it goes on (a request's, or the re-sync job continuing one that
+ * answered 202): nothing was changed; `running_until_utc` says when the run's hold ends at the latest.
+ */
+export const importRunning = (importId: number, until: number) =>
+  new DomainError(
+    'conflict',
+    'rest_import_running',
+    `Import ${importId} is being run; nothing was changed: send the request again when its progress is null (GET /imports/${importId}).`,
+    { import_id: importId, running_until_utc: new Date(until).toISOString() },
+  );
+
 /** An `If-Match` named another version of the record than the stored one (or none of it). */
 export const preconditionFailed = (type: ResourceType) =>
   new DomainError(

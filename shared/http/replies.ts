@@ -78,6 +78,13 @@ export const created = <B>(body: B, location: string): Reply<B> => ({
   headers: { Location: location },
 });
 
+/** 202: the work goes on after the answer; the body and Location say where to follow it. */
+export const accepted = <B extends { rest_url: string }>(body: B): Reply<B> => ({
+  status: 202,
+  body,
+  headers: { Location: body.rest_url },
+});
+
 /** 200 with the body. */
 export const ok = <B>(body: B): Reply<B> => ({ body });
 

@@ -22,6 +22,12 @@ export interface ImportReport {
   error?: string;
 }
 
+/** How far an unfinished run got: `done` of the feed's `total` records (null before the feed is read). */
+export interface ImportProgress {
+  done: number;
+  total: number | null;
+}
+
 export interface ImportRecord {
   id: number;
   source: 'url' | 'calendar' | 'csv';
@@ -36,6 +42,15 @@ export interface ImportRecord {
   /** Who created it: re-syncs write as this user. */
   owner: User;
   events: number;
+  /**
+   * Set while a run is unfinished: a request that ran out of time left the rest to the re-sync job
+   * (due at once), which continues it; `last_run` is the report so far.
+   */
+  progress?: ImportProgress;
+  /** Epoch ms until which a run holds the import (a request's or the job's); PATCH waits for it (409). */
+  running_until_ms?: number;
+  /** Runs in a row the job stopped at its time limit: its next try is backed off (domain/import-backoff.ts). */
+  timeouts?: number;
   created_utc: string;
   modified_utc: string;
   last_run: ImportReport;
@@ -63,21 +78,44 @@ export async function putImport(r: ImportRecord): Promise<void> {
 /**
  * Claims a due re-sync: moves its due time from `due` to `until` unless another run moved it first, so
  * that overlapping runs (a deployed schedule's next invocation while a long one still runs) sync each
- * import once. A run that dies leaves the import due again at `until`. True when this run has it.
+ * import once. A run that dies leaves the import due again at `until`. The import is held by the run
+ * until then (`running_until_ms`: a PATCH meanwhile is a 409). True when this run has it.
  */
-export async function claimRun(id: number, due: number, until: number): Promise<boolean> {
+export async function claimRun(id: number, due: number, until: number, now: number): Promise<boolean> {
   const moved = await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.importRecord(id),
-        UpdateExpression: 'SET next_run_ms = :until',
-        ConditionExpression: 'next_run_ms = :due',
-        ExpressionAttributeValues: { ':due': due, ':until': until },
+        UpdateExpression: 'SET next_run_ms = :until, running_until_ms = :until',
+        // Not while a request's run (POST, PATCH) holds it.
+        ConditionExpression:
+          'next_run_ms = :due AND (attribute_not_exists(running_until_ms) OR running_until_ms <= :now)',
+        ExpressionAttributeValues: { ':due': due, ':until': until, ':now': now },
       }),
     ),
   );
   return moved !== undefined;
+}
+
+/**
+ * Holds an import for a run until `until`, unless another run holds it past `now`: false then. A PATCH
+ * takes it before it changes and runs the import, so that it never runs beside another run of it.
+ */
+export async function holdImport(id: number, until: number, now: number): Promise<boolean> {
+  const held = await unlessConditionFails(
+    ddb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.importRecord(id),
+        UpdateExpression: 'SET running_until_ms = :until',
+        ConditionExpression:
+          'attribute_exists(pk) AND (attribute_not_exists(running_until_ms) OR running_until_ms <= :now)',
+        ExpressionAttributeValues: { ':until': until, ':now': now },
+      }),
+    ),
+  );
+  return held !== undefined;
 }
 
 export async function getImport(id: number): Promise<ImportRecord | undefined> {

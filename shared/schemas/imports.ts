@@ -127,6 +127,19 @@ export const importSchema = {
     created_utc: { type: 'string' },
     modified_utc: { type: 'string' },
     last_run: importReport,
+    progress: {
+      description:
+        'null when the last run finished. Else it is unfinished (a request answered 202): done of total feed records so far (total null before the feed was read); the re-sync job continues it.',
+      anyOf: [
+        {
+          type: 'object',
+          properties: { done: count, total: { type: ['integer', 'null'], minimum: 0 } },
+          required: ['done', 'total'],
+          additionalProperties: false,
+        },
+        { type: 'null' },
+      ],
+    },
     rest_url: { type: 'string' },
   },
   required: [
@@ -141,6 +154,7 @@ export const importSchema = {
     'created_utc',
     'modified_utc',
     'last_run',
+    'progress',
     'rest_url',
   ],
   additionalProperties: false,

@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import { config } from '../config';
 import { DomainError, invalidParam } from '../domain/errors';
 import { type FeedEventBody, type FeedItem, readFeed } from '../domain/ics-feed';
-import { guardedFetch, OutboundRefused } from '../outbound/guarded-fetch';
+import { fetchTimeoutMs } from '../domain/import-budget';
+import { guardedFetch, OutboundFailed, OutboundRefused } from '../outbound/guarded-fetch';
 import {
   deleteImported,
   type ImportedEvent,
   importedOf,
+  type ImportProgress,
   type ImportRecord,
   type ImportReport,
   putImported,
@@ -19,20 +21,36 @@ import { createEvent, type EventBody, updateEvent } from './event-write';
 
 /** One run of an import: fetch, read, upsert by UID, trash what the feed no longer has (docs/import-export.md). */
 
+/** The most a feed may be, and the longest its fetch may take when the run's time allows it. */
 export const FEED_LIMITS = { maxBytes: 10 * 1024 * 1024, timeoutMs: 30_000 };
 
-/** The feed at `url`, through the guarded fetch; every way it cannot be had is a 400 naming `url`. */
-export async function fetchFeed(url: string): Promise<string> {
+/** The run's time ran out before the feed came: the run is not over, the rest is left to the job. */
+export class OutOfTime extends Error {
+  constructor() {
+    super('The feed did not come before the run’s time was up.');
+  }
+}
+
+/**
+ * The feed at `url`, through the guarded fetch; every way it cannot be had is a 400 naming `url`. With
+ * a `deadline` (the run's, from its function's remaining time) the fetch stops there: OutOfTime, not a
+ * 400, when that cut it shorter than the feed's own limit.
+ */
+export async function fetchFeed(url: string, deadline?: number): Promise<string> {
   const refused = (why: string) =>
     invalidParam('url', `The feed could not be fetched: ${why}.`, 'rest_import_fetch_failed');
+  const timeoutMs = fetchTimeoutMs(FEED_LIMITS.timeoutMs, deadline);
   let res;
   try {
     res = await guardedFetch(url, {
       ...FEED_LIMITS,
+      timeoutMs,
       headers: { accept: 'text/calendar, */*;q=0.5', 'user-agent': 'cal-events-import/1' },
       policy: { local: config.outboundLocal },
     });
   } catch (e) {
+    if (e instanceof OutboundFailed && e.reason === 'timeout' && timeoutMs < FEED_LIMITS.timeoutMs)
+      throw new OutOfTime();
     throw e instanceof OutboundRefused
       ? invalidParam('url', `url is not allowed: ${e.message}.`, 'rest_import_url_refused')
       : refused((e as Error).message);
@@ -57,31 +75,53 @@ function bodyFor(rec: ImportRecord, body: FeedEventBody): EventBody {
 const sent = (body: object) => new Set(Object.keys(body));
 const gone = (e: unknown) => e instanceof DomainError && (e.kind === 'not-found' || e.kind === 'gone');
 
+/** A run's report, and how far it got when it stopped at its deadline (absent: it finished). */
+export interface RunResult {
+  report: ImportReport;
+  progress?: ImportProgress;
+}
+
 /**
  * Reads `text` (fetched from the import's URL when not given) and writes its events as the import's
  * owner: an unchanged UID is left alone, a changed one updated (a series with scope=all, then its
  * overrides as exceptions), a new one created; UIDs this import made that the feed no longer has are
  * trashed. A malformed feed is a 400 before anything is written; one bad VEVENT is skipped.
+ *
+ * Each UID's event is recorded as soon as it is written, so a run cut short (its function's time, a
+ * crash) and run again finds what it made instead of making it twice. At `deadline` the run stops
+ * between two records and says how far it got; an import with `progress` is continued: the records
+ * already done are passed again (unchanged ones cost a read) without being counted twice.
  */
-export async function runImport(rec: ImportRecord, text?: string): Promise<ImportReport> {
-  const report = emptyReport();
-  const feed = readFeed(text ?? (await fetchFeed(rec.url!)));
-  report.skipped.push(...feed.skipped);
+export async function runImport(rec: ImportRecord, text?: string, deadline?: number): Promise<RunResult> {
+  const resumed = rec.progress?.done ?? 0;
+  // Continued: the report so far, without the note that the last part ran out of time.
+  const { error: _timedOut, ...soFar } = rec.last_run;
+  const report: ImportReport = rec.progress ? { ...soFar, skipped: [...soFar.skipped] } : emptyReport();
+  const feed = readFeed(text ?? (await fetchFeed(rec.url!, deadline)));
+  if (!rec.progress) report.skipped.push(...feed.skipped);
+  const total = feed.items.length;
+  const outOfTime = () => deadline !== undefined && Date.now() >= deadline;
   const ctx: Writer = { user: rec.owner, root: rec.root };
   const known = await importedOf(rec.id);
   const seen = new Set(feed.skipped.map((s) => s.uid).filter(Boolean));
-  for (const item of feed.items) {
+  for (const [i, item] of feed.items.entries()) {
+    // Stopped among the records done before: they are still done.
+    if (outOfTime()) return { report, progress: { done: Math.max(i, resumed), total } };
     seen.add(item.uid);
+    // Done before the run was cut short: counted then, unless it changed since.
+    const counted = i < resumed;
     try {
       const outcome = await upsert(rec, item, known.get(item.uid), ctx);
-      report[outcome]++;
+      if (!counted || outcome !== 'unchanged') report[outcome]++;
     } catch (e) {
       if (!(e instanceof DomainError)) throw e;
-      report.skipped.push({ line: item.line, uid: item.uid, reason: `line ${item.line}: ${reasonOf(e)}` });
+      if (!counted)
+        report.skipped.push({ line: item.line, uid: item.uid, reason: `line ${item.line}: ${reasonOf(e)}` });
     }
   }
   for (const [uid, was] of known) {
     if (seen.has(uid)) continue;
+    if (outOfTime()) return { report, progress: { done: total, total } };
     try {
       await removeEvent({ id: was.event_id }, false, ctx, was.series ? 'all' : undefined);
       report.trashed++;
@@ -91,7 +131,7 @@ export async function runImport(rec: ImportRecord, text?: string): Promise<Impor
     await deleteImported(rec.id, uid);
   }
   report.finished_utc = new Date().toISOString();
-  return report;
+  return { report };
 }
 
 async function upsert(

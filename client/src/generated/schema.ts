@@ -1500,6 +1500,11 @@ export interface components {
                 /** @description Why the whole run failed (the feed could not be fetched or read). */
                 error?: string;
             };
+            /** @description null when the last run finished. Else it is unfinished (a request answered 202): done of total feed records so far (total null before the feed was read); the re-sync job continues it. */
+            progress: {
+                done: number;
+                total: number | null;
+            } | null;
             rest_url: string;
         };
         CreateImportBody: {
@@ -4738,6 +4743,20 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
+            /** @description The run did not finish in the request’s time: the import as saved, with its progress; the re-sync job continues it (poll its rest_url, also in Location). */
+            202: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description URL of the import. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -4842,10 +4861,25 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
+            /** @description The run did not finish in the request’s time: the import as saved, with its progress; the re-sync job continues it (poll its rest_url, also in Location). */
+            202: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description URL of the import. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             500: components["responses"]["Error500"];

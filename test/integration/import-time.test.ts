@@ -1,0 +1,147 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { loadEveryBodyPart } from '../../shared/http/lazy-parts';
+import { runDueImports } from '../../shared/services/imports';
+import { useStack } from '../support/use-stack';
+
+/**
+ * A feed import that does not fit in its request's time (issue 38): the request does what fits, answers
+ * 202 with the import's progress and Location, and the re-sync job finishes it; nothing is made twice.
+ * The function's time is made small through the local runtime's test setting for it.
+ */
+
+const { api, tokens } = await useStack({ tokens: { editor: 'editor' } });
+const asEditor = { token: tokens.editor };
+
+const feeds = new Map<string, string>();
+const server = createServer((req, res) => {
+  const text = feeds.get(req.url ?? '');
+  res.writeHead(text ? 200 : 404, { 'content-type': 'text/calendar' }).end(text ?? '');
+});
+await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+const feedUrl = (path: string) => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
+afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+
+const usualTimeout = process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS;
+afterEach(() => {
+  process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS = usualTimeout;
+});
+
+/** A feed of `n` one-hour events, one a day from 2027-01-01, titled by their number. */
+function bigFeed(n: number, prefix: string): string {
+  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//big//EN'];
+  for (let i = 0; i < n; i++) {
+    const day = new Date(Date.UTC(2027, 0, 1 + i)).toISOString().slice(0, 10).replaceAll('-', '');
+    lines.push(
+      'BEGIN:VEVENT',
+      `UID:${prefix}-${i}@test`,
+      `DTSTART:${day}T100000Z`,
+      `DTEND:${day}T110000Z`,
+      `SUMMARY:${prefix} ${i}`,
+      'END:VEVENT',
+    );
+  }
+  lines.push('END:VCALENDAR');
+  return lines.join('\r\n');
+}
+
+/** The titles of the category's events, every page. */
+async function titles(category: string): Promise<string[]> {
+  const found: string[] = [];
+  for (let page = 1; ; page++) {
+    const r = await api.get(
+      `/events?start_date=2027-01-01&end_date=2029-12-31&per_page=50&page=${page}&categories=${category}`,
+      asEditor,
+    );
+    if (r.status === 404) break;
+    found.push(...(r.body.events as Array<{ title: string }>).map((e) => e.title));
+    if (page >= r.body.total_pages) break;
+  }
+  return found;
+}
+
+describe('an import larger than its request’s time', () => {
+  it('answers 202 with its progress, is finished by the job, and a retry makes nothing twice', async () => {
+    const N = 400;
+    feeds.set('/big.ics', bigFeed(N, 'Big'));
+    // 8 s of function time: about 6 s of writes, far fewer than 400 events here.
+    process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS = '8000';
+    const first = await api.post('/imports', { url: feedUrl('/big.ics'), categories: ['Big'] }, asEditor);
+    expect(first.status).toBe(202);
+    expect(first.headers.get('location')).toBe(first.body.rest_url);
+    const { done, total } = first.body.progress;
+    expect(total).toBe(N);
+    // On a loaded machine the first write alone can take the whole budget: none done is an answer too.
+    expect(done).toBeLessThan(N);
+    expect(first.body.last_run.created).toBe(done);
+    expect(first.body.next_run_utc).not.toBeNull();
+
+    // A retry of the same import (as a client that saw no answer would PATCH it) goes on from there.
+    // A change while that run goes on is a 409 that says so; nothing is changed.
+    const running = api.patch(`/imports/${first.body.id}`, {}, asEditor);
+    await new Promise((ok) => setTimeout(ok, 1500));
+    const meanwhile = await api.patch(`/imports/${first.body.id}`, { status: 'draft' }, asEditor);
+    expect(meanwhile.status).toBe(409);
+    expect(meanwhile.body).toMatchObject({ code: 'rest_import_running', data: { import_id: first.body.id } });
+    const again = await running;
+    expect(again.body.status).toBe('publish');
+    expect(again.status).toBe(202);
+    expect(again.body.progress.done).toBeGreaterThanOrEqual(done);
+    expect(again.body.last_run.created).toBe(again.body.progress.done);
+    expect(again.body.last_run.unchanged).toBe(0);
+
+    // A job run that runs out of time too says so in the report and is backed off 15 minutes.
+    process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS = usualTimeout;
+    await loadEveryBodyPart();
+    expect(await runDueImports(Date.now(), () => {}, Date.now() + 1000)).toBe(1);
+    const short = (await api.get(`/imports/${first.body.id}`, asEditor)).body;
+    expect(short.last_run.error).toMatch(
+      /^timed_out: the run stopped at its time limit after \d+ of 400 \(1 in a row\)/,
+    );
+    expect(short.progress.done).toBeGreaterThanOrEqual(again.body.progress.done);
+    expect(Date.parse(short.next_run_utc)).toBeGreaterThan(Date.now() + 14 * 60_000);
+    expect(await runDueImports(Date.now())).toBe(0);
+
+    // The job (no such limit here) finishes it once it is due again.
+    expect(await runDueImports(Date.now() + 16 * 60_000)).toBeGreaterThanOrEqual(1);
+    const after = await api.get(`/imports/${first.body.id}`, asEditor);
+    expect(after.body).toMatchObject({ progress: null, events: N, next_run_utc: null });
+    expect(after.body.last_run).toMatchObject({ created: N, updated: 0, unchanged: 0, skipped: [] });
+    expect(after.body.last_run.finished_utc).toBeDefined();
+    expect(after.body.last_run.error).toBeUndefined();
+    const made = await titles('big');
+    expect(made).toHaveLength(N);
+    expect(new Set(made).size).toBe(N);
+    // Nothing is left for the job.
+    expect(await runDueImports(Date.now() + 60 * 60_000)).toBe(0);
+  }, 180_000);
+
+  it('answers 202 when the feed does not come in the request’s time, and the job fetches it', async () => {
+    let stalled = true;
+    const slow = createServer((req, res) => {
+      const send = () => res.writeHead(200, { 'content-type': 'text/calendar' }).end(bigFeed(3, 'Slow'));
+      if (stalled) setTimeout(send, 5000);
+      else send();
+    });
+    await new Promise<void>((ok) => slow.listen(0, '127.0.0.1', ok));
+    try {
+      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow.ics`;
+      process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS = '3000';
+      const started = Date.now();
+      const first = await api.post('/imports', { url, categories: ['Slow'] }, asEditor);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(first.status).toBe(202);
+      expect(first.body.progress).toEqual({ done: 0, total: null });
+      stalled = false;
+      process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS = usualTimeout;
+      await loadEveryBodyPart();
+      expect(await runDueImports(Date.now())).toBeGreaterThanOrEqual(1);
+      const after = await api.get(`/imports/${first.body.id}`, asEditor);
+      expect(after.body).toMatchObject({ progress: null, events: 3, last_run: { created: 3 } });
+      expect(await titles('slow')).toHaveLength(3);
+    } finally {
+      await new Promise<void>((ok) => slow.close(() => ok()));
+    }
+  }, 60_000);
+});
