@@ -162,8 +162,29 @@ function dateLines(v: ICAL.Component, name: 'rdate' | 'exdate', zone: string | n
   });
 }
 
+const isMidnight = (t: ICAL.Time) => t.hour === 0 && t.minute === 0 && t.second === 0;
+const dayOf = (t: ICAL.Time) => t.toString().slice(0, 10);
+
+/**
+ * The reference plugin's export writes an all-day event as date-times, 00:00:00 to 23:59:59 (in
+ * TZID=UTC), or spanning whole days: read, in its feeds only, as the days they cover. Recurring events
+ * are left as they are.
+ */
+function pluginAllDay(v: ICAL.Component, start: ICAL.Time, end: ICAL.Time | undefined) {
+  if (!end || start.isDate || end.isDate || v.hasProperty('rrule') || !isMidnight(start)) return undefined;
+  const lastSecond = end.hour === 23 && end.minute === 59 && end.second === 59;
+  if (lastSecond && dayOf(end) >= dayOf(start)) return { first: dayOf(start), last: dayOf(end) };
+  if (isMidnight(end) && dayOf(end) > dayOf(start))
+    return { first: dayOf(start), last: DateTime.fromISO(dayOf(end)).minus({ days: 1 }).toISODate()! };
+  return undefined;
+}
+
 /** One VEVENT as an event body; throws (with the reason) when it cannot be one. */
-function bodyOf(v: ICAL.Component, calendarZone: string | null): FeedEventBody {
+function bodyOf(
+  v: ICAL.Component,
+  calendarZone: string | null,
+  plugin = { feed: false, trustLocation: true },
+): FeedEventBody {
   const dtstart = v.getFirstProperty('dtstart');
   const start = dtstart?.getFirstValue() as ICAL.Time | undefined;
   if (!start || !(start instanceof ICAL.Time)) throw new Error('it has no DTSTART');
@@ -183,8 +204,9 @@ function bodyOf(v: ICAL.Component, calendarZone: string | null): FeedEventBody {
     endTzid = tzid;
   }
   if (end.isDate !== allDay) throw new Error('DTSTART and DTEND are not both dates or both date-times');
-  let endWall = wallIn(end, endTzid, zone);
-  const startWall = wallIn(start, tzid, zone);
+  const days = plugin.feed && dtend ? pluginAllDay(v, start, end) : undefined;
+  let endWall = days ? days.last : wallIn(end, endTzid, zone);
+  const startWall = days ? days.first : wallIn(start, tzid, zone);
   if (allDay) {
     // DTEND of a date is the day after the last one (RFC 5545 §3.6.1).
     const last = DateTime.fromISO(endWall).minus({ days: 1 }).toISODate()!;
@@ -204,9 +226,9 @@ function bodyOf(v: ICAL.Component, calendarZone: string | null): FeedEventBody {
     description: escapeHtml(description).replace(/\r?\n/g, '<br>\n'),
     start_date: startWall,
     end_date: endWall,
-    timezone: zone,
-    all_day: allDay,
-    venue: location ? { venue: location.slice(0, 200) } : null,
+    timezone: days ? calendarZone : zone,
+    all_day: allDay || days !== undefined,
+    venue: location && plugin.trustLocation ? { venue: location.slice(0, 200) } : null,
     categories: valuesOf(v, 'categories'),
     website: httpUrl(String(v.getFirstPropertyValue('url') ?? '').trim()),
     ...(recurrence ? { recurrence } : {}),
@@ -241,16 +263,34 @@ export function readFeed(text: string): { items: FeedItem[]; skipped: FeedSkip[]
     }
     const x = String(root.getFirstPropertyValue('x-wr-timezone') ?? '');
     const calendarZone = ianaOf(x) ?? null;
-    return readEvents(root.getAllSubcomponents('vevent'), lines, calendarZone);
+    const plugin = /ECPv|The Events Calendar/i.test(String(root.getFirstPropertyValue('prodid') ?? ''));
+    return readEvents(root.getAllSubcomponents('vevent'), lines, calendarZone, plugin);
   } finally {
     for (const id of registered) ICAL.TimezoneService.remove(id);
   }
 }
 
-function readEvents(vevents: ICAL.Component[], lines: number[], calendarZone: string | null) {
+/**
+ * The reference plugin's export may carry the previous event's LOCATION on an event without a venue.
+ * From its feeds, a LOCATION equal to the previous VEVENT's is trusted only when GEO is equal too (the
+ * same venue, coordinates included); otherwise the event comes without a venue (docs/import-export.md).
+ */
+function locationTrust(vevents: ICAL.Component[], plugin: boolean): boolean[] {
+  const prop = (v: ICAL.Component | undefined, name: string) =>
+    String(v?.getFirstPropertyValue(name) ?? '').trim();
+  return vevents.map((v, i) => {
+    const before = vevents[i - 1];
+    if (!plugin || !before || !prop(v, 'location') || prop(v, 'location') !== prop(before, 'location'))
+      return true;
+    return prop(v, 'geo') !== '' && prop(v, 'geo') === prop(before, 'geo');
+  });
+}
+
+function readEvents(vevents: ICAL.Component[], lines: number[], calendarZone: string | null, plugin = false) {
   const items = new Map<string, FeedItem>();
   const skipped: FeedSkip[] = [];
   const overrides: Array<{ v: ICAL.Component; line: number; uid: string }> = [];
+  const trusted = locationTrust(vevents, plugin);
   vevents.forEach((v, i) => {
     const line = lines[i] ?? 0;
     const uid = String(v.getFirstPropertyValue('uid') ?? '').trim();
@@ -259,7 +299,12 @@ function readEvents(vevents: ICAL.Component[], lines: number[], calendarZone: st
       if (v.hasProperty('recurrence-id')) return overrides.push({ v, line, uid });
       if (items.has(uid)) throw new Error(`UID ${uid} appears twice`);
       if (cancelled(v)) return;
-      items.set(uid, { uid, line, body: bodyOf(v, calendarZone), overrides: [] });
+      items.set(uid, {
+        uid,
+        line,
+        body: bodyOf(v, calendarZone, { feed: plugin, trustLocation: trusted[i]! }),
+        overrides: [],
+      });
     } catch (e) {
       skipped.push({ line, ...(uid ? { uid } : {}), reason: `line ${line}: ${(e as Error).message}` });
     }
