@@ -124,7 +124,7 @@ export function realSiteRecords(fillers = 55): Record<Collection, Rec[]> {
       tags: [tags[0]],
       venue: venues[0],
     }),
-    event('Drum Circle 🥁', 'drum-circle-%f0%9f%a5%81', '2027-04-10', { cost: '15 €' }),
+    event('Drum Circle 🥁', 'drum-circle-%f0%9f%a5%81', '2027-04-10', { cost: '€15' }),
     event('Rock &#038; Roll', 'rock-roll', '2027-05-01', {
       cost: '£8.50',
       website: 'https://tickets.example.org/rock?date=2027-05-01&amp;seat=a',
@@ -135,7 +135,7 @@ export function realSiteRecords(fillers = 55): Record<Collection, Rec[]> {
       organizer: [organizers[0]],
     }),
     event('Festival &#8220;Sommerklang&#8221;', 'festival-sommerklang', '2027-07-18', {
-      cost: 'CHF 20',
+      cost: 'CHF20',
       description:
         '<p>Highlights:</p><iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ" width="560" height="315"></iframe>',
       categories: [categories[0]],
