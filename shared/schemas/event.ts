@@ -58,7 +58,8 @@ const eventFields = {
   description: {
     type: ['string', 'null'],
     maxLength: LIMITS.description,
-    description: 'Description (safe HTML); null or "" clears it.',
+    description:
+      'Description (safe HTML); null or "" clears it. From editors and administrators it may hold video and map embeds: <iframe> from YouTube, Vimeo or Google Maps (decisions §9).',
   },
   slug: text('Slug; generated from the title when absent.', 200),
   excerpt: {

@@ -864,7 +864,7 @@ export interface components {
             date?: string;
             /** @description Publication date in UTC, in the forms of start_date. */
             date_utc?: string;
-            /** @description Description (safe HTML); null or "" clears it. */
+            /** @description Description (safe HTML); null or "" clears it. From editors and administrators it may hold video and map embeds: <iframe> from YouTube, Vimeo or Google Maps (decisions §9). */
             description?: string | null;
             /** @description Slug; generated from the title when absent. */
             slug?: string;
@@ -919,7 +919,7 @@ export interface components {
             date?: string;
             /** @description Publication date in UTC, in the forms of start_date. */
             date_utc?: string;
-            /** @description Description (safe HTML); null or "" clears it. */
+            /** @description Description (safe HTML); null or "" clears it. From editors and administrators it may hold video and map embeds: <iframe> from YouTube, Vimeo or Google Maps (decisions §9). */
             description?: string | null;
             /** @description Slug; generated from the title when absent. */
             slug?: string;
