@@ -3,6 +3,7 @@ import { config } from '../config';
 import { inCalendar, outsideCalendar } from './calendar';
 import { invalidParam } from './errors';
 import { ABBR_LOCALES } from './intl-zones';
+import { notADate } from './date-forms';
 import { parseRelative } from './relative-dates';
 
 /** Wall-time format of every date in responses: `Y-m-d H:i:s`, no zone suffix (reference §2.5). */
@@ -25,8 +26,10 @@ const SQL_LIKE = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /**
  * Reads the date inputs the contract accepts: `YYYY-MM-DD HH:MM:SS`, `YYYY-MM-DD HH:MM`, `YYYY-MM-DD`,
- * ISO 8601 with or without an offset, Unix timestamps, and strtotime's common relative phrases. Wall times are read in `zone`; an explicit
- * offset wins and the result is converted to `zone`. Returns undefined when the input is not a date.
+ * ISO 8601 with or without an offset, Unix timestamps, and the forms of PHP's strtotime that clients
+ * of the reference send (relative-dates.ts: m/d/Y, d.m.Y, RFC 2822, relative phrases). Wall times are
+ * read in `zone`; an explicit offset wins and the result is converted to `zone`. Returns undefined
+ * when the input is not a date, or names a day the calendar lacks (decisions §9).
  */
 export function parseDate(input: unknown, zone: Zone): DateTime | undefined {
   let dt: DateTime | undefined;
@@ -63,12 +66,7 @@ export function zoneAbbr(dt: DateTime): string {
  */
 export function readDateParam(param: string, value: unknown, zone: Zone): DateTime {
   const dt = parseDate(value, zone);
-  if (!dt)
-    throw invalidParam(
-      param,
-      `${param} is not a date: use Y-m-d H:i:s, ISO 8601 or a Unix timestamp.`,
-      'rest_invalid_date',
-    );
+  if (!dt) throw invalidParam(param, notADate(param), 'rest_invalid_date');
   if (!inCalendar(wall(dt))) throw outsideCalendar(param);
   return dt;
 }

@@ -1,5 +1,6 @@
 import { DateTime, type Zone } from 'luxon';
 import { inCalendar, outsideCalendar } from './calendar';
+import { notADate } from './date-forms';
 import { parseDate, siteZone, utcWall, wall } from './dates';
 import { invalidParam } from './errors';
 
@@ -22,7 +23,7 @@ export function publicationDates(
   ] as const) {
     if (!given(value)) continue;
     const parsed = parseDate(value, from);
-    if (!parsed) throw invalidParam(name, `${name} is not a date.`, 'rest_invalid_date');
+    if (!parsed) throw invalidParam(name, notADate(name), 'rest_invalid_date');
     dt = parsed;
     param = name;
   }

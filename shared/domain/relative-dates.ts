@@ -1,70 +1,100 @@
+import strtotime from 'locutus/php/datetime/strtotime';
 import { DateTime, type Zone } from 'luxon';
 
-const UNITS: Record<string, 'seconds' | 'minutes' | 'hours' | 'days' | 'weeks' | 'months' | 'years'> = {
-  sec: 'seconds',
-  second: 'seconds',
-  min: 'minutes',
-  minute: 'minutes',
-  hour: 'hours',
-  day: 'days',
-  week: 'weeks',
-  fortnight: 'weeks',
-  month: 'months',
-  year: 'years',
-};
-const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const monthOf = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1;
+const fullYear = (y: string) => (y.length > 2 ? Number(y) : Number(y) + (Number(y) < 70 ? 2000 : 1900));
 
-function applyTime(dt: DateTime, time: string | undefined): DateTime | undefined {
-  if (!time) return dt;
-  const m = /^(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(am|pm)?$/.exec(time);
-  if (!m) return undefined;
-  let hour = Number(m[1]);
-  if (m[4]) {
-    if (hour < 1 || hour > 12) return undefined;
-    hour = (hour % 12) + (m[4] === 'pm' ? 12 : 0);
-  }
-  if (hour > 23) return undefined;
-  return dt.set({ hour, minute: Number(m[2] ?? 0), second: Number(m[3] ?? 0), millisecond: 0 });
+/**
+ * The calendar dates a text names, as year, month and day, in the forms strtotime would move on to a
+ * real date (`2027-02-30` is March 2 to PHP, a 400 here: decisions §9).
+ */
+function namedDays(s: string): Array<[number, number, number]> {
+  const out: Array<[number, number, number]> = [];
+  for (const m of s.matchAll(/\b(\d{4})-(\d{1,2})-(\d{1,2})\b/g)) out.push([+m[1]!, +m[2]!, +m[3]!]);
+  for (const m of s.matchAll(/\b(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})\b/g))
+    out.push([fullYear(m[3]!), +m[1]!, +m[2]!]);
+  for (const m of s.matchAll(/\b(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})\b/g))
+    out.push([fullYear(m[3]!), +m[2]!, +m[1]!]);
+  for (const m of s.matchAll(/\b(\d{1,2})(?:st|nd|rd|th)?[ -]([a-z]{3,9})[ -,]*(\d{4})\b/gi))
+    if (monthOf(m[2]!) > 0) out.push([+m[3]!, monthOf(m[2]!), +m[1]!]);
+  for (const m of s.matchAll(/\b([a-z]{3,9})[ -](\d{1,2})(?:st|nd|rd|th)?,? (\d{4})\b/gi))
+    if (monthOf(m[1]!) > 0) out.push([+m[3]!, monthOf(m[1]!), +m[2]!]);
+  return out;
+}
+
+const realDay = ([year, month, day]: [number, number, number]) =>
+  DateTime.fromObject({ year, month, day }, { zone: 'UTC' }).isValid;
+
+/** A Date whose local fields (the process's zone) are `dt`'s wall time: strtotime computes in them. */
+const localFrame = (dt: DateTime) =>
+  new Date(dt.year, dt.month - 1, dt.day, dt.hour, dt.minute, dt.second, 0);
+
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const WEEKDAY =
+  /\b(next|last|previous|this) (sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tue|wed|thu|fri|sat)\b/gi;
+
+/**
+ * The phrases locutus answers otherwise than PHP, said in the words it answers as PHP does: PHP's
+ * `last X` is the X before today (`X -1 week`; locutus gives today on a Sunday), `this X` is X today
+ * or after (bare `X`; locutus skips a Sunday's own day), `next X` the X after today (locutus gives
+ * today when today is X). `at` before a time (`tomorrow at 14:30`) is dropped, as WordPress clients
+ * send it. `today` is the weekday (0 Sunday) of now in the event's zone.
+ */
+function asLocutusReads(s: string, today: number): string {
+  return s
+    .replace(WEEKDAY, (_m, rel: string, day: string) => {
+      const name = WEEKDAYS.find((d) => d.startsWith(day.toLowerCase().slice(0, 3)))!;
+      const which = rel.toLowerCase();
+      if (which === 'last' || which === 'previous') return `${name} -1 week`;
+      if (which === 'next' && WEEKDAYS.indexOf(name) === today) return `${name} +1 week`;
+      return name;
+    })
+    .replace(/\bat (?=\d|noon|midnight)/gi, '');
 }
 
 /**
- * The relative phrases WordPress clients send (PHP strtotime's common forms): `now`, `today`,
- * `tomorrow 9am`, `yesterday`, `+1 week`, `2 days ago`, `next monday 10am`, `last friday`, `noon`.
+ * Whether the text names its own zone or offset (RFC 2822's `+0000`, `GMT`, `EST`): strtotime takes
+ * at most two zones, so two more make such a text fail and leave any other one readable.
+ */
+const namesZone = (s: string, now: number) => strtotime(`${s} +0000 +0000`, now) === false;
+
+/**
+ * A date in one of strtotime's forms (locutus' port of PHP's), read in `zone`: relative phrases count
+ * from now in that zone and wall times are that zone's; a text that names its offset keeps it, converted
+ * to `zone`. Undefined when strtotime does not read it, or when it names a day the calendar lacks.
  */
 export function parseRelative(
   input: string,
   zone: Zone,
   now: DateTime = DateTime.now(),
 ): DateTime | undefined {
-  const s = input.trim().toLowerCase().replace(/\s+/g, ' ');
-  const base = now.setZone(zone).set({ millisecond: 0 });
-  let m = /^(now|today|midnight|noon|tomorrow|yesterday)(?: (?:at )?(.+))?$/.exec(s);
-  if (m) {
-    const day = {
-      now: base,
-      today: base.startOf('day'),
-      midnight: base.startOf('day'),
-      noon: base.set({ hour: 12, minute: 0, second: 0 }),
-      tomorrow: base.plus({ days: 1 }).startOf('day'),
-      yesterday: base.minus({ days: 1 }).startOf('day'),
-    }[m[1]!]!;
-    return applyTime(day, m[2]);
+  const wallNow = now.setZone(zone);
+  const s = asLocutusReads(input.trim().replace(/\s+/g, ' '), wallNow.weekday % 7);
+  if (s === '' || !namedDays(s).every(realDay)) return undefined;
+  // Not strtotime's to guess: ISO 8601 (luxon's, dates.ts; an offset it refuses is no date) and
+  // numbers of five digits or more (a year past 9999, a timestamp dates.ts did not take).
+  if (/^[+-]?\d{4}-\d{1,2}-\d{1,2}t/i.test(s) || /(^|[^@\d])\d{5,}/.test(s)) return undefined;
+  const frame = Math.floor(localFrame(wallNow).getTime() / 1000);
+  let seconds: number | false;
+  try {
+    seconds = strtotime(s, frame);
+  } catch {
+    return undefined;
   }
-  m =
-    /^(next|last|this)? ?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?: (?:at )?(.+))?$/.exec(
-      s,
-    );
-  if (m) {
-    const target = WEEKDAYS.indexOf(m[2]!) + 1;
-    let diff = target - base.weekday;
-    if (m[1] === 'last') diff = diff >= 0 ? diff - 7 : diff;
-    else if (m[1] === 'next' ? diff <= 0 : diff < 0) diff += 7;
-    return applyTime(base.plus({ days: diff }).startOf('day'), m[3]);
-  }
-  m = /^([+-]?\d+) ?(sec|second|min|minute|hour|day|week|fortnight|month|year)s?( ago)?(?: (.+))?$/.exec(s);
-  if (m) {
-    const n = Number(m[1]) * (m[3] ? -1 : 1) * (m[2] === 'fortnight' ? 2 : 1);
-    return applyTime(base.plus({ [UNITS[m[2]!]!]: n }), m[4]);
-  }
-  return undefined;
+  if (seconds === false || !Number.isFinite(seconds)) return undefined;
+  if (namesZone(s, frame)) return DateTime.fromSeconds(seconds, { zone });
+  const local = new Date(seconds * 1000);
+  const dt = DateTime.fromObject(
+    {
+      year: local.getFullYear(),
+      month: local.getMonth() + 1,
+      day: local.getDate(),
+      hour: local.getHours(),
+      minute: local.getMinutes(),
+      second: local.getSeconds(),
+    },
+    { zone },
+  );
+  return dt.isValid ? dt : undefined;
 }

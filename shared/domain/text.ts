@@ -1,4 +1,5 @@
 import type sanitizeHtml from 'sanitize-html';
+import { EMBED_ATTRIBUTES, EMBED_HOSTS, isAllowedEmbed } from './embeds';
 
 type Sanitize = typeof sanitizeHtml;
 
@@ -74,10 +75,29 @@ const safeOptions = (s: Sanitize): sanitizeHtml.IOptions => ({
 });
 let safe: sanitizeHtml.IOptions | undefined;
 
-/** Descriptions and excerpts keep safe HTML only: no scripts, event handlers or javascript: URLs. */
-export function safeHtml(input: string): string {
+/** safeOptions and the video and map embeds of decisions §9 (embeds.ts): iframes from listed sources. */
+const withEmbeds = (base: sanitizeHtml.IOptions): sanitizeHtml.IOptions => ({
+  ...base,
+  allowedTags: [...(base.allowedTags || []), 'iframe'],
+  allowedAttributes: { ...base.allowedAttributes, iframe: EMBED_ATTRIBUTES },
+  allowedSchemesByTag: { iframe: ['https'] },
+  allowedIframeHostnames: EMBED_HOSTS,
+  allowIframeRelativeUrls: false,
+  // Any other iframe goes, with its content (fallback text is not kept either).
+  exclusiveFilter: (frame) => frame.tag === 'iframe' && !isAllowedEmbed(frame.attribs.src),
+});
+let embedding: sanitizeHtml.IOptions | undefined;
+
+/**
+ * Descriptions and excerpts keep safe HTML only: no scripts, event handlers or javascript: URLs.
+ * With `embeds` (a description written by an editor or administrator, decisions §9) also the
+ * `<iframe>` of a video or map from the sources embeds.ts lists.
+ */
+export function safeHtml(input: string, o: { embeds?: boolean } = {}): string {
   if (!MARKUP.test(input)) return input.trim();
   const s = sanitizer();
   safe ??= safeOptions(s);
-  return s(input, safe).trim();
+  if (!o.embeds) return s(input, safe).trim();
+  embedding ??= withEmbeds(safe);
+  return s(input, embedding).trim();
 }

@@ -1,5 +1,6 @@
 import { MAX_LINKED_RECORDS } from '../domain/event-record';
 import { STATUSES } from '../domain/statuses';
+import { DATE_FORMS_TEXT } from '../domain/date-forms';
 
 const LINK_LIMIT = `An event links at most ${MAX_LINKED_RECORDS} records in all (categories, tags, venues and organizers together).`;
 import { LIMITS, list, nonEmptyText, paging, postHeadFields, text } from './common';
@@ -40,7 +41,7 @@ const termRefs = (what: string) =>
 const eventFields = {
   title: nonEmptyText('The event title (plain text).', LIMITS.name),
   start_date: dateInput(
-    'Start: Y-m-d H:i:s, Y-m-d H:i, Y-m-d, ISO 8601 or a Unix timestamp, in the event time zone.',
+    `Start: ${DATE_FORMS_TEXT}, in the event time zone; an impossible day (2027-02-30) is a 400.`,
   ),
   end_date: dateInput('End, in the same formats; must not be before the start.'),
   author: {
@@ -49,12 +50,16 @@ const eventFields = {
     maxLength: 200,
     description: 'Author user (editors only).',
   },
-  date: text('Publication date, in the site time zone.', 100),
-  date_utc: text('Publication date in UTC.', 100),
+  date: text(
+    'Publication date, in the site time zone, in the forms of start_date; a date to come schedules the event (status future until then).',
+    100,
+  ),
+  date_utc: text('Publication date in UTC, in the forms of start_date.', 100),
   description: {
     type: ['string', 'null'],
     maxLength: LIMITS.description,
-    description: 'Description (safe HTML); null or "" clears it.',
+    description:
+      'Description (safe HTML); null or "" clears it. From editors and administrators it may hold video and map embeds: <iframe> from YouTube, Vimeo or Google Maps (decisions §9).',
   },
   slug: text(
     "Slug; generated from the title when absent or empty. WordPress's rule (decisions §9): accents removed, lower case, other letters as percent-encoded UTF-8, cut to 200 characters.",
@@ -129,7 +134,9 @@ export const eventListQuery = {
   type: 'object',
   properties: {
     ...paging,
-    start_date: dateInput('Events that start on or after this date (default: the beginning of yesterday).'),
+    start_date: dateInput(
+      `Events that start on or after this date (default: the beginning of yesterday); ${DATE_FORMS_TEXT}.`,
+    ),
     end_date: dateInput(
       'Events that end on or before this date (default: the end of the day 24 months from now).',
     ),

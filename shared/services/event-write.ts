@@ -133,7 +133,10 @@ async function nextState(
     ),
     author: has('author') ? String(body.author) : (current?.author ?? user.sub),
     title,
-    description: has('description') || !current ? safeHtml(body.description ?? '') : current.description,
+    description:
+      has('description') || !current
+        ? safeHtml(body.description ?? '', { embeds: atLeast(user, 'editor') })
+        : current.description,
     excerpt: has('excerpt') || !current ? safeHtml(body.excerpt ?? '') : current.excerpt,
     ...dates,
     ...nowStamps(now),

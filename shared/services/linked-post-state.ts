@@ -64,7 +64,9 @@ export function nextState<D extends LinkedData, B extends object>(
     author: has('author') ? String(body.author) : (current?.author ?? user.sub),
     title,
     description:
-      nextOptional(body, sent, 'description', current?.description, (v) => safeHtml(String(v))) ?? '',
+      nextOptional(body, sent, 'description', current?.description, (v) =>
+        safeHtml(String(v), { embeds: atLeast(user, 'editor') }),
+      ) ?? '',
     ...dates,
     ...nowStamps(now),
     sortDate: dates.date_utc,

@@ -1,4 +1,5 @@
 import { config } from '../config';
+import { sandboxEmbeds } from '../domain/embeds';
 import { storedHtmlText } from '../domain/html';
 import type { EventView } from './event-view';
 import type { LinkedView } from './linked-post-view';
@@ -6,7 +7,8 @@ import type { LinkedView } from './linked-post-view';
 /**
  * The HTML of the public pages, as strings: what a search engine or a link preview reads before any
  * script runs. Every text of a record goes through `esc`; descriptions are HTML the API sanitized on
- * write (an allow-list), so they are inserted as they are, as the calendar page does.
+ * write (an allow-list), so they are inserted as they are, as the calendar page does, but for the
+ * video and map embeds editors may keep (decisions §9), which are rendered sandboxed.
  */
 export const SITE_NAME = 'Event calendar';
 
@@ -208,7 +210,7 @@ export function eventArticle(e: EventView, terms: TermLinks, series?: EventView[
   <h2>${esc(e.title)}</h2>
   ${image}
   <dl>${rows.join('')}</dl>
-  <div class="description" data-role="description">${e.description ?? ''}</div>
+  <div class="description" data-role="description">${sandboxEmbeds(e.description ?? '')}</div>
 </article>`;
 }
 
@@ -234,7 +236,7 @@ export function linkedArticle(type: 'venue' | 'organizer', p: LinkedView, events
   return `<article class="record" id="record" data-kind="${type}" data-id="${p.id}">
   <h2>${esc(name)}</h2>
   ${rows.length ? `<dl>${rows.join('')}</dl>` : ''}
-  <div class="description" data-role="description">${p.description ?? ''}</div>
+  <div class="description" data-role="description">${sandboxEmbeds(p.description ?? '')}</div>
   <h3>Upcoming events</h3>
   ${list}
 </article>`;

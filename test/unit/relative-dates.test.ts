@@ -71,6 +71,67 @@ describe('parseRelative', () => {
   });
 });
 
+describe('the forms of PHP strtotime that clients of the reference send (issue 39, decisions §9)', () => {
+  // PHP's answers, at NOW (Sunday 2026-11-22 11:49 UTC, 06:49 in New York).
+  it.each([
+    ['m/d/Y with a 12-hour time', '03/15/2027 7pm', UTC, '2027-03-15 19:00:00'],
+    ['m/d/Y', '03/15/2027', UTC, '2027-03-15 00:00:00'],
+    ['d.m.Y with a time', '15.03.2027 19:00', UTC, '2027-03-15 19:00:00'],
+    ['RFC 2822', 'Mon, 15 Mar 2027 19:00:00 +0000', UTC, '2027-03-15 19:00:00'],
+    ['RFC 2822 with an offset', 'Mon, 15 Mar 2027 19:00:00 -0500', UTC, '2027-03-16 00:00:00'],
+    ['RFC 2822 in GMT', 'Mon, 15 Mar 2027 19:00:00 GMT', UTC, '2027-03-15 19:00:00'],
+    ['a textual date', '15 March 2027 7:30pm', UTC, '2027-03-15 19:30:00'],
+    ['tomorrow noon', 'tomorrow noon', UTC, '2026-11-23 12:00:00'],
+    ['+1 week 2 hours', '+1 week 2 hours', UTC, '2026-11-29 13:49:00'],
+    ['last day of next month', 'last day of next month', UTC, '2026-12-31 11:49:00'],
+    ['first day of next month', 'first day of next month', UTC, '2026-12-01 11:49:00'],
+    ['next monday on a Monday: a week on', 'next monday', UTC, '2026-11-23 00:00:00'],
+    ['this sunday on a Sunday: today', 'this sunday', UTC, '2026-11-22 00:00:00'],
+    // In the event's zone: wall times are New York's, relative phrases count from New York's now.
+    ['m/d/Y in New York', '03/15/2027 7pm', NEW_YORK, '2027-03-15 19:00:00'],
+    [
+      'RFC 2822 converted to New York (summer time)',
+      'Mon, 15 Mar 2027 19:00:00 +0000',
+      NEW_YORK,
+      '2027-03-15 15:00:00',
+    ],
+    [
+      'RFC 2822 in GMT, converted to New York',
+      'Mon, 15 Mar 2027 19:00:00 GMT',
+      NEW_YORK,
+      '2027-03-15 15:00:00',
+    ],
+    ['RFC 2822 in EST', 'Mon, 15 Mar 2027 19:00:00 EST', UTC, '2027-03-16 00:00:00'],
+    ['tomorrow noon in New York', 'tomorrow noon', NEW_YORK, '2026-11-23 12:00:00'],
+    ['+1 week 2 hours in New York', '+1 week 2 hours', NEW_YORK, '2026-11-29 08:49:00'],
+    ['last day of next month in New York', 'last day of next month', NEW_YORK, '2026-12-31 06:49:00'],
+  ])('reads %s: "%s"', (_label, input, zone, expected) => {
+    expect(rel(input, zone)).toBe(expected);
+  });
+
+  it('reads "next monday" on a Monday as the Monday after, as PHP does', () => {
+    const monday = DateTime.fromISO('2026-11-23T11:00:00Z');
+    expect(parseRelative('next monday', UTC, monday)?.toFormat(WALL)).toBe('2026-11-30 00:00:00');
+    expect(parseRelative('monday', UTC, monday)?.toFormat(WALL)).toBe('2026-11-23 00:00:00');
+    expect(parseRelative('last monday', UTC, monday)?.toFormat(WALL)).toBe('2026-11-16 00:00:00');
+  });
+
+  it.each([
+    ['2027-02-30 10:00'],
+    ['02/30/2027'],
+    ['02/30/2027 7pm'],
+    ['30.02.2027 19:00'],
+    ['31.04.2027'],
+    ['30 February 2027'],
+    ['Feb 30, 2027'],
+    ['Tue, 30 Feb 2027 19:00:00 +0000'],
+    ['13/15/2027'],
+    ['tomorrow 25:00'],
+  ])('refuses the impossible "%s" (PHP moves it on; decisions §9 keeps the 400)', (input) => {
+    expect(rel(input)).toBeUndefined();
+  });
+});
+
 describe('parseDate', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -98,6 +159,7 @@ describe('parseDate', () => {
 
   it.each([
     ['an impossible day', '2027-02-30'],
+    ['an impossible m/d/Y day', '02/30/2027 7pm'],
     ['an impossible month', '2027-13-01'],
     ['an impossible hour', '2027-01-15 25:00:00'],
     ['words', 'not-a-date'],

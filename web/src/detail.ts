@@ -3,6 +3,9 @@ import { addLinksElement } from './add-links';
 import { seriesDatesElement } from './series-dates';
 import { whenRows } from './zone-switch';
 
+/** The sandbox of a description's embeds: shared/domain/embeds.ts EMBED_SANDBOX. */
+const EMBED_SANDBOX = 'allow-scripts allow-same-origin';
+
 /** An element with text content (never HTML) and attributes. */
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -111,9 +114,11 @@ export function renderDetail(e: CalEvent): HTMLElement {
   if (isHttp(e.website) && e.website !== e.url) list.append(...row('Website', link(e.website, e.website)));
   body.append(list);
 
-  // The API sanitizes descriptions on write (an allow-list of safe HTML), so it is shown as HTML.
+  // The API sanitizes descriptions on write (an allow-list of safe HTML), so it is shown as HTML; the
+  // video and map embeds editors may keep are sandboxed, as the server-rendered page does
+  // (shared/domain/embeds.ts, decisions §9).
   const description = el('div', { class: 'description', 'data-role': 'description' });
-  description.innerHTML = e.description ?? '';
+  description.innerHTML = (e.description ?? '').replace(/<iframe\b/gi, `<iframe sandbox="${EMBED_SANDBOX}"`);
   body.append(description);
 
   body.append(addLinksElement(e));

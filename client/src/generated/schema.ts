@@ -854,17 +854,17 @@ export interface components {
         CreateEventBody: {
             /** @description The event title (plain text). */
             title: string;
-            /** @description Start: Y-m-d H:i:s, Y-m-d H:i, Y-m-d, ISO 8601 or a Unix timestamp, in the event time zone. */
+            /** @description Start: Y-m-d H:i:s, Y-m-d H:i, Y-m-d, ISO 8601, a Unix timestamp, m/d/Y (03/15/2027 7pm), d.m.Y (15.03.2027 19:00), RFC 2822 (Mon, 15 Mar 2027 19:00:00 +0000) or a relative phrase (tomorrow noon, next monday 10am, +1 week 2 hours, 2 days ago, last day of next month), in the event time zone; an impossible day (2027-02-30) is a 400. */
             start_date: string | number;
             /** @description End, in the same formats; must not be before the start. */
             end_date: string | number;
             /** @description Author user (editors only). */
             author?: string | number;
-            /** @description Publication date, in the site time zone. */
+            /** @description Publication date, in the site time zone, in the forms of start_date; a date to come schedules the event (status future until then). */
             date?: string;
-            /** @description Publication date in UTC. */
+            /** @description Publication date in UTC, in the forms of start_date. */
             date_utc?: string;
-            /** @description Description (safe HTML); null or "" clears it. */
+            /** @description Description (safe HTML); null or "" clears it. From editors and administrators it may hold video and map embeds: <iframe> from YouTube, Vimeo or Google Maps (decisions §9). */
             description?: string | null;
             /** @description Slug; generated from the title when absent or empty. WordPress's rule (decisions §9): accents removed, lower case, other letters as percent-encoded UTF-8, cut to 200 characters. */
             slug?: string;
@@ -909,17 +909,17 @@ export interface components {
         UpdateEventBody: {
             /** @description The event title (plain text). */
             title?: string;
-            /** @description Start: Y-m-d H:i:s, Y-m-d H:i, Y-m-d, ISO 8601 or a Unix timestamp, in the event time zone. */
+            /** @description Start: Y-m-d H:i:s, Y-m-d H:i, Y-m-d, ISO 8601, a Unix timestamp, m/d/Y (03/15/2027 7pm), d.m.Y (15.03.2027 19:00), RFC 2822 (Mon, 15 Mar 2027 19:00:00 +0000) or a relative phrase (tomorrow noon, next monday 10am, +1 week 2 hours, 2 days ago, last day of next month), in the event time zone; an impossible day (2027-02-30) is a 400. */
             start_date?: string | number;
             /** @description End, in the same formats; must not be before the start. */
             end_date?: string | number;
             /** @description Author user (editors only). */
             author?: string | number;
-            /** @description Publication date, in the site time zone. */
+            /** @description Publication date, in the site time zone, in the forms of start_date; a date to come schedules the event (status future until then). */
             date?: string;
-            /** @description Publication date in UTC. */
+            /** @description Publication date in UTC, in the forms of start_date. */
             date_utc?: string;
-            /** @description Description (safe HTML); null or "" clears it. */
+            /** @description Description (safe HTML); null or "" clears it. From editors and administrators it may hold video and map embeds: <iframe> from YouTube, Vimeo or Google Maps (decisions §9). */
             description?: string | null;
             /** @description Slug; generated from the title when absent or empty. WordPress's rule (decisions §9): accents removed, lower case, other letters as percent-encoded UTF-8, cut to 200 characters. */
             slug?: string;
@@ -1793,7 +1793,7 @@ export interface operations {
                 page?: number;
                 /** @description Results per page; values above the deployment maximum (50 by default) are capped. */
                 per_page?: number;
-                /** @description Events that start on or after this date (default: the beginning of yesterday). */
+                /** @description Events that start on or after this date (default: the beginning of yesterday); Y-m-d H:i:s, Y-m-d H:i, Y-m-d, ISO 8601, a Unix timestamp, m/d/Y (03/15/2027 7pm), d.m.Y (15.03.2027 19:00), RFC 2822 (Mon, 15 Mar 2027 19:00:00 +0000) or a relative phrase (tomorrow noon, next monday 10am, +1 week 2 hours, 2 days ago, last day of next month). */
                 start_date?: string | number;
                 /** @description Events that end on or before this date (default: the end of the day 24 months from now). */
                 end_date?: string | number;
