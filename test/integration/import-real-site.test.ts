@@ -64,7 +64,11 @@ describe('a site as the reference plugin really answers', () => {
     const listed = await readAll(first.source);
     expect(listed.events).toHaveLength(site.records.events.length);
     expect(first.report.counts.events!.created).toBe(listed.events.length);
-    await expectImported(listed, client, state);
+    // Descriptions as the site had them, within decisions §4: an embed from a host off the list is removed
+    // (and said in the report, below); a video player an administrator embedded is kept (decisions §9).
+    const kept = (e: (typeof listed.events)[number]) =>
+      e.title === 'Open Call' ? { ...e, description: '<p>Apply here:</p>' } : e;
+    await expectImported({ ...listed, events: listed.events.map(kept) }, client, state);
 
     const byTitle = async (title: string) =>
       (
