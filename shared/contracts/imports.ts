@@ -7,7 +7,7 @@ import {
   importSchema,
   importUpdateBody,
 } from '../schemas/imports';
-import { errors, READ_ERRORS, WRITE_ERRORS } from './responses';
+import { CREATE_ERRORS, errors, READ_ERRORS, WRITE_ERRORS } from './responses';
 import type { Operation } from './types';
 
 /** iCalendar feed and CSV imports (docs/import-export.md): editors and administrators. */
@@ -58,7 +58,7 @@ export const importOps = {
       },
       201: { description: 'The import and the report of its first run.', schema: importSchema },
       202: UNFINISHED,
-      ...errors(...WRITE_ERRORS),
+      ...errors(...CREATE_ERRORS),
     },
   },
   get: {

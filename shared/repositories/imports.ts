@@ -4,6 +4,8 @@ import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
 import { unlessConditionFails } from '../db/conditional';
 import { keys } from '../db/keys';
+import { commit } from '../db/transact';
+import { AlreadyCreated, type CreationKey, creationGuard } from './creations';
 import { queryIndex } from '../db/query';
 
 /**
@@ -73,6 +75,32 @@ export async function putImport(r: ImportRecord): Promise<void> {
   await ddb.send(
     new PutCommand({ TableName: tableName(), Item: { ...keys.importRecord(r.id), type: 'import', ...r } }),
   );
+}
+
+/**
+ * Saves a new import, with the guard of its Idempotency-Key when it has one (creations.ts): the ID of
+ * the import saved, which is an earlier one when a request with the same key made it first (a retry
+ * after a timeout, say), so that the key makes one import however often it is sent.
+ */
+export async function createImportRecord(r: ImportRecord, creation?: CreationKey): Promise<number> {
+  try {
+    await commit([
+      {
+        item: {
+          Put: {
+            TableName: tableName(),
+            Item: { ...keys.importRecord(r.id), type: 'import', ...r },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      },
+      ...creationGuard(creation, r.id),
+    ]);
+    return r.id;
+  } catch (e) {
+    if (e instanceof AlreadyCreated) return e.id;
+    throw e;
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { DomainError } from '../domain/errors';
 import { type ImportRecord, type ImportReport, putImported } from '../repositories/imports';
 import type { Writer } from './context';
 import { createEvent, type EventBody } from './event-write';
-import { emptyReport, reasonOf } from './import-report';
+import { checkAsPostEvents, emptyReport, reasonOf } from './import-report';
 
 /**
  * One run of a CSV import (`POST /imports` with a text/csv body; docs/import-export.md): each row one
@@ -32,6 +32,8 @@ export async function runCsvImport(
   for (const { line, row } of rows) {
     try {
       const body = bodyFor(rec, row) as EventBody;
+      // Checked as POST /events checks its body, in a dry run too.
+      checkAsPostEvents(body);
       if (!dryRun) {
         const id = (await createEvent(body, new Set(Object.keys(body)), ctx)).id as number;
         // Kept so that the import counts its events; a CSV import is never run again.

@@ -16,7 +16,7 @@ import {
 import { getSeries } from '../repositories/series';
 import type { Writer } from './context';
 import { removeEvent } from './event-delete';
-import { emptyReport, reasonOf } from './import-report';
+import { checkAsPostEvents, emptyReport, reasonOf } from './import-report';
 import { createEvent, type EventBody, updateEvent } from './event-write';
 
 /** One run of an import: fetch, read, upsert by UID, trash what the feed no longer has (docs/import-export.md). */
@@ -141,6 +141,8 @@ async function upsert(
   ctx: Writer,
 ): Promise<'created' | 'updated' | 'unchanged'> {
   const body = bodyFor(rec, item.body);
+  checkAsPostEvents(body);
+  for (const o of item.overrides) if (!o.cancelled) checkAsPostEvents(bodyFor(rec, o.body));
   const series = Boolean(item.body.recurrence);
   const digest = digestOf([body, item.overrides]);
   if (was && was.digest === digest) return 'unchanged';

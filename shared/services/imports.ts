@@ -4,6 +4,7 @@ import { runDeadline, timedOutRun } from '../domain/import-budget';
 import { nextId } from '../db/ids';
 import {
   claimRun,
+  createImportRecord,
   deleteImport as deleteRecord,
   deleteImported,
   getImport,
@@ -188,7 +189,9 @@ export async function createImport(
     last_run: { started_utc: utc(now), created: 0, updated: 0, unchanged: 0, trashed: 0, skipped: [] },
   };
   // Saved before the run, held by it: a run cut short leaves its import (and the events it knows).
-  await putImport({ ...record, running_until_ms: holdUntil(ctx) });
+  // With an Idempotency-Key whose import exists (its first request timed out, say): that import.
+  const saved = await createImportRecord({ ...record, running_until_ms: holdUntil(ctx) }, ctx.creation);
+  if (saved !== record.id) return importView(await load(saved), ctx.root);
   const late = record.url !== null && text === undefined;
   // A feed given as text cannot be fetched again by the job: it runs to its end, as before.
   const until = record.url === null ? undefined : deadline;

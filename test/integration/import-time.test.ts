@@ -144,4 +144,34 @@ describe('an import larger than its request’s time', () => {
       await new Promise<void>((ok) => slow.close(() => ok()));
     }
   }, 60_000);
+
+  it('takes an Idempotency-Key: the same key twice makes one import, 202 or 201 (issue 43)', async () => {
+    const count = async () => (await api.get('/imports', asEditor)).body.imports.length as number;
+    const before = await count();
+    feeds.set('/keyed.ics', bigFeed(400, 'Keyed'));
+    process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS = '8000';
+    const keyed = { ...asEditor, headers: { 'idempotency-key': 'import-key-1' } };
+    const body = { url: feedUrl('/keyed.ics'), categories: ['Keyed'] };
+    const first = await api.post('/imports', body, keyed);
+    expect(first.status).toBe(202);
+    const again = await api.post('/imports', body, keyed);
+    expect(again.status).toBe(202);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
+    expect(await count()).toBe(before + 1);
+    // Another body with the key is refused; nothing is made.
+    const other = await api.post('/imports', { ...body, categories: ['Other'] }, keyed);
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe('rest_idempotency_key_reused');
+
+    process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS = usualTimeout;
+    const text = bigFeed(2, 'Keytext');
+    const textKey = { ...asEditor, headers: { 'idempotency-key': 'import-key-2' } };
+    const made = await api.post('/imports', { calendar: text, categories: ['Keytext'] }, textKey);
+    expect(made.status).toBe(201);
+    const replay = await api.post('/imports', { calendar: text, categories: ['Keytext'] }, textKey);
+    expect(replay).toMatchObject({ status: 201, body: { id: made.body.id } });
+    expect(await count()).toBe(before + 2);
+    expect(await titles('keytext')).toHaveLength(2);
+  }, 120_000);
 });
