@@ -1016,6 +1016,26 @@ describe('GET /events/{id} and by slug', () => {
     expect(ld.description).toContain('Late show');
   });
 
+  // Issue 39, decisions §9: the stored HTML was given as it is.
+  it.each([
+    [
+      'the description',
+      { description: '<table><tr><td>Doors &amp; bar</td></tr></table><p>8 &lt; 9</p>' },
+      'Doors & bar8 < 9',
+    ],
+    [
+      'the excerpt first',
+      { excerpt: '<p><strong>Late</strong> &quot;show&quot;</p>', description: '<p>Long</p>' },
+      'Late "show"',
+    ],
+  ])('gives %s in json_ld as plain text', async (_label, fields, text) => {
+    const e = await create({ title: 'Plain LD', ...fields });
+
+    const ld = (await api.get(`/events/${e.id}`)).body.json_ld;
+
+    expect(ld.description).toBe(text);
+  });
+
   it('has no offers in json_ld without a numeric cost', async () => {
     const e = await create({ title: 'Priceless', cost: 'Donation' });
 
