@@ -620,6 +620,14 @@ describe('website and image', () => {
     expect(e.website).toBe('http://calendar.test/event/site-default/');
   });
 
+  // Issue 39, decisions §9: "" read back as "" (the reference shows the page).
+  it('shows the event page as website when "" is given on create', async () => {
+    const e = await create({ title: 'Empty Site', website: '' });
+    const read = (await api.get(`/events/${e.id}`)).body;
+
+    expect([e.website, read.website]).toEqual([e.url, e.url]);
+  });
+
   it('keeps a given http(s) website', async () => {
     const e = await create({ title: 'Own Site', website: 'https://example.com/jazz-night' });
 
