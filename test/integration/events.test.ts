@@ -445,6 +445,19 @@ describe('time zones and dates', () => {
     });
   });
 
+  // Issue 39, decisions §9: the reference's answers (Intl's names were GMT, GMT-3 and GMT+5:45).
+  it.each([
+    ['Europe/London', '2027-01-15 10:00:00', 'GMT'],
+    ['America/Argentina/Buenos_Aires', '2027-01-15 10:00:00', '-03'],
+    ['Asia/Kathmandu', '2027-01-15 10:00:00', '+0545'],
+    ['Europe/London', '2027-07-15 10:00:00', 'BST'],
+  ])('gives %s at %s the timezone_abbr %s', async (timezone, start, abbr) => {
+    const e = await create({ title: `Abbr ${timezone}`, start_date: start, end_date: start, timezone });
+    const read = (await api.get(`/events/${e.id}`)).body;
+
+    expect([e.timezone_abbr, read.timezone_abbr]).toEqual([abbr, abbr]);
+  });
+
   it('reads Asia/Tokyo and the Y-m-d H:i format (sample 168)', async () => {
     const e = await create({
       title: 'Tokyo Concert',
