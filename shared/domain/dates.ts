@@ -5,6 +5,7 @@ import { invalidParam } from './errors';
 import { ABBR_LOCALES } from './intl-zones';
 import { notADate } from './date-forms';
 import { parseRelative } from './relative-dates';
+import { tzAbbr } from './zone-abbr';
 
 /** Wall-time format of every date in responses: `Y-m-d H:i:s`, no zone suffix (reference §2.5). */
 export const WALL = 'yyyy-MM-dd HH:mm:ss';
@@ -50,8 +51,10 @@ export function parseDate(input: unknown, zone: Zone): DateTime | undefined {
 export const wall = (dt: DateTime) => dt.toFormat(WALL);
 export const utcWall = (dt: DateTime) => dt.toUTC().toFormat(WALL);
 
-/** Short zone name as the reference shows it: `EST`, `CET`, `UTC`, `UTC+2`. */
+/** Short zone name as the reference shows it: `EST`, `CET`, `GMT`, `-03`, `+0545`, `UTC`, `UTC+2`. */
 export function zoneAbbr(dt: DateTime): string {
+  const tz = dt.zone.isUniversal ? undefined : tzAbbr(dt.zoneName ?? '', dt.offset);
+  if (tz) return tz;
   // en-US alone names only American zones (Berlin would read GMT+1): ask the locales that name the others.
   for (const locale of ABBR_LOCALES) {
     const name = dt.setLocale(locale).offsetNameShort ?? '';

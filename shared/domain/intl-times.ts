@@ -1,6 +1,7 @@
 import { config } from '../config';
 import { inCalendar, outsideCalendar } from './calendar';
 import type { TimeMaths } from './time-maths';
+import { tzAbbr } from './zone-abbr';
 import {
   ABBR_LOCALES,
   fieldsAt,
@@ -89,6 +90,8 @@ export function intlTimes(now: () => number = Date.now): TimeMaths<IntlZone, Mom
     wall: (m) => wallOf(fields(m)),
     utcWall: (m) => wallOf(fieldsAt(m.ts, 0)),
     abbr(m) {
+      const tz = m.zone.fixed ? undefined : tzAbbr(m.zone.name, m.o);
+      if (tz) return tz;
       for (const locale of ABBR_LOCALES) {
         const name = m.zone.shortName(m.ts, locale);
         if (/^[A-Z]{2,5}$/.test(name)) return name;

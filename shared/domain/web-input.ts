@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import type * as Formats from 'ajv-formats/dist/formats';
 import { invalidParam } from './errors';
 
@@ -35,9 +36,20 @@ export function httpUrl(param: string, value: string): string {
   throw invalidParam(param, `${param} must be an http or https URL.`, 'rest_invalid_url');
 }
 
+/**
+ * An e-mail address, internationalized ones too (RFC 6531, decisions §9: `ÜNICODE@exämple.com`), kept
+ * as written, else a 400 naming `param`. ajv-formats knows ASCII addresses only (it has no `idn-email`),
+ * so an address is checked as its ASCII form: the domain as IDNA (punycode) gives it, and each
+ * non-ASCII letter of the local part (which RFC 6531 allows where ASCII letters go) as one letter.
+ */
 export function emailAddress(param: string, value: string): string {
   const v = value.trim();
-  if ((loaded().email as RegExp).test(v)) return v;
+  const at = v.lastIndexOf('@');
+  const domain = at > 0 ? domainToASCII(v.slice(at + 1)) : '';
+  const local = v
+    .slice(0, Math.max(at, 0))
+    .replace(/[^\x00-\x7f]/gu, (c) => (/\p{L}|\p{N}/u.test(c) ? 'a' : ' '));
+  if (domain && (loaded().email as RegExp).test(`${local}@${domain}`)) return v;
   throw invalidParam(param, `${param} must be an e-mail address.`, 'rest_invalid_email');
 }
 

@@ -16,7 +16,7 @@ const organizerFields = {
   ...linkedPostFields('organizer'),
   phone: clearable('The organizer phone number.'),
   website: websiteField('organizer'),
-  email: clearable('The organizer e-mail address.'),
+  email: clearable('The organizer e-mail address; internationalized addresses (RFC 6531) too.'),
   image: imageField('organizer'),
 } as const;
 

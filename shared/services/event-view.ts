@@ -5,7 +5,7 @@ import { globalId, publicUrl } from '../domain/post-rules';
 import type { PostRecord, TermRecord } from '../domain/records';
 import { withRevision } from '../domain/revisions';
 import { canSeeLinked, seesAll } from '../domain/visibility';
-import { imageView } from '../domain/html';
+import { imageView, storedHtmlText } from '../domain/html';
 import { type Linked, linkedRecordsOf } from '../repositories/events';
 import type { eventSchema } from '../schemas/event';
 import type { Infer } from '../schemas/infer';
@@ -110,7 +110,8 @@ export async function presentEvents(
         '@context': 'http://schema.org',
         '@type': 'Event',
         name: e.title,
-        description: e.excerpt || e.description,
+        // Plain text, as schema.org expects and venues and organizers give (decisions §9).
+        description: storedHtmlText(e.excerpt || e.description),
         ...(d.image ? { image: d.image } : {}),
         url,
         eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',

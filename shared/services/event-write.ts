@@ -93,13 +93,7 @@ async function nextState(
   const data: EventData = {
     ...times,
     cost: sent.has('cost') ? parseCostInput(body.cost) : (prev?.cost ?? parseCostInput(undefined)),
-    website: sent.has('website')
-      ? body.website === null
-        ? undefined
-        : body.website === ''
-          ? ''
-          : httpUrl('website', body.website!)
-      : prev?.website,
+    website: sent.has('website') ? websiteOf(body.website, !current) : prev?.website,
     showMap: flag('show_map', prev?.showMap),
     showMapLink: flag('show_map_link', prev?.showMapLink),
     hideFromListings: flag('hide_from_listings', prev?.hideFromListings),
@@ -289,4 +283,15 @@ export async function updateEvent(
     return saved;
   };
   return present(await retryStale(ctx, write), ctx);
+}
+
+/**
+ * The stored website of a sent `website`: null is none, and so is "" on create, so that the event's
+ * page shows (decisions §9, as the reference, which writes no empty field on create); an update keeps
+ * "" as sent (reference §8: the page no longer shows).
+ */
+function websiteOf(sent: string | null | undefined, creating: boolean): string | undefined {
+  if (sent === null || sent === undefined) return undefined;
+  if (sent === '') return creating ? undefined : '';
+  return httpUrl('website', sent);
 }

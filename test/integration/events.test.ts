@@ -445,6 +445,19 @@ describe('time zones and dates', () => {
     });
   });
 
+  // Issue 39, decisions §9: the reference's answers (Intl's names were GMT, GMT-3 and GMT+5:45).
+  it.each([
+    ['Europe/London', '2027-01-15 10:00:00', 'GMT'],
+    ['America/Argentina/Buenos_Aires', '2027-01-15 10:00:00', '-03'],
+    ['Asia/Kathmandu', '2027-01-15 10:00:00', '+0545'],
+    ['Europe/London', '2027-07-15 10:00:00', 'BST'],
+  ])('gives %s at %s the timezone_abbr %s', async (timezone, start, abbr) => {
+    const e = await create({ title: `Abbr ${timezone}`, start_date: start, end_date: start, timezone });
+    const read = (await api.get(`/events/${e.id}`)).body;
+
+    expect([e.timezone_abbr, read.timezone_abbr]).toEqual([abbr, abbr]);
+  });
+
   it('reads Asia/Tokyo and the Y-m-d H:i format (sample 168)', async () => {
     const e = await create({
       title: 'Tokyo Concert',
@@ -618,6 +631,14 @@ describe('website and image', () => {
     const e = await create({ title: 'Site Default' });
 
     expect(e.website).toBe('http://calendar.test/event/site-default/');
+  });
+
+  // Issue 39, decisions §9: "" read back as "" (the reference shows the page).
+  it('shows the event page as website when "" is given on create', async () => {
+    const e = await create({ title: 'Empty Site', website: '' });
+    const read = (await api.get(`/events/${e.id}`)).body;
+
+    expect([e.website, read.website]).toEqual([e.url, e.url]);
   });
 
   it('keeps a given http(s) website', async () => {
@@ -1014,6 +1035,26 @@ describe('GET /events/{id} and by slug', () => {
       offers: expect.objectContaining({ '@type': 'Offer', price: '15', url: e.url }),
     });
     expect(ld.description).toContain('Late show');
+  });
+
+  // Issue 39, decisions §9: the stored HTML was given as it is.
+  it.each([
+    [
+      'the description',
+      { description: '<table><tr><td>Doors &amp; bar</td></tr></table><p>8 &lt; 9</p>' },
+      'Doors & bar8 < 9',
+    ],
+    [
+      'the excerpt first',
+      { excerpt: '<p><strong>Late</strong> &quot;show&quot;</p>', description: '<p>Long</p>' },
+      'Late "show"',
+    ],
+  ])('gives %s in json_ld as plain text', async (_label, fields, text) => {
+    const e = await create({ title: 'Plain LD', ...fields });
+
+    const ld = (await api.get(`/events/${e.id}`)).body.json_ld;
+
+    expect(ld.description).toBe(text);
   });
 
   it('has no offers in json_ld without a numeric cost', async () => {

@@ -1182,7 +1182,7 @@ export interface components {
             phone?: string | null;
             /** @description The organizer website: an http or https URL. */
             website?: string | null;
-            /** @description The organizer e-mail address. */
+            /** @description The organizer e-mail address; internationalized addresses (RFC 6531) too. */
             email?: string | null;
             /** @description The organizer featured image: an http or https URL (there is no media library, so no image IDs). */
             image?: string | number | null;
@@ -1207,7 +1207,7 @@ export interface components {
             phone?: string | null;
             /** @description The organizer website: an http or https URL. */
             website?: string | null;
-            /** @description The organizer e-mail address. */
+            /** @description The organizer e-mail address; internationalized addresses (RFC 6531) too. */
             email?: string | null;
             /** @description The organizer featured image: an http or https URL (there is no media library, so no image IDs). */
             image?: string | number | null;
@@ -1232,7 +1232,7 @@ export interface components {
             phone?: string | null;
             /** @description The organizer website: an http or https URL. */
             website?: string | null;
-            /** @description The organizer e-mail address. */
+            /** @description The organizer e-mail address; internationalized addresses (RFC 6531) too. */
             email?: string | null;
             /** @description The organizer featured image: an http or https URL (there is no media library, so no image IDs). */
             image?: string | number | null;
