@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { DateTime } from 'luxon';
+import { keepProtection } from './csv-formulas';
 
 /**
  * Events in the reference plugin's CSV columns (docs/import-export.md): the one mapper of
@@ -110,11 +111,7 @@ function time(row: Row, column: Column): string {
 }
 
 /** A list cell: comma-separated, blanks dropped. */
-const list = (row: Row, column: Column) =>
-  (row[column] ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+const list = (row: Row, column: Column) => (row[column] ?? '').split(',').map(keepProtection).filter(Boolean);
 
 const STATUSES = new Set(['publish', 'future', 'draft', 'pending', 'private']);
 
@@ -126,7 +123,7 @@ const STATUSES = new Set(['publish', 'future', 'draft', 'pending', 'private']);
  * names (an unknown one is created), so the row is one write: all of it, or nothing.
  */
 export function rowToEvent(row: Row): CsvEventBody {
-  const title = (row['Event Name'] ?? '').trim();
+  const title = keepProtection(row['Event Name'] ?? '');
   if (!title) throw new CellError('Event Name', 'an event needs a name');
   const startDay = date(row, 'Event Start Date');
   const endDay = (row['Event End Date'] ?? '').trim() ? date(row, 'Event End Date') : startDay;
@@ -137,7 +134,7 @@ export function rowToEvent(row: Row): CsvEventBody {
     ? endDay
     : `${endDay} ${(row['Event End Time'] ?? '').trim() ? time(row, 'Event End Time') : time(row, 'Event Start Time')}`;
 
-  let cost = (row['Event Cost'] ?? '').trim();
+  let cost = keepProtection(row['Event Cost'] ?? '');
   const symbol = (row['Event Currency Symbol'] ?? '').trim();
   const position = (row['Event Currency Position'] ?? '').trim().toLowerCase();
   if (position && !['prefix', 'suffix', 'before', 'after'].includes(position))
@@ -148,14 +145,14 @@ export function rowToEvent(row: Row): CsvEventBody {
   const status = (row['Event Status'] ?? '').trim().toLowerCase();
   if (status && !STATUSES.has(status))
     throw new CellError('Event Status', `"${status}" is not one of ${[...STATUSES].join(', ')}`);
-  const venue = (row['Event Venue Name'] ?? '').trim();
+  const venue = keepProtection(row['Event Venue Name'] ?? '');
   const slug = (row['Event Slug'] ?? '').trim();
   return {
     title,
     ...(slug ? { slug } : {}),
     status: status || 'publish',
-    description: row['Event Description'] ?? '',
-    excerpt: row['Event Excerpt'] ?? '',
+    description: keepProtection(row['Event Description'] ?? ''),
+    excerpt: keepProtection(row['Event Excerpt'] ?? ''),
     start_date: start,
     end_date: end,
     timezone: (row.Timezone ?? '').trim() || null,
