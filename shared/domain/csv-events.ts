@@ -214,7 +214,7 @@ export class CsvFileError extends Error {
   }
 }
 
-/** The rows of a CSV text (a byte order mark, CRLF and quoted line breaks allowed). */
+/** The rows of a CSV text (a byte order mark, CRLF, LF or CR line ends, mixed, and quoted line breaks allowed). */
 export function readCsvRows(
   text: string,
   columns: readonly string[] = EVENT_COLUMNS,
@@ -222,7 +222,10 @@ export function readCsvRows(
 ): ParsedRow[] {
   let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
   try {
-    records = parse(text, {
+    // One line end throughout: csv-parse takes the first line's for the whole text, so a file whose
+    // first line ends in CRLF and the others in LF was one long row (issue 43). A CR inside a quoted
+    // cell becomes a line feed too, which HTML and the service's plain text read the same.
+    records = parse(text.replace(/\r\n?/g, '\n'), {
       columns: (header: string[]) => header.map((h) => h.trim()),
       bom: true,
       skip_empty_lines: true,

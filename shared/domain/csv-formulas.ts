@@ -20,9 +20,10 @@ export const escapeFormula = (cell: string): string => (isFormula(cell) ? `'${ce
 
 /**
  * A text cell as the import reads it, trimmed: a leading `'` is kept as it is, and a formula behind
- * a leading tab or carriage return gets a `'` in their place (the API trims whitespace away).
+ * a leading tab or line end gets a `'` in their place (the API trims whitespace away; the CSV reader
+ * makes a carriage return a line feed).
  */
 export function keepProtection(raw: string): string {
   const trimmed = raw.trim();
-  return /^\s*[\t\r]/.test(raw) && isFormula(trimmed) ? `'${trimmed}` : trimmed;
+  return /^\s*[\t\r\n]/.test(raw) && isFormula(trimmed) ? `'${trimmed}` : trimmed;
 }
