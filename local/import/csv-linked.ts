@@ -1,5 +1,6 @@
 import type { Organizer, Venue } from '../../client/src';
 import { CellError, flag } from './csv-columns';
+import { keepProtection } from '../../shared/domain/csv-formulas';
 import type { OrganizerBody, VenueBody } from './site-records';
 
 /**
@@ -40,7 +41,8 @@ export const ORGANIZER_COLUMNS = [
 ] as const;
 
 type Cells = Partial<Record<string, string>>;
-const cell = (row: Cells, column: string) => (row[column] ?? '').trim();
+/** A cell trimmed, keeping a protection against formulas (csv-formulas.ts). */
+const cell = (row: Cells, column: string) => keepProtection(row[column] ?? '');
 
 const STATUSES = new Set(['publish', 'future', 'draft', 'pending', 'private']);
 function status(row: Cells, column: string): VenueBody['status'] {
@@ -83,7 +85,7 @@ export function rowToVenue(row: Cells): VenueBody {
   return {
     venue,
     status: status(row, 'Venue Status'),
-    description: row['Venue Description'] ?? '',
+    description: keepProtection(row['Venue Description'] ?? ''),
     address: [cell(row, 'Venue Address'), cell(row, 'Venue Address 2')].filter(Boolean).join(', '),
     city: cell(row, 'Venue City'),
     country,
@@ -106,7 +108,7 @@ export function rowToOrganizer(row: Cells): OrganizerBody {
   return {
     organizer,
     status: status(row, 'Organizer Status'),
-    description: row['Organizer Description'] ?? '',
+    description: keepProtection(row['Organizer Description'] ?? ''),
     email: cell(row, 'Organizer Email'),
     website: cell(row, 'Organizer Website'),
     phone: cell(row, 'Organizer Phone'),

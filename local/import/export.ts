@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { escapeFormula } from '../../shared/domain/csv-formulas';
 import { LIVE_STATUSES } from '../../shared/domain/statuses';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -53,22 +54,25 @@ export async function* jsonl(api: ApiClient): AsyncGenerator<string> {
   for await (const e of allEvents(api)) yield line('events', e);
 }
 
+/** One CSV line, every formula cell behind a `'` (CSV injection: shared/domain/csv-formulas.ts). */
+const csvLine = (cells: readonly string[]) => stringify([cells.map(escapeFormula)]);
+
 export async function* csv(
   api: ApiClient,
   type: 'events' | 'venues' | 'organizers' = 'events',
 ): AsyncGenerator<string> {
   const query = { status: [...LIVE_STATUSES], per_page: 50 };
   if (type === 'venues') {
-    yield stringify([[...VENUE_COLUMNS]]);
+    yield csvLine(VENUE_COLUMNS);
     for await (const v of api.items('listVenues', { query }))
-      yield stringify([VENUE_COLUMNS.map((c) => venueToRow(v)[c])]);
+      yield csvLine(VENUE_COLUMNS.map((c) => venueToRow(v)[c]));
   } else if (type === 'organizers') {
-    yield stringify([[...ORGANIZER_COLUMNS]]);
+    yield csvLine(ORGANIZER_COLUMNS);
     for await (const o of api.items('listOrganizers', { query }))
-      yield stringify([ORGANIZER_COLUMNS.map((c) => organizerToRow(o)[c])]);
+      yield csvLine(ORGANIZER_COLUMNS.map((c) => organizerToRow(o)[c]));
   } else {
-    yield stringify([[...EVENT_COLUMNS]]);
-    for await (const e of allEvents(api)) yield stringify([EVENT_COLUMNS.map((c) => eventToRow(e)[c])]);
+    yield csvLine(EVENT_COLUMNS);
+    for await (const e of allEvents(api)) yield csvLine(EVENT_COLUMNS.map((c) => eventToRow(e)[c]));
   }
 }
 

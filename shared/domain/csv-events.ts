@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { DateTime } from 'luxon';
+import { keepProtection } from './csv-formulas';
 
 /**
  * Events in the reference plugin's CSV columns (docs/import-export.md): the one mapper of
@@ -110,11 +111,7 @@ function time(row: Row, column: Column): string {
 }
 
 /** A list cell: comma-separated, blanks dropped. */
-const list = (row: Row, column: Column) =>
-  (row[column] ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+const list = (row: Row, column: Column) => (row[column] ?? '').split(',').map(keepProtection).filter(Boolean);
 
 const STATUSES = new Set(['publish', 'future', 'draft', 'pending', 'private']);
 
@@ -126,7 +123,7 @@ const STATUSES = new Set(['publish', 'future', 'draft', 'pending', 'private']);
  * names (an unknown one is created), so the row is one write: all of it, or nothing.
  */
 export function rowToEvent(row: Row): CsvEventBody {
-  const title = (row['Event Name'] ?? '').trim();
+  const title = keepProtection(row['Event Name'] ?? '');
   if (!title) throw new CellError('Event Name', 'an event needs a name');
   const startDay = date(row, 'Event Start Date');
   const endDay = (row['Event End Date'] ?? '').trim() ? date(row, 'Event End Date') : startDay;
@@ -137,7 +134,7 @@ export function rowToEvent(row: Row): CsvEventBody {
     ? endDay
     : `${endDay} ${(row['Event End Time'] ?? '').trim() ? time(row, 'Event End Time') : time(row, 'Event Start Time')}`;
 
-  let cost = (row['Event Cost'] ?? '').trim();
+  let cost = keepProtection(row['Event Cost'] ?? '');
   const symbol = (row['Event Currency Symbol'] ?? '').trim();
   const position = (row['Event Currency Position'] ?? '').trim().toLowerCase();
   // `postfix` is what the API (and so an export) gives; `suffix` what the reference's importer reads.
@@ -149,14 +146,14 @@ export function rowToEvent(row: Row): CsvEventBody {
   const status = (row['Event Status'] ?? '').trim().toLowerCase();
   if (status && !STATUSES.has(status))
     throw new CellError('Event Status', `"${status}" is not one of ${[...STATUSES].join(', ')}`);
-  const venue = (row['Event Venue Name'] ?? '').trim();
+  const venue = keepProtection(row['Event Venue Name'] ?? '');
   const slug = (row['Event Slug'] ?? '').trim();
   return {
     title,
     ...(slug ? { slug } : {}),
     status: status || 'publish',
-    description: row['Event Description'] ?? '',
-    excerpt: row['Event Excerpt'] ?? '',
+    description: keepProtection(row['Event Description'] ?? ''),
+    excerpt: keepProtection(row['Event Excerpt'] ?? ''),
     start_date: start,
     end_date: end,
     timezone: (row.Timezone ?? '').trim() || null,
@@ -218,7 +215,7 @@ export class CsvFileError extends Error {
   }
 }
 
-/** The rows of a CSV text (a byte order mark, CRLF and quoted line breaks allowed). */
+/** The rows of a CSV text (a byte order mark, CRLF, LF or CR line ends, mixed, and quoted line breaks allowed). */
 export function readCsvRows(
   text: string,
   columns: readonly string[] = EVENT_COLUMNS,
@@ -226,7 +223,10 @@ export function readCsvRows(
 ): ParsedRow[] {
   let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
   try {
-    records = parse(text, {
+    // One line end throughout: csv-parse takes the first line's for the whole text, so a file whose
+    // first line ends in CRLF and the others in LF was one long row (issue 43). A CR inside a quoted
+    // cell becomes a line feed too, which HTML and the service's plain text read the same.
+    records = parse(text.replace(/\r\n?/g, '\n'), {
       columns: (header: string[]) => header.map((h) => h.trim()),
       bom: true,
       skip_empty_lines: true,

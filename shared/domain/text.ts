@@ -59,7 +59,16 @@ export function plainText(input: string): string {
 }
 
 const safeOptions = (s: Sanitize): sanitizeHtml.IOptions => ({
-  allowedTags: [...s.defaults.allowedTags, 'img', 'span', 'del', 'ins', 'sub', 'sup'],
+  // Not `main`: a page has one, its own (a description's made a second: issue 43).
+  allowedTags: [
+    ...s.defaults.allowedTags.filter((t) => t !== 'main'),
+    'img',
+    'span',
+    'del',
+    'ins',
+    'sub',
+    'sup',
+  ],
   // No `id` or `name`: stored HTML is shown inside the calendar's own page, where either could take
   // over one of its elements (DOM clobbering: `<img id="filters-toggle">`, issue 43).
   allowedAttributes: {

@@ -3,6 +3,7 @@ import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { ipv6Form, kindOf } from './ipv6-forms';
 
 /**
  * Requests to URLs a user gave (webhook deliveries, feed imports): never to this machine, its network
@@ -40,11 +41,38 @@ export class OutboundFailed extends Error {
 /** Why an address may not be reached, or undefined when it may. */
 export function addressRefusal(address: string, policy: OutboundPolicy): string | undefined {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  let ip = ipaddr.parse(address);
-  if (ip instanceof ipaddr.IPv6 && ip.isIPv4MappedAddress()) ip = ip.toIPv4Address();
+  const ip = ipaddr.parse(canonical(address));
+  const form = ip instanceof ipaddr.IPv6 ? ipv6Form(ip) : undefined;
+  if (form) {
+    // The IPv4 address it carries first, so the refusal names the real reason ("link-local").
+    for (const ipv4 of form.ipv4) {
+      const why = rangeRefusal(ipv4, policy);
+      if (why) return `${address} is ${kindOf(form.name)} of ${ipv4.toString()}, ${why}`;
+    }
+    return form.refused ? `${address} is ${kindOf(form.name)}` : undefined;
+  }
+  const why = rangeRefusal(ip, policy);
+  return why && `${address} is ${why}`;
+}
+
+/**
+ * An IPv6 address with a dotted IPv4 tail as the URL parser writes it (`::169.254.169.254` is
+ * `::a9fe:a9fe`): ipaddr.js 2 reads any such tail as IPv4-mapped, whatever the bits before it.
+ */
+function canonical(address: string): string {
+  if (!address.includes(':') || !address.includes('.')) return address;
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return address;
+  }
+}
+
+/** "a private address" when an address's own range may not be reached. */
+function rangeRefusal(ip: ipaddr.IPv4 | ipaddr.IPv6, policy: OutboundPolicy): string | undefined {
   const range = ip.range();
   if (range === 'unicast' || (range === 'loopback' && policy.local)) return undefined;
-  return `${address} is a ${range} address`;
+  return kindOf(range);
 }
 
 /** Why a URL may not be fetched, as far as it says by itself (host names are checked when resolved). */

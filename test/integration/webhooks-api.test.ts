@@ -91,9 +91,13 @@ describe('webhook subscriptions', () => {
   it.each([
     ['ftp://127.0.0.1/x', /only http and https/],
     ['http://10.0.0.1/hook', /10\.0\.0\.1 is a private address/],
-    ['https://169.254.169.254/latest/meta-data', /linkLocal/],
-    ['https://100.64.1.1/', /carrierGradeNat/],
+    ['https://169.254.169.254/latest/meta-data', /link-local/],
+    ['https://100.64.1.1/', /carrier-grade NAT/],
     ['https://user:pw@127.0.0.1/', /user name or password/],
+    // Issue 43: IPv4-compatible IPv6 addresses (`::/96`) passed, deployed too.
+    ['http://[::169.254.169.254]/', /IPv4-compatible address of 169\.254\.169\.254, a link-local address/],
+    ['https://[::127.0.0.1]/', /IPv4-compatible address/],
+    ['https://[::ffff:10.0.0.1]/', /IPv4-mapped address of 10\.0\.0\.1, a private address/],
   ])('refuses the destination %s', async (url, why) => {
     const res = await subscribe({ url, events: ['*'] });
     expect(res.status).toBe(400);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addressRefusal,
   guardedFetch,
+  urlRefusal,
   OutboundFailed,
   OutboundRefused,
   type Resolve,
@@ -72,9 +73,9 @@ describe('guarded fetch', () => {
     ['http://93.184.215.14/', /only https URLs/],
     ['https://127.0.0.1/', /127\.0\.0\.1 is a loopback address/],
     ['https://[::1]/', /::1 is a loopback address/],
-    ['https://169.254.169.254/latest/meta-data/', /linkLocal/],
-    ['https://[fd00:ec2::254]/', /uniqueLocal/],
-    ['https://100.64.0.1/', /carrierGradeNat/],
+    ['https://169.254.169.254/latest/meta-data/', /link-local/],
+    ['https://[fd00:ec2::254]/', /unique local/],
+    ['https://100.64.0.1/', /carrier-grade NAT/],
     ['https://[::ffff:10.0.0.1]/', /private/],
     ['https://0.0.0.0/', /unspecified/],
     ['https://user:pw@93.184.215.14/', /user name or password/],
@@ -98,7 +99,7 @@ describe('guarded fetch', () => {
   it('allows loopback locally, never private or link-local addresses', async () => {
     expect(addressRefusal('127.0.0.1', local)).toBeUndefined();
     expect(addressRefusal('10.0.0.1', local)).toMatch(/private/);
-    expect(addressRefusal('169.254.169.254', local)).toMatch(/linkLocal/);
+    expect(addressRefusal('169.254.169.254', local)).toMatch(/link-local/);
   });
 
   it('answers a redirect as it came and never follows it', async () => {
@@ -137,5 +138,64 @@ describe('guarded fetch', () => {
     }).catch((e) => e);
     expect(err).toBeInstanceOf(OutboundFailed);
     expect(err.message).toMatch(/ENOTFOUND/);
+  });
+});
+
+/**
+ * Issue 43: every IPv6 form that carries an IPv4 address is checked on that address, and the refusal
+ * names the real reason. `[::169.254.169.254]` passed as a webhook and feed URL, deployed too.
+ */
+describe('IPv6 addresses that carry an IPv4 address', () => {
+  it.each([
+    // IPv4-compatible, ::/96 (deprecated): refused whatever it carries.
+    ['::169.254.169.254', /IPv4-compatible address of 169\.254\.169\.254, a link-local address/],
+    ['::a9fe:a9fe', /IPv4-compatible address of 169\.254\.169\.254, a link-local address/],
+    ['::127.0.0.1', /IPv4-compatible address of 127\.0\.0\.1, a loopback address/],
+    ['::10.1.2.3', /IPv4-compatible address of 10\.1\.2\.3, a private address/],
+    ['::8.8.8.8', /is an IPv4-compatible address$/],
+    // IPv4-mapped, ::ffff:0:0/96: the IPv4 address itself.
+    ['::ffff:169.254.169.254', /IPv4-mapped address of 169\.254\.169\.254, a link-local address/],
+    ['::ffff:7f00:1', /IPv4-mapped address of 127\.0\.0\.1, a loopback address/],
+    // IPv4-translated (SIIT), ::ffff:0:0:0/96.
+    ['::ffff:0:a9fe:a9fe', /IPv4-translated address of 169\.254\.169\.254, a link-local address/],
+    ['::ffff:0:808:808', /is an IPv4-translated address$/],
+    // NAT64, 64:ff9b::/96 and local-use 64:ff9b:1::/48.
+    ['64:ff9b::169.254.169.254', /NAT64 address of 169\.254\.169\.254, a link-local address/],
+    ['64:ff9b::10.0.0.1', /NAT64 address of 10\.0\.0\.1, a private address/],
+    ['64:ff9b::8.8.8.8', /is a NAT64 address$/],
+    ['64:ff9b:1::a9fe:a9fe', /local-use NAT64 address of 169\.254\.169\.254, a link-local address/],
+    ['64:ff9b:1:7f00:0:100::', /local-use NAT64 address of 127\.0\.0\.1, a loopback address/], // a /48 prefix
+    ['64:ff9b:1::808:808', /is a local-use NAT64 address$/],
+    // 6to4, 2002::/16: the relay's address in bits 16-47.
+    ['2002:a9fe:a9fe::1', /6to4 address of 169\.254\.169\.254, a link-local address/],
+    ['2002:c0a8:101::1', /6to4 address of 192\.168\.1\.1, a private address/],
+    ['2002:808:808::1', /is a 6to4 address$/],
+    // Teredo, 2001::/32: the client's address inverted in the last 32 bits, the server's in bits 32-63.
+    ['2001:0:808:808::5601:5601', /Teredo address of 169\.254\.169\.254, a link-local address/],
+    ['2001:0:808:808::80ff:fffe', /Teredo address of 127\.0\.0\.1, a loopback address/],
+    ['2001:0:a00:1::f7f7:f7f7', /Teredo address of 10\.0\.0\.1, a private address/],
+    ['2001:0:808:808::f7f7:f7f7', /is a Teredo address$/],
+  ])('refuses %s, naming why', (address, why) => {
+    expect(addressRefusal(address, deployed)).toMatch(why);
+    expect(urlRefusal(`https://[${address}]/`, deployed)).toMatch(/ is an? /);
+    // The loopback the local stack may reach is never one inside another form.
+    if (address !== '::ffff:7f00:1') expect(addressRefusal(address, local)).toBeDefined();
+  });
+
+  it('still reaches a public address, directly or IPv4-mapped, and keeps :: and ::1 their own ranges', () => {
+    expect(addressRefusal('2606:4700:4700::1111', deployed)).toBeUndefined();
+    expect(addressRefusal('::ffff:8.8.8.8', deployed)).toBeUndefined();
+    expect(addressRefusal('::', deployed)).toBe(':: is an unspecified address');
+    expect(addressRefusal('::1', deployed)).toBe('::1 is a loopback address');
+    expect(addressRefusal('::1', local)).toBeUndefined();
+  });
+
+  it('refuses the URLs of the report, as the URL parser writes them', () => {
+    expect(urlRefusal('http://[::169.254.169.254]/', deployed)).toMatch(/only https/);
+    expect(urlRefusal('http://[::169.254.169.254]/', local)).toMatch(/link-local/);
+    expect(urlRefusal('https://[::127.0.0.1]/', local)).toMatch(/IPv4-compatible address$/);
+    expect(urlRefusal('https://[::127.0.0.1]/', deployed)).toMatch(
+      /IPv4-compatible address of 127\.0\.0\.1, a loopback/,
+    );
   });
 });
