@@ -52,7 +52,6 @@ import type { TallyScope } from '../domain/tallies';
  *                                                       one subscription: only the lowest is delivered (order)
  *   job              WHQUEUE / <due ISO time>#<id>#<msg id>  a delivery job due at that time (the local queue;
  *                                                       deployed, the dispatcher moves each to SQS)
- *   stream position  WHSTREAM / <shard id>               the local dispatcher's checkpoint in the table's stream
  *   import           IMPORTS / <id>                      a feed import, its options and last run's report
  *   imported event   IMPORT#<id> / UID#<uid>             what an import made of a feed's UID: the event (a series'
  *                                                       first occurrence) and a digest of what was written
@@ -210,7 +209,6 @@ export const keys = {
     pk: 'WHQUEUE',
     sk: `${new Date(dueMs).toISOString()}#${webhook}#${delivery}`,
   }),
-  streamCheckpoint: (shardId: string): Key => ({ pk: 'WHSTREAM', sk: shardId }),
 
   /** Imports (docs/import-export.md): one partition of imports, one of imported UIDs per import. */
   importPartition: 'IMPORTS',
