@@ -10,6 +10,7 @@
  *   npm run bench -- --series [--sizes 1000,50000] [--series-creates 5] [--extend-series 1000] [--report docs/benchmarks.md]
  *   npm run bench -- --pages [--requests 100] [--warmup 10] [--report docs/benchmarks.md] [--out file.json]
  *   npm run bench -- --webhooks [--rate 20] [--seconds 20] [--report docs/benchmarks.md] [--out file.json]
+ *   npm run bench -- --idle [--seconds 20] [--idle-events 50] [--report docs/benchmarks.md] [--out file.json]
  *
  * Self-contained: it starts DynamoDB Local (in memory) and the local gateway in this process on free
  * ports with a fresh table, and stops them at the end. Never part of `npm test`; it asserts nothing
@@ -31,6 +32,8 @@
  *
  * DynamoDB calls, items read and consumed capacity per request come from a middleware on the shared
  * document client (in this process only; shared/ is unchanged).
+ *
+ * A full run ends with the idle stack's CPU (bench/idle.ts): `npm start` seeded a little and left alone.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -45,6 +48,7 @@ import type { BenchResults, ColdResults, SeriesResults } from './report-markdown
 import type { PagesResults } from './pages';
 import type { WebhooksResults } from './webhooks';
 import type { ImportResults } from './import';
+import type { IdleResults } from './idle';
 import { gitCommit } from '../local/git-commit';
 
 const USAGE =
@@ -56,6 +60,7 @@ const USAGE =
   '       npm run bench -- --series [--sizes 1000,50000] [--series-creates 5] [--extend-series 1000] [--report docs/benchmarks.md] [--out file.json]\n' +
   '       npm run bench -- --pages [--requests 100] [--warmup 10] [--report docs/benchmarks.md] [--out file.json]\n' +
   '       npm run bench -- --webhooks [--rate 20] [--seconds 20] [--report docs/benchmarks.md] [--out file.json]\n' +
+  '       npm run bench -- --idle [--seconds 20] [--idle-events 50] [--report docs/benchmarks.md] [--out file.json]\n' +
   '       npm run bench -- ... --report docs/benchmarks.md | --from results.json [--report file.md]';
 
 let parsed;
@@ -81,6 +86,8 @@ try {
       import: { type: 'boolean', default: false },
       pages: { type: 'boolean', default: false },
       webhooks: { type: 'boolean', default: false },
+      idle: { type: 'boolean', default: false },
+      'idle-events': { type: 'string', default: '50' },
       rate: { type: 'string', default: '20' },
       'import-events': { type: 'string', default: '10000' },
       series: { type: 'boolean', default: false },
@@ -117,6 +124,13 @@ async function writeReport(results: unknown, source: string): Promise<void> {
           block: w.renderWebhooksReport(results as WebhooksResults, source),
           markers: w.WEBHOOKS_MARKERS,
         };
+      },
+    },
+    {
+      is: has('cpu_s_per_minute'),
+      render: async () => {
+        const i = await import('./idle');
+        return { block: i.renderIdleReport(results as IdleResults, source), markers: i.IDLE_MARKERS };
       },
     },
     {
@@ -189,6 +203,7 @@ if (
     num('import-events'),
     num('series-creates'),
     num('extend-series'),
+    num('idle-events'),
   ].every(positive) ||
   !(WARMUP >= 0) ||
   !(num('cold-rounds') >= 0) ||
@@ -931,6 +946,23 @@ async function webhooksBench(): Promise<void> {
   await writeReport(results, out);
 }
 
+/** The idle stack's CPU (bench/idle.ts), printed; with --idle its results are written, and rendered with --report. */
+async function idleBench(write: boolean): Promise<void> {
+  const { measureIdleStack, idleLine } = await import('./idle');
+  const results = await measureIdleStack({
+    seconds: num('seconds'),
+    events: num('idle-events'),
+    commit: gitCommit(),
+    log: console.log,
+  });
+  console.log(`\n${idleLine(results)}`);
+  if (!write) return;
+  const out = args.out ?? 'bench/results/idle.json';
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWrote ${out}.`);
+  await writeReport(results, out);
+}
+
 /** The cold start alone; with --report or --out its results are written, as a full run's are. */
 async function coldOnly(): Promise<void> {
   const cs = await cold();
@@ -962,7 +994,13 @@ try {
   else if (args.series) await seriesBench();
   else if (args.pages) await pagesBench();
   else if (args.webhooks) await webhooksBench();
-  else await (args.load ? load() : bench());
+  else if (args.idle) await idleBench(true);
+  else if (args.load) await load();
+  else {
+    await bench();
+    // The full run ends with the idle stack's cost, printed (a stack of its own).
+    await idleBench(false);
+  }
 } catch (e) {
   console.error(`\nBench failed: ${e instanceof SetupError ? e.message : ((e as Error).stack ?? e)}`);
   process.exitCode = 1;

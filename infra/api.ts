@@ -1,4 +1,4 @@
-import { ArnFormat, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -9,6 +9,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, NAMESPACE_PATH, NO_ROUTE_HANDLER } from '../shared/config';
 import type { Operation } from '../shared/contracts/types';
+import { noRouteTimeoutSeconds } from '../shared/function-limits';
 import { CORS_ALLOW_ORIGINS_ENV } from '../shared/http/cors';
 import { OPERATION_FUNCTION_PREFIX_ENV } from '../shared/http/dispatch';
 import { dataFunction } from './function-defaults';
@@ -64,6 +65,8 @@ export class EventsApi extends Construct {
       retainLogs: props.retainLogs,
       table: props.table,
       readOnly: true,
+      // It waits for the function it forwards a slashed path to: the longest of theirs, computed.
+      timeout: Duration.seconds(noRouteTimeoutSeconds()),
     });
     this.functions.set('noRoute', noRoute);
     this.httpApi = new HttpApi(this, 'HttpApi', {

@@ -1,3 +1,4 @@
+import { timeoutOf } from '../shared/function-limits';
 import { Duration, NestedStack, Validations } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -58,7 +59,7 @@ export class OperationFamily extends NestedStack {
         retainLogs: props.retainLogs,
         table: props.table,
         readOnly: op.readOnly,
-        timeout: op.timeoutSeconds === undefined ? undefined : Duration.seconds(op.timeoutSeconds),
+        timeout: Duration.seconds(timeoutOf(op)),
       });
       const integration = new HttpLambdaIntegration(`${name}Integration`, fn);
       for (const method of op.methods) {

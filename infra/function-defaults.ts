@@ -17,11 +17,12 @@ import { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
 import { SERVICE_NAME } from '../shared/config';
 import { operations } from '../shared/contracts';
+import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '../shared/function-limits';
 import { FUNCTION_ENTRY, functionBuild } from './bundle/build-options';
 
-/** Lambda's CPU share grows with memory; 512 MB keeps cold starts (module init, validators) short. */
-export const FUNCTION_MEMORY_MB = 512;
-export const FUNCTION_TIMEOUT = Duration.seconds(10);
+/** The numbers are shared with the local gateway, which applies them too (shared/function-limits.ts). */
+export { FUNCTION_MEMORY_MB } from '../shared/function-limits';
+export const FUNCTION_TIMEOUT = Duration.seconds(FUNCTION_TIMEOUT_SECONDS);
 
 /** What a nested stack of non-API functions (the scheduled jobs, the webhook engine) is given. */
 export interface FunctionGroupProps {

@@ -10,6 +10,7 @@ import type { Invoker } from '../shared/http/dispatch';
 import { ApiError } from '../shared/http/errors';
 import { errorResponse } from '../shared/http/respond';
 import { isPagePath } from '../shared/domain/page-paths';
+import { INTEGRATION_TIMEOUT_SECONDS, noRouteTimeoutSeconds, timeoutOf } from '../shared/function-limits';
 import { serveLocalSignIn } from './oauth';
 import { readBody } from './request-body';
 import { serveWeb } from './web';
@@ -92,12 +93,59 @@ export function toEvent(
 }
 
 /**
- * A function's time, as deployed: its operation's `timeoutSeconds`, else FUNCTION_TIMEOUT (10 s, in
- * infra/function-defaults.ts). The tests give more (CAL_LOCAL_FUNCTION_TIMEOUT_MS): on a shared, loaded
- * machine a slow answer is not the code's fault.
+ * A function's time, as deployed: its operation's `timeoutSeconds`, else FUNCTION_TIMEOUT_SECONDS
+ * (shared/function-limits.ts, which infra gives the functions). The tests give more
+ * (CAL_LOCAL_FUNCTION_TIMEOUT_MS): on a shared, loaded machine a slow answer is not the code's fault.
  */
-const functionTimeoutMs = (timeoutSeconds = 10) =>
-  Number(process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS) || timeoutSeconds * 1000;
+const functionTimeoutMs = (timeoutSeconds?: number) =>
+  Number(process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS) || timeoutOf({ timeoutSeconds }) * 1000;
+
+/**
+ * What API Gateway (HTTP API) answers when a Lambda integration does not answer in time: a function
+ * that runs out of its own time fails, which the integration answers 500 `Internal Server Error`; a
+ * function still running when the integration's 30 s are up gets 503 `Service Unavailable`
+ * (docs/operations.md, "Timeouts"). Neither is the service's error envelope: they come from AWS.
+ */
+export const TIMED_OUT = {
+  function: { status: 500, body: { message: 'Internal Server Error' } },
+  integration: { status: 503, body: { message: 'Service Unavailable' } },
+} as const;
+
+/**
+ * Runs a handler under its function's time and the integration's, as deployed: its answer, or what API
+ * Gateway answers when one runs out. Node cannot stop the handler: its work goes on in the background
+ * (Lambda would freeze it), and its late answer is dropped.
+ */
+export async function underLimits(
+  run: Promise<APIGatewayProxyStructuredResultV2>,
+  timeoutSeconds?: number,
+): Promise<APIGatewayProxyStructuredResultV2> {
+  const fnMs = functionTimeoutMs(timeoutSeconds);
+  // The tests' longer time (CAL_LOCAL_FUNCTION_TIMEOUT_MS) lengthens the integration's too.
+  const integrationMs = Math.max(
+    INTEGRATION_TIMEOUT_SECONDS * 1000,
+    Number(process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS) || 0,
+  );
+  const { status, body } = fnMs < integrationMs ? TIMED_OUT.function : TIMED_OUT.integration;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<APIGatewayProxyStructuredResultV2>((ok) => {
+    timer = setTimeout(
+      () =>
+        ok({
+          statusCode: status,
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      Math.min(fnMs, integrationMs),
+    );
+  });
+  run.catch(() => {}); // a late failure is dropped with the late answer
+  try {
+    return await Promise.race([run, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The Lambda context of one invocation: its time left counts down from the invocation's start, as in Lambda. */
 export function contextFor(name: string, requestId: string, timeoutSeconds?: number): Context {
@@ -122,9 +170,13 @@ async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void
   const handlerPath = found?.operation.handler ?? NO_ROUTE_HANDLER;
   const routeKey = found ? `${req.method} ${prefix}${found.operation.path}` : '$default';
   const event = toEvent(req, body, routeKey, found?.pathParameters);
-  const result = await (
-    await load(handlerPath)
-  )(event, contextFor(handlerPath, event.requestContext.requestId, found?.operation.timeoutSeconds));
+  // `$default` (noRoute) has the longest time of the functions it forwards to, as deployed.
+  const timeoutSeconds = found ? timeoutOf(found.operation) : noRouteTimeoutSeconds();
+  const handler = await load(handlerPath);
+  const result = await underLimits(
+    handler(event, contextFor(handlerPath, event.requestContext.requestId, timeoutSeconds)),
+    timeoutSeconds,
+  );
   res.writeHead(result.statusCode ?? 200, { ...CORS, ...(result.headers as Record<string, string>) });
   res.end(result.body ?? '');
 }

@@ -82,11 +82,7 @@ function launchChain(): Array<[child: number, parent: number]> {
 
 let dynamo: LocalDynamo | undefined;
 let server: Server | undefined;
-let webhooks: { stop: () => Promise<void> } | undefined;
-let seriesTimer: { stop: () => Promise<void> } | undefined;
-let importTimer: { stop: () => Promise<void> } | undefined;
-let seriesFinisher: { stop: () => Promise<void> } | undefined;
-let publishTimer: { stop: () => Promise<void> } | undefined;
+let background: { stop: () => Promise<void> } | undefined;
 let stopping = false;
 
 /** Lets requests in flight finish (briefly), then drops every connection. */
@@ -104,12 +100,8 @@ const stop = async (code = 0) => {
   if (stopping) return;
   stopping = true;
   clearInterval(watch);
-  await importTimer?.stop();
-  await publishTimer?.stop();
-  await seriesFinisher?.stop();
-  await seriesTimer?.stop();
   if (server) await closeServer(server);
-  await webhooks?.stop();
+  await background?.stop();
   // Stopped before DynamoDB Local was up: exiting kills it (local/dynamo.ts).
   await dynamo?.stop();
   process.exit(code);
@@ -148,17 +140,8 @@ try {
   // Imported only now: handler modules read their configuration when they load.
   const { startGateway } = await import('./gateway');
   server = await startGateway(port, process.env.HOST ?? '127.0.0.1');
-  // Webhooks: the dispatcher on the table's stream and the deliverer on its jobs (docs/webhooks.md).
-  const { startWebhookEngine } = await import('./webhooks');
-  webhooks = await startWebhookEngine({ endpoint: dynamo.endpoint, tableName });
-  // Recurring series: extended to the horizon now and every hour (the deployed stack's daily schedule).
-  seriesTimer = (await import('./series-timer')).startSeriesTimer();
-  // What a series write left when it answered: finished within seconds (deployed, every minute).
-  seriesFinisher = (await import('./series-finisher')).startSeriesFinisher();
-  // Feed imports with resync_minutes: fetched and synced again when due (not yet scheduled deployed).
-  importTimer = (await import('./import-timer')).startImportTimer();
-  // Scheduled (`future`) posts: published when their date comes (deployed, every minute).
-  publishTimer = (await import('./publish-timer')).startPublishTimer();
+  // The webhook engine and the scheduled jobs (local/background.ts).
+  background = await (await import('./background')).startBackground({ endpoint: dynamo.endpoint, tableName });
   console.log(
     `Event calendar API ready at http://localhost:${port}/cal/events/v1 (${inMemory ? 'in memory' : `data in ${DATA_DIR}/`})`,
   );

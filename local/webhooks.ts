@@ -11,14 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { localRegion } from './dynamo';
 import type { Resolve } from '../shared/outbound/guarded-fetch';
-import {
-  deleteJob,
-  dueJobs,
-  getCheckpoint,
-  type JobRef,
-  putCheckpoint,
-  putJob,
-} from '../shared/repositories/webhook-deliveries';
+import { deleteJob, dueJobs, type JobRef, putJob } from '../shared/repositories/webhook-deliveries';
 import { changeOfRecord } from '../shared/repositories/webhook-stream';
 import {
   catchUpChanges,
@@ -27,13 +20,19 @@ import {
   streamOrder,
 } from '../shared/services/webhook-dispatch';
 import { runJob } from '../shared/services/webhook-delivery';
+import { checkpointStore } from './stream-checkpoints';
+import { onLocalWrite } from './write-signal';
 
 /**
  * The webhook engine of the local stack, in this process: the dispatcher on DynamoDB Local's stream of
- * the table, and the deliverer on the jobs in the table. Both keep their state in the table (the
- * stream position after each batch, the jobs until they are done), so a stack killed outright delivers
- * what it owed when it starts again. Deployed, the same dispatcher and deliverer run in Lambda
- * (functions/webhook-engine/).
+ * the table, and the deliverer on the jobs in the table. Both keep their state (the stream position
+ * after each batch in a side table, local/stream-checkpoints.ts; the jobs in the table until they are
+ * done), so a stack killed outright delivers what it owed when it starts again. Deployed, the same
+ * dispatcher and deliverer run in Lambda (functions/webhook-engine/).
+ *
+ * Idle, both loops look less and less often (up to `idleMs`); a write of this process (the local
+ * gateway's handlers, local/write-signal.ts) wakes them at once, so an idle stack rests and a write's
+ * deliveries still leave within milliseconds.
  */
 
 export interface WebhookEngineOptions {
@@ -41,8 +40,10 @@ export interface WebhookEngineOptions {
   tableName: string;
   /** Name resolution for deliveries (tests give their own); the system's otherwise. */
   resolve?: Resolve;
-  /** How often an idle engine looks for changes and due jobs. */
+  /** How soon an engine that found nothing looks again (doubled after each empty look, up to idleMs). */
   pollMs?: number;
+  /** The longest pause of an idle engine (what a write of another process may wait). */
+  idleMs?: number;
   /** Jobs run at once (deliveries of one record still go one after the other). */
   concurrency?: number;
   log?: (line: string) => void;
@@ -55,6 +56,8 @@ export interface WebhookEngine {
 const JOB_PAGE = 50;
 /** A job whose run failed (the table busy, a bug) is tried again this much later, not in a tight loop. */
 const JOB_ERROR_DELAY_MS = 5_000;
+/** The stream's shard list is read again after this long (or when a shard ends): shards change rarely. */
+const SHARDS_TTL_MS = 10_000;
 
 /** A change-log item of the stream as the dispatcher takes it; undefined for every other item. */
 function changeOf(r: StreamRecord): StreamedChange | undefined {
@@ -72,25 +75,48 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
   const streams = new DynamoDBStreamsClient(config);
   const log = o.log ?? ((line: string) => console.error(line));
   const pollMs = o.pollMs ?? 100;
+  const idleMs = Math.max(pollMs, o.idleMs ?? 1_000);
   const concurrency = o.concurrency ?? 16;
   const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: o.tableName }));
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`Table ${o.tableName} has no stream: webhooks cannot be dispatched.`);
+  const checkpoints = await checkpointStore(dynamo, o.tableName);
 
   let stopped = false;
-  const sleepers = new Set<() => void>();
+  interface Sleeper {
+    since: number;
+    done: (woken: boolean) => void;
+    nudge: () => void;
+  }
+  const sleepers = new Set<Sleeper>();
+  /** Pauses for `ms`; true when woken (or nudged) before. */
   const sleep = (ms: number) =>
-    new Promise<void>((ok) => {
-      const done = () => {
-        clearTimeout(timer);
-        sleepers.delete(done);
-        ok();
+    new Promise<boolean>((ok) => {
+      let timer = setTimeout(() => sleeper.done(false), ms);
+      const sleeper: Sleeper = {
+        since: Date.now(),
+        done: (woken) => {
+          clearTimeout(timer);
+          sleepers.delete(sleeper);
+          ok(woken);
+        },
+        // No sooner than pollMs after the pause began: a stream of writes (an import) is read in
+        // batches at most every pollMs, as before, not once per write.
+        nudge: () => {
+          clearTimeout(timer);
+          timer = setTimeout(() => sleeper.done(true), Math.max(0, sleeper.since + pollMs - Date.now()));
+        },
       };
-      const timer = setTimeout(done, ms);
-      sleepers.add(done);
+      sleepers.add(sleeper);
     });
-  /** New deliveries (or stopping): the loops look now rather than after their pause. */
-  const wake = () => [...sleepers].forEach((done) => done());
+  /** New deliveries or stopping: the loops look now rather than after their pause. */
+  const wake = () => [...sleepers].forEach((s) => s.done(true));
+  /** Writes of this process so far: a loop that saw one while it worked does not back off. */
+  let writes = 0;
+  const unsubscribe = onLocalWrite(() => {
+    writes++;
+    [...sleepers].forEach((s) => s.nudge());
+  });
 
   // -------------------------------------------------------------------------------------------------
   // The dispatcher: every shard in order (a parent before its children), from its checkpoint on.
@@ -102,7 +128,7 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
   let caughtUp = false;
 
   async function openIterator(shard: Shard): Promise<string | undefined> {
-    const after = (await getCheckpoint(shard.ShardId!))?.sequence;
+    const after = (await checkpoints.get(shard.ShardId!))?.sequence;
     const open = (type: 'AFTER_SEQUENCE_NUMBER' | 'TRIM_HORIZON') =>
       streams.send(
         new GetShardIteratorCommand({
@@ -121,7 +147,9 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
     }
   }
 
+  let known: { shards: Shard[]; at: number } | undefined;
   async function shards(): Promise<Shard[]> {
+    if (known && Date.now() - known.at < SHARDS_TTL_MS) return known.shards;
     const all: Shard[] = [];
     let start: string | undefined;
     do {
@@ -131,12 +159,14 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
       all.push(...(out.StreamDescription?.Shards ?? []));
       start = out.StreamDescription?.LastEvaluatedShardId;
     } while (start);
-    return all.sort((a, b) =>
+    all.sort((a, b) =>
       BigInt(a.SequenceNumberRange?.StartingSequenceNumber ?? 0) <
       BigInt(b.SequenceNumberRange?.StartingSequenceNumber ?? 0)
         ? -1
         : 1,
     );
+    known = { shards: all, at: Date.now() };
+    return all;
   }
 
   /**
@@ -145,7 +175,7 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
    * dispatched once.
    */
   async function catchUp(): Promise<void> {
-    const marks = (await Promise.all((await shards()).map((s) => getCheckpoint(s.ShardId!)))).filter(
+    const marks = (await Promise.all((await shards()).map((s) => checkpoints.get(s.ShardId!)))).filter(
       (c) => c !== undefined,
     );
     const newest = (a: string | undefined, b: string | undefined) => (a && b ? (a > b ? a : b) : (a ?? b));
@@ -189,7 +219,7 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
         // Checkpointed only after the deliveries exist: a crash in between dispatches again, and
         // dispatching again makes nothing twice.
         if (records.length)
-          await putCheckpoint(id, {
+          await checkpoints.put(id, {
             sequence: records.at(-1)!.dynamodb!.SequenceNumber!,
             position: dispatched,
           });
@@ -201,6 +231,7 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
       else {
         iterators.delete(id);
         finished.add(id);
+        known = undefined; // its children, if any, are listed now
       }
     }
     return found;
@@ -248,15 +279,23 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
     return true;
   }
 
+  /** Runs `step` again at once while it is busy; idle, after pauses that double up to idleMs. */
   const loop = async (name: string, step: () => Promise<boolean>) => {
+    let pause = pollMs;
     while (!stopped) {
+      const before = writes;
       let busy = false;
       try {
         busy = await step();
       } catch (e) {
         if (!stopped) log(`webhooks: the ${name} stumbled (${(e as Error).message}); going on`);
       }
-      if (!busy && !stopped) await sleep(pollMs);
+      if (busy) pause = pollMs;
+      else if (!stopped) {
+        const wrote = writes !== before;
+        const woken = await sleep(wrote ? pollMs : pause);
+        pause = woken || wrote ? pollMs : Math.min(pause * 2, idleMs);
+      }
     }
   };
   const running = [loop('dispatcher', readStream), loop('deliverer', runDue)];
@@ -264,6 +303,7 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
   return {
     async stop() {
       stopped = true;
+      unsubscribe();
       wake();
       await Promise.all(running);
       await Promise.all(inFlight.values());

@@ -52,7 +52,6 @@ import type { TallyScope } from '../domain/tallies';
  *                                                       one subscription: only the lowest is delivered (order)
  *   job              WHQUEUE / <due ISO time>#<id>#<msg id>  a delivery job due at that time (the local queue;
  *                                                       deployed, the dispatcher moves each to SQS)
- *   stream position  WHSTREAM / <shard id>               the local dispatcher's checkpoint in the table's stream
  *   import           IMPORTS / <id>                      a feed import, its options and last run's report
  *   scheduled        SCHEDULED / <date_utc>#<id>         a `future` post (event, venue, organizer) and when it is due: the
  *                                                       publish job reads the due ones in one Query (docs/api-guide.md)
@@ -212,7 +211,6 @@ export const keys = {
     pk: 'WHQUEUE',
     sk: `${new Date(dueMs).toISOString()}#${webhook}#${delivery}`,
   }),
-  streamCheckpoint: (shardId: string): Key => ({ pk: 'WHSTREAM', sk: shardId }),
 
   /**
    * Scheduled posts (status `future`), one partition ordered by due time (the UTC publication date,

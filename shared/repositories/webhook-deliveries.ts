@@ -1,11 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ChangeResource } from '../domain/changes';
 import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
@@ -255,32 +249,5 @@ export async function dueJobs(nowMs: number, limit: number): Promise<JobRef[]> {
 export async function deleteJob(j: JobRef): Promise<void> {
   await ddb.send(
     new DeleteCommand({ TableName: tableName(), Key: keys.job(j.due_ms, j.webhook, j.delivery) }),
-  );
-}
-
-/**
- * The local dispatcher's place in one shard of the table's stream: the last record it dispatched, and
- * the newest change-log position it has dispatched (where a catch-up from the change log starts).
- */
-export interface Checkpoint {
-  sequence: string;
-  position?: string;
-}
-
-export async function getCheckpoint(shardId: string): Promise<Checkpoint | undefined> {
-  const out = await ddb.send(
-    new GetCommand({ TableName: tableName(), Key: keys.streamCheckpoint(shardId), ConsistentRead: true }),
-  );
-  return (
-    out.Item && { sequence: String(out.Item.sequence), position: out.Item.position as string | undefined }
-  );
-}
-
-export async function putCheckpoint(shardId: string, c: Checkpoint): Promise<void> {
-  await ddb.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.streamCheckpoint(shardId), type: 'webhook-checkpoint', ...c },
-    }),
   );
 }

@@ -1,6 +1,7 @@
 import { PAGES_MARKERS, renderPagesReport } from '../../bench/pages';
 import { renderWebhooksReport, WEBHOOKS_MARKERS } from '../../bench/webhooks';
 import { IMPORT_MARKERS, renderImportReport } from '../../bench/import';
+import { IDLE_MARKERS, renderIdleReport } from '../../bench/idle';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,6 +72,7 @@ const PARTS: Array<
   ['docs/benchmarks.md', 'the imports', IMPORT_MARKERS, renderImportReport],
   ['docs/benchmarks.md', 'the webhooks', WEBHOOKS_MARKERS, renderWebhooksReport],
   ['docs/benchmarks.md', 'the public pages', PAGES_MARKERS, renderPagesReport],
+  ['docs/benchmarks.md', 'the idle stack', IDLE_MARKERS, renderIdleReport],
 ];
 
 describe('the documents the bench writes', () => {
