@@ -4,6 +4,7 @@ import type { EventRecord, Occurrence } from '../domain/event-record';
 import type { SeriesTimes } from '../domain/recurrence';
 import { normalLines } from '../domain/recurrence-lines';
 import { editedFields, sharedWith, TIME_FIELDS } from '../domain/series-fields';
+import { writtenWall } from '../domain/event-times';
 import { withTimeMaths } from '../domain/time-maths';
 import { nextIds } from '../db/ids';
 import type { PlannedWrite } from '../db/transact';
@@ -68,17 +69,42 @@ const anchorOf = (e: EventRecord): Anchor => ({
 const later = (a: string, b: string) => (a > b ? a : b);
 
 /**
+ * The anchor of a new series: the record's times, but the wall time the request wrote when reading
+ * moved it forward out of a daylight-saving gap (issue 43). The rule recurs at the written time, and
+ * only the occurrence on the gap day moves (RFC 5545 §3.3.5), keeping its length.
+ */
+function writtenAnchor(record: EventRecord, sentStart: unknown): Anchor {
+  const anchor = anchorOf(record);
+  const written = writtenWall(sentStart);
+  if (
+    anchor.allDay ||
+    !written ||
+    written >= anchor.start ||
+    written.slice(0, 10) !== anchor.start.slice(0, 10)
+  )
+    return anchor;
+  return { ...anchor, start: written, end: shifted(written, wallDiff(anchor.end, anchor.start)) };
+}
+
+/**
  * POST /events with `recurrence`: the first occurrence is the event written; the others follow. The
  * same for a single event given a rule (`first`: its ID, which becomes the series'), as its update.
  */
-export function creatingSeries(sentLines: string[], ctx: Writer, first?: number): SeriesHook {
+export function creatingSeries(
+  sentLines: string[],
+  ctx: Writer,
+  first?: number,
+  /** The `start_date` the request sent, if any: the rule's anchor when it fell in a gap. */
+  sentStart?: unknown,
+): SeriesHook {
   const lines = normalLines(sentLines);
   let ids: number[] = [];
-  let plan: { starts: string[]; text: string; ended: boolean; horizon: string } | undefined;
+  let plan: { starts: string[]; text: string; ended: boolean; horizon: string; anchor: Anchor } | undefined;
   return {
     async prepare(record) {
-      const horizon = later(await horizonIn(record.data.timezone), record.data.start);
-      const series = await expand(lines, anchorOf(record), horizon);
+      const anchor = writtenAnchor(record, sentStart);
+      const horizon = later(await horizonIn(record.data.timezone), anchor.start);
+      const series = await expand(lines, anchor, horizon);
       const n = series.occurrences.length;
       ids =
         first === undefined
@@ -89,12 +115,13 @@ export function creatingSeries(sentLines: string[], ctx: Writer, first?: number)
         text: series.text,
         ended: series.ended,
         horizon,
+        anchor,
       };
       record.data.series = {
         id: ids[0]!,
         lines,
         text: series.text,
-        start: record.data.start,
+        start: anchor.start,
         exception: false,
         edited: [],
       };
@@ -106,7 +133,7 @@ export function creatingSeries(sentLines: string[], ctx: Writer, first?: number)
         id: ids[0]!,
         lines,
         text: p.text,
-        ...anchorOf(saved),
+        ...p.anchor,
         horizon: p.horizon,
         ended: p.ended,
         slug: saved.slug,
@@ -142,7 +169,7 @@ const scopeOnSingle = () =>
  */
 export async function updatingOccurrence(
   current: EventRecord,
-  body: { recurrence?: string[] },
+  body: { recurrence?: string[]; start_date?: unknown },
   sent: Set<string>,
   scope: Scope | undefined,
   ctx: Writer,
@@ -151,7 +178,10 @@ export async function updatingOccurrence(
   if (!current.data.series) {
     // A rule on a single event makes it the first occurrence of a new series, as Google Calendar does.
     if (sent.has('recurrence') && (scope ?? 'all') === 'all')
-      return { current, hook: creatingSeries(body.recurrence!, ctx, current.id) };
+      return {
+        current,
+        hook: creatingSeries(body.recurrence!, ctx, current.id, body.start_date),
+      };
     if (scope !== undefined) throw scopeOnSingle();
     return { current };
   }
@@ -324,7 +354,10 @@ function editingAll(
       return undefined;
     },
     writes(saved) {
-      const item = { ...next!, template: sharedWith(series.template, saved, sentFields) };
+      const item = {
+        ...next!,
+        template: sharedWith(series.template, saved, sentFields),
+      };
       return [seriesWrite(item, series.version, staleError(ctx, 'event'))];
     },
     finish: () => finishJournal(series.id),
@@ -365,7 +398,11 @@ function splitting(
       return [
         seriesWrite(before!, series.version, busy),
         seriesWrite(
-          { ...after!, slug: saved.slug, template: sharedWith(series.template, saved, sentFields) },
+          {
+            ...after!,
+            slug: saved.slug,
+            template: sharedWith(series.template, saved, sentFields),
+          },
           undefined,
           busy,
         ),
@@ -417,7 +454,10 @@ export async function splitPlan(
     members: Object.fromEntries(earlier),
     version: series.version + 1,
     // The earlier occurrences show the shortened lines.
-    journal: { token: newToken(), entries: earlier.map(([id, start]) => ({ id: Number(id), start })) },
+    journal: {
+      token: newToken(),
+      entries: earlier.map(([id, start]) => ({ id: Number(id), start })),
+    },
   };
   const after: SeriesItem = {
     ...series,
@@ -430,7 +470,11 @@ export async function splitPlan(
     template: o.template ?? series.template,
     members: placed.members,
     version: 1,
-    journal: { token: newToken(), entries: placed.entries, ...(o.override ? { override: o.override } : {}) },
+    journal: {
+      token: newToken(),
+      entries: placed.entries,
+      ...(o.override ? { override: o.override } : {}),
+    },
   };
   return { before, after };
 }

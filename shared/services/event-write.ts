@@ -237,7 +237,7 @@ const seriesCode = () => import('./event-series');
  */
 export async function createEvent(body: EventBody, sent: Set<string>, ctx: Writer): Promise<EventView> {
   const series = sent.has('recurrence')
-    ? (await seriesCode()).creatingSeries(body.recurrence!, ctx)
+    ? (await seriesCode()).creatingSeries(body.recurrence!, ctx, undefined, body.start_date)
     : undefined;
   const saved = await save(body, sent, ctx, undefined, series);
   await series?.finish(saved.saved);
