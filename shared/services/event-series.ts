@@ -12,6 +12,7 @@ import {
   getSeries,
   getSeriesState,
   type JournalEntry,
+  moveJournalDue,
   type SeriesItem,
   seriesWrite,
   type Template,
@@ -35,8 +36,31 @@ export interface SeriesHook {
   prepare(record: EventRecord): Promise<number | undefined>;
   /** Items of the record's own transaction: the series items and their journals. */
   writes(saved: EventRecord): PlannedWrite[];
-  /** Writes the other occurrences (the journals). */
-  finish(saved: EventRecord): Promise<unknown>;
+  /** Writes the other occurrences (the journals); what is left to the finisher, if anything. */
+  finish(saved: EventRecord): Promise<SeriesProgress | undefined>;
+}
+
+/** A series write that answers before its occurrences are all written (issue 38): how many are which. */
+export interface SeriesProgress {
+  written: number;
+  pending: number;
+}
+
+/**
+ * Finishes the journals of a write within the request's budget. What is left is handed to the
+ * finisher at once (due now: this request writes no more of it), and counted for the 202.
+ */
+async function finishing(seriesIds: number[], total: number): Promise<SeriesProgress | undefined> {
+  let pending = 0;
+  for (const id of seriesIds) {
+    const progress = { pending: 0 };
+    if (await finishJournal(id, undefined, progress)) continue;
+    pending += Math.max(1, progress.pending);
+    const state = await getSeriesState(id);
+    if (state?.journalDueKey && (state.journalDueMs ?? 0) > Date.now())
+      await moveJournalDue(id, state.journalDueKey, Date.now());
+  }
+  return pending ? { written: Math.max(1, total - pending), pending } : undefined;
 }
 
 interface Anchor extends SeriesTimes {
@@ -147,7 +171,7 @@ export function creatingSeries(
       };
       return [seriesWrite(item, undefined, staleError(ctx, 'event'))];
     },
-    finish: (saved) => finishJournal(saved.data.series!.id),
+    finish: (saved) => finishing([saved.data.series!.id], ids.length),
   };
 }
 
@@ -229,7 +253,7 @@ function editingThis(occurrence: Occurrence, sent: Set<string>): SeriesHook {
       return undefined;
     },
     writes: () => [],
-    finish: async () => {},
+    finish: async () => undefined,
   };
 }
 
@@ -360,7 +384,7 @@ function editingAll(
       };
       return [seriesWrite(item, series.version, staleError(ctx, 'event'))];
     },
-    finish: () => finishJournal(series.id),
+    finish: () => finishing([series.id], Object.keys(next!.members).length),
   };
 }
 
@@ -408,10 +432,11 @@ function splitting(
         ),
       ];
     },
-    async finish(saved) {
-      await finishJournal(series.id);
-      await finishJournal(saved.id);
-    },
+    finish: (saved) =>
+      finishing(
+        [series.id, saved.id],
+        Object.keys(before!.members).length + Object.keys(after!.members).length,
+      ),
   };
 }
 
