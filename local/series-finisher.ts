@@ -2,12 +2,12 @@ import { type FinisherRun, finishDueSeriesWrites } from '../shared/services/seri
 import { repeatJob } from './repeating-job';
 
 /**
- * The finisher of series writes in the local stack (docs/recurrence.md): every few seconds, the
+ * The finisher of series writes in the local stack (docs/recurrence.md): every second, the
  * journals series writes left when they answered are finished (deployed, the finishSeriesWrites job
  * does the same every minute: functions/jobs/finish-series-writes.ts). A run is short, so stopping the
  * stack waits little for it.
  */
-const EVERY_MS = 5_000;
+const EVERY_MS = 1_000;
 const BUDGET_MS = 20_000;
 
 export function startSeriesFinisher(

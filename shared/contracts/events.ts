@@ -31,12 +31,37 @@ const posts = postOperations({
   updateBySlugBody: eventUpdateBody,
 });
 
+/** A series write that answers before its occurrences are all written (issue 38, docs/recurrence.md). */
+const seriesAccepted = {
+  202: {
+    description:
+      'A series write answered before all its occurrences are written: the occurrence written; the ' +
+      'finisher writes the rest within seconds (GET /events?series= shows the series whole once ' +
+      'X-Cal-Series-Pending there is 0).',
+    schema: eventSchema,
+    headers: {
+      Location: 'The rest_url of the occurrence written.',
+      'X-Cal-Series-Written': 'How many of the series’ occurrences are written.',
+      'X-Cal-Series-Pending': 'How many are still to be written (or removed).',
+    },
+  },
+} as const;
+
 export const eventOps = {
   ...posts,
+  create: { ...posts.create, responses: { ...posts.create.responses, ...seriesAccepted } },
   // Writes of an occurrence take the scope of a series (docs/recurrence.md).
-  update: { ...posts.update, query: eventUpdateQuery },
+  update: {
+    ...posts.update,
+    query: eventUpdateQuery,
+    responses: { ...posts.update.responses, ...seriesAccepted },
+  },
   delete: { ...posts.delete, query: eventDeleteQuery },
-  updateBySlug: { ...posts.updateBySlug, query: eventUpdateQuery },
+  updateBySlug: {
+    ...posts.updateBySlug,
+    query: eventUpdateQuery,
+    responses: { ...posts.updateBySlug.responses, ...seriesAccepted },
+  },
   deleteBySlug: { ...posts.deleteBySlug, query: eventDeleteQuery },
   /** The subscription feed: every matching event of a window, as text/calendar. */
   ical: {

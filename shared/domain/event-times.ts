@@ -36,6 +36,43 @@ function zoneFrom<Z, M>(maths: TimeMaths<Z, M>, input: TimesInput, current?: Eve
   return { zone, name: /^utc$/i.test(input.timezone.trim()) ? 'UTC' : input.timezone.trim() };
 }
 
+/** A value written as a plain wall time (`Y-m-d H:i[:s]`), as `Y-m-d H:i:s`; else undefined. */
+export function writtenWall(value: unknown): string | undefined {
+  const m =
+    typeof value === 'string'
+      ? /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim())
+      : null;
+  return m ? `${m[1]} ${m[2]}:${m[3]}:${m[4] ?? '00'}` : undefined;
+}
+
+const floatingMs = (wall: string) => Date.parse(`${wall.replace(' ', 'T')}Z`);
+
+/** How far reading moved a written wall time forward (a daylight-saving gap), in ms; else 0. */
+function gapShift<Z, M>(maths: TimeMaths<Z, M>, read: M, value: unknown): number {
+  const written = writtenWall(value);
+  const shift = written ? floatingMs(maths.wall(read)) - floatingMs(written) : 0;
+  return shift > 0 ? shift : 0;
+}
+
+/**
+ * A start written inside a daylight-saving gap (02:30 on a spring-forward day) is read forward by the
+ * gap, as RFC 5545 §3.3.5 reads it (03:30); the end moves with it, so the event keeps the length it was
+ * written with (issue 43). An end in the gap too has moved the same already.
+ */
+function keepLength<Z, M>(
+  maths: TimeMaths<Z, M>,
+  zone: Z,
+  start: M,
+  end: M,
+  sentStart: unknown,
+  sentEnd: unknown,
+): M {
+  const shift = gapShift(maths, start, sentStart);
+  if (!shift || writtenWall(sentEnd) === undefined) return end;
+  const more = shift - gapShift(maths, end, sentEnd);
+  return more > 0 ? maths.at(new Date(maths.ms(end) + more), zone) : end;
+}
+
 /**
  * Works out start and end from a create or a partial update: absent dates keep their wall time (read
  * in the possibly new zone), `all_day` widens to whole days, and an end before the start is a 400.
@@ -49,6 +86,7 @@ export function timesWith<Z, M>(maths: TimeMaths<Z, M>, input: TimesInput, curre
     start = maths.dayStart(start);
     end = maths.dayEnd(end);
   }
+  if (!allDay) end = keepLength(maths, zone, start, end, input.start_date, input.end_date);
   if (maths.ms(end) < maths.ms(start))
     throw invalidParam('end_date', 'end_date must not be before start_date.', 'rest_end_before_start');
   // The wall times were read inside the calendar; the same instants in UTC are shown too.

@@ -85,6 +85,25 @@ export const accepted = <B extends { rest_url: string }>(body: B): Reply<B> => (
   headers: { Location: body.rest_url },
 });
 
+/**
+ * 202 of a series write that answers before all its occurrences are written (issue 38,
+ * docs/recurrence.md): the occurrence written, its `Location`, and how many of the series' occurrences
+ * are written and still pending (the finisher writes them within seconds).
+ */
+export const seriesAccepted = <B>(
+  body: B,
+  location: string,
+  progress: { written: number; pending: number },
+): Reply<B> => ({
+  status: 202,
+  body,
+  headers: {
+    Location: location,
+    'X-Cal-Series-Written': String(progress.written),
+    'X-Cal-Series-Pending': String(progress.pending),
+  },
+});
+
 /** 200 with the body. */
 export const ok = <B>(body: B): Reply<B> => ({ body });
 

@@ -72,7 +72,7 @@ export async function getSeries(id: number): Promise<SeriesItem | undefined> {
  */
 export async function getSeriesState(
   id: number,
-): Promise<{ series: SeriesItem; journalDueMs?: number } | undefined> {
+): Promise<{ series: SeriesItem; journalDueMs?: number; journalDueKey?: string } | undefined> {
   const out = await ddb.send(
     new GetCommand({ TableName: tableName(), Key: keys.series(id), ConsistentRead: true }),
   );
@@ -80,7 +80,10 @@ export async function getSeriesState(
   // The journal's index keys are the write's own (seriesWrite), never carried into the next one.
   const { pk: _pk, sk: _sk, gsi2pk: _jp, gsi2sk: due, ...item } = out.Item;
   const dueMs = typeof due === 'string' ? Date.parse(due.split('#')[0]!) : NaN;
-  return { series: item as SeriesItem, ...(Number.isFinite(dueMs) ? { journalDueMs: dueMs } : {}) };
+  return {
+    series: item as SeriesItem,
+    ...(Number.isFinite(dueMs) ? { journalDueMs: dueMs, journalDueKey: due as string } : {}),
+  };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { EventRecord, Occurrence } from '../domain/event-record';
 import type { SeriesTimes } from '../domain/recurrence';
 import { normalLines } from '../domain/recurrence-lines';
 import { editedFields, sharedWith, TIME_FIELDS } from '../domain/series-fields';
+import { writtenWall } from '../domain/event-times';
 import { withTimeMaths } from '../domain/time-maths';
 import { nextIds } from '../db/ids';
 import type { PlannedWrite } from '../db/transact';
@@ -11,6 +12,7 @@ import {
   getSeries,
   getSeriesState,
   type JournalEntry,
+  moveJournalDue,
   type SeriesItem,
   seriesWrite,
   type Template,
@@ -34,8 +36,31 @@ export interface SeriesHook {
   prepare(record: EventRecord): Promise<number | undefined>;
   /** Items of the record's own transaction: the series items and their journals. */
   writes(saved: EventRecord): PlannedWrite[];
-  /** Writes the other occurrences (the journals). */
-  finish(saved: EventRecord): Promise<unknown>;
+  /** Writes the other occurrences (the journals); what is left to the finisher, if anything. */
+  finish(saved: EventRecord): Promise<SeriesProgress | undefined>;
+}
+
+/** A series write that answers before its occurrences are all written (issue 38): how many are which. */
+export interface SeriesProgress {
+  written: number;
+  pending: number;
+}
+
+/**
+ * Finishes the journals of a write within the request's budget. What is left is handed to the
+ * finisher at once (due now: this request writes no more of it), and counted for the 202.
+ */
+async function finishing(seriesIds: number[], total: number): Promise<SeriesProgress | undefined> {
+  let pending = 0;
+  for (const id of seriesIds) {
+    const progress = { pending: 0 };
+    if (await finishJournal(id, undefined, progress)) continue;
+    pending += Math.max(1, progress.pending);
+    const state = await getSeriesState(id);
+    if (state?.journalDueKey && (state.journalDueMs ?? 0) > Date.now())
+      await moveJournalDue(id, state.journalDueKey, Date.now());
+  }
+  return pending ? { written: Math.max(1, total - pending), pending } : undefined;
 }
 
 interface Anchor extends SeriesTimes {
@@ -68,17 +93,42 @@ const anchorOf = (e: EventRecord): Anchor => ({
 const later = (a: string, b: string) => (a > b ? a : b);
 
 /**
+ * The anchor of a new series: the record's times, but the wall time the request wrote when reading
+ * moved it forward out of a daylight-saving gap (issue 43). The rule recurs at the written time, and
+ * only the occurrence on the gap day moves (RFC 5545 §3.3.5), keeping its length.
+ */
+function writtenAnchor(record: EventRecord, sentStart: unknown): Anchor {
+  const anchor = anchorOf(record);
+  const written = writtenWall(sentStart);
+  if (
+    anchor.allDay ||
+    !written ||
+    written >= anchor.start ||
+    written.slice(0, 10) !== anchor.start.slice(0, 10)
+  )
+    return anchor;
+  return { ...anchor, start: written, end: shifted(written, wallDiff(anchor.end, anchor.start)) };
+}
+
+/**
  * POST /events with `recurrence`: the first occurrence is the event written; the others follow. The
  * same for a single event given a rule (`first`: its ID, which becomes the series'), as its update.
  */
-export function creatingSeries(sentLines: string[], ctx: Writer, first?: number): SeriesHook {
+export function creatingSeries(
+  sentLines: string[],
+  ctx: Writer,
+  first?: number,
+  /** The `start_date` the request sent, if any: the rule's anchor when it fell in a gap. */
+  sentStart?: unknown,
+): SeriesHook {
   const lines = normalLines(sentLines);
   let ids: number[] = [];
-  let plan: { starts: string[]; text: string; ended: boolean; horizon: string } | undefined;
+  let plan: { starts: string[]; text: string; ended: boolean; horizon: string; anchor: Anchor } | undefined;
   return {
     async prepare(record) {
-      const horizon = later(await horizonIn(record.data.timezone), record.data.start);
-      const series = await expand(lines, anchorOf(record), horizon);
+      const anchor = writtenAnchor(record, sentStart);
+      const horizon = later(await horizonIn(record.data.timezone), anchor.start);
+      const series = await expand(lines, anchor, horizon);
       const n = series.occurrences.length;
       ids =
         first === undefined
@@ -89,12 +139,13 @@ export function creatingSeries(sentLines: string[], ctx: Writer, first?: number)
         text: series.text,
         ended: series.ended,
         horizon,
+        anchor,
       };
       record.data.series = {
         id: ids[0]!,
         lines,
         text: series.text,
-        start: record.data.start,
+        start: anchor.start,
         exception: false,
         edited: [],
       };
@@ -106,7 +157,7 @@ export function creatingSeries(sentLines: string[], ctx: Writer, first?: number)
         id: ids[0]!,
         lines,
         text: p.text,
-        ...anchorOf(saved),
+        ...p.anchor,
         horizon: p.horizon,
         ended: p.ended,
         slug: saved.slug,
@@ -120,7 +171,7 @@ export function creatingSeries(sentLines: string[], ctx: Writer, first?: number)
       };
       return [seriesWrite(item, undefined, staleError(ctx, 'event'))];
     },
-    finish: (saved) => finishJournal(saved.data.series!.id),
+    finish: (saved) => finishing([saved.data.series!.id], ids.length),
   };
 }
 
@@ -142,7 +193,7 @@ const scopeOnSingle = () =>
  */
 export async function updatingOccurrence(
   current: EventRecord,
-  body: { recurrence?: string[] },
+  body: { recurrence?: string[]; start_date?: unknown },
   sent: Set<string>,
   scope: Scope | undefined,
   ctx: Writer,
@@ -151,7 +202,10 @@ export async function updatingOccurrence(
   if (!current.data.series) {
     // A rule on a single event makes it the first occurrence of a new series, as Google Calendar does.
     if (sent.has('recurrence') && (scope ?? 'all') === 'all')
-      return { current, hook: creatingSeries(body.recurrence!, ctx, current.id) };
+      return {
+        current,
+        hook: creatingSeries(body.recurrence!, ctx, current.id, body.start_date),
+      };
     if (scope !== undefined) throw scopeOnSingle();
     return { current };
   }
@@ -199,7 +253,7 @@ function editingThis(occurrence: Occurrence, sent: Set<string>): SeriesHook {
       return undefined;
     },
     writes: () => [],
-    finish: async () => {},
+    finish: async () => undefined,
   };
 }
 
@@ -324,10 +378,13 @@ function editingAll(
       return undefined;
     },
     writes(saved) {
-      const item = { ...next!, template: sharedWith(series.template, saved, sentFields) };
+      const item = {
+        ...next!,
+        template: sharedWith(series.template, saved, sentFields),
+      };
       return [seriesWrite(item, series.version, staleError(ctx, 'event'))];
     },
-    finish: () => finishJournal(series.id),
+    finish: () => finishing([series.id], Object.keys(next!.members).length),
   };
 }
 
@@ -365,16 +422,21 @@ function splitting(
       return [
         seriesWrite(before!, series.version, busy),
         seriesWrite(
-          { ...after!, slug: saved.slug, template: sharedWith(series.template, saved, sentFields) },
+          {
+            ...after!,
+            slug: saved.slug,
+            template: sharedWith(series.template, saved, sentFields),
+          },
           undefined,
           busy,
         ),
       ];
     },
-    async finish(saved) {
-      await finishJournal(series.id);
-      await finishJournal(saved.id);
-    },
+    finish: (saved) =>
+      finishing(
+        [series.id, saved.id],
+        Object.keys(before!.members).length + Object.keys(after!.members).length,
+      ),
   };
 }
 
@@ -417,7 +479,10 @@ export async function splitPlan(
     members: Object.fromEntries(earlier),
     version: series.version + 1,
     // The earlier occurrences show the shortened lines.
-    journal: { token: newToken(), entries: earlier.map(([id, start]) => ({ id: Number(id), start })) },
+    journal: {
+      token: newToken(),
+      entries: earlier.map(([id, start]) => ({ id: Number(id), start })),
+    },
   };
   const after: SeriesItem = {
     ...series,
@@ -430,7 +495,11 @@ export async function splitPlan(
     template: o.template ?? series.template,
     members: placed.members,
     version: 1,
-    journal: { token: newToken(), entries: placed.entries, ...(o.override ? { override: o.override } : {}) },
+    journal: {
+      token: newToken(),
+      entries: placed.entries,
+      ...(o.override ? { override: o.override } : {}),
+    },
   };
   return { before, after };
 }

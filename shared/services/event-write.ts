@@ -30,7 +30,7 @@ import { allInOrder } from './all-in-order';
 import { type Ref, retryStale, staleError, type Writer } from './context';
 import { linkedGone, parentsFor } from './event-write-parts';
 import { loadEvent } from './event-read';
-import type { Scope, SeriesHook } from './event-series';
+import type { Scope, SeriesHook, SeriesProgress } from './event-series';
 import { type EventView, presentEvent } from './event-view';
 import {
   checkLinks,
@@ -239,12 +239,19 @@ const seriesCode = () => import('./event-series');
  * POST /events: the new event as every event route shows it. With `recurrence`, the first occurrence
  * of a new series, whose other occurrences are written after it (services/event-series.ts).
  */
-export async function createEvent(body: EventBody, sent: Set<string>, ctx: Writer): Promise<EventView> {
+export async function createEvent(
+  body: EventBody,
+  sent: Set<string>,
+  ctx: Writer,
+  /** Told when a series' occurrences are not all written as the request answers (a 202, issue 38). */
+  report?: (progress: SeriesProgress) => void,
+): Promise<EventView> {
   const series = sent.has('recurrence')
-    ? (await seriesCode()).creatingSeries(body.recurrence!, ctx)
+    ? (await seriesCode()).creatingSeries(body.recurrence!, ctx, undefined, body.start_date)
     : undefined;
   const saved = await save(body, sent, ctx, undefined, series);
-  await series?.finish(saved.saved);
+  const progress = await series?.finish(saved.saved);
+  if (progress) report?.(progress);
   return present(saved, ctx);
 }
 
@@ -271,6 +278,8 @@ export async function updateEvent(
   ctx: Writer,
   /** For an occurrence of a series: which occurrences change (docs/recurrence.md). */
   scope?: Scope,
+  /** Told when the series' occurrences are not all written as the request answers (a 202, issue 38). */
+  report?: (progress: SeriesProgress) => void,
 ): Promise<EventView> {
   const write = async () => {
     const loaded = await loadEvent(ref);
@@ -279,7 +288,8 @@ export async function updateEvent(
         ? await (await seriesCode()).updatingOccurrence(loaded, body, sent, scope, ctx, () => loadEvent(ref))
         : { current: loaded, hook: undefined };
     const saved = await save(body, sent, ctx, current, hook);
-    await hook?.finish(saved.saved);
+    const progress = await hook?.finish(saved.saved);
+    if (progress) report?.(progress);
     return saved;
   };
   return present(await retryStale(ctx, write), ctx);

@@ -161,7 +161,8 @@ function itemsOf(step: Step, i: number, shared: Shared): string[] {
  * Commits steps in transactions of up to 100 items, new occurrences' slugs claimed in each; answers
  * whether every step was committed before `deadline` (else the journal stays, for a repeat).
  */
-async function commitSteps(steps: Step[], shared: Shared, deadline: number): Promise<boolean> {
+/** Commits the steps in transactions until the deadline; answers how many steps are left. */
+async function commitSteps(steps: Step[], shared: Shared, deadline: number): Promise<number> {
   const groups: Step[][] = [];
   let group: Step[] = [];
   let items = new Set<string>();
@@ -219,7 +220,7 @@ async function commitSteps(steps: Step[], shared: Shared, deadline: number): Pro
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, groups.length) }, worker));
-  return done;
+  return done ? 0 : groups.slice(next).reduce((n, g) => n + g.length, 0);
 }
 
 /** Transactions of one journal in flight at once. */
@@ -253,13 +254,20 @@ const MAX_PASSES = 5;
  * meanwhile are read again (a few passes); what still differs after that is left in the journal for
  * the next repeat or extend run.
  */
-export async function finishJournal(seriesId: number, budgetMs = REQUEST_BUDGET_MS): Promise<boolean> {
+export async function finishJournal(
+  seriesId: number,
+  budgetMs = REQUEST_BUDGET_MS,
+  /** Filled with how many of the journal's occurrences are still to write when it returns false. */
+  progress?: { pending: number },
+): Promise<boolean> {
   const deadline = Date.now() + budgetMs;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const s = await getSeries(seriesId);
     if (!s?.journal) return true;
     try {
-      if (!(await applyJournal(s, deadline))) return false;
+      const left = await applyJournal(s, deadline);
+      if (progress) progress.pending = left;
+      if (left > 0) return false;
       await clearJournal(s.id, s.journal.token);
       return true;
     } catch (e) {
@@ -275,7 +283,8 @@ export async function finishJournal(seriesId: number, budgetMs = REQUEST_BUDGET_
  */
 const REQUEST_BUDGET_MS = 3000;
 
-async function applyJournal(s: SeriesItem, deadline: number): Promise<boolean> {
+/** Writes what the journal still needs until the deadline; answers how many occurrences are left. */
+async function applyJournal(s: SeriesItem, deadline: number): Promise<number> {
   const { entries, override } = s.journal!;
   const ids = [...new Set(entries.map((e) => e.id))];
   const items = await batchGet(ids.map(keys.post), true);
@@ -298,7 +307,7 @@ async function applyJournal(s: SeriesItem, deadline: number): Promise<boolean> {
       ...(before ? {} : { slugBase: `${s.slug}-${entry.start.slice(0, 10)}` }),
     });
   }
-  if (!steps.length) return true;
+  if (!steps.length) return 0;
   const records = steps.flatMap((st) => [st.before, st.after]).filter((r): r is EventRecord => !!r);
   const withCategories = records.some((r) => r.data.categories.length > 0);
   const [gone, parentOf] = await Promise.all([goneOf(records), parentsFor(withCategories)]);

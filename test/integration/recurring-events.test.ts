@@ -35,7 +35,8 @@ async function createSeries(body: Record<string, unknown>): Promise<Rec> {
   let res = await api.post('/events', event, { token: editor, headers });
   for (let n = 0; n < 3 && res.status === 503; n++)
     res = await api.post('/events', event, { token: editor, headers });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  // A 202: occurrences left to the finisher on a loaded machine (issue 38).
+  expect([201, 202], JSON.stringify(res.body)).toContain(res.status);
   await finishJournal(res.body.series_id, Number.POSITIVE_INFINITY);
   return res.body as Rec;
 }

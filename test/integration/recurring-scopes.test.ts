@@ -40,7 +40,8 @@ async function series(body: Record<string, unknown> = {}): Promise<Rec[]> {
   const headers = { 'idempotency-key': randomUUID() };
   const event = anEvent({ ...FIVE, ...body });
   const res = await repeated(() => api.post('/events', event, { token: editor, headers }));
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  // A 202: occurrences left to the finisher on a loaded machine (issue 38).
+  expect([201, 202], JSON.stringify(res.body)).toContain(res.status);
   await settle(res.body.series_id);
   return list(res.body.id);
 }

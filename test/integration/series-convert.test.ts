@@ -28,7 +28,8 @@ const WEEKLY_4 = ['RRULE:FREQ=WEEKLY;COUNT=4'];
 
 async function single(title: string): Promise<Rec> {
   const res = await api.post('/events', anEvent({ ...TIMES, title }), { token: editor });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  // A 202: occurrences left to the finisher on a loaded machine (issue 38).
+  expect([201, 202], JSON.stringify(res.body)).toContain(res.status);
   return res.body as Rec;
 }
 

@@ -148,3 +148,66 @@ describe('concurrent scope=following splits of one series (issue 43)', () => {
     expect(later.status, JSON.stringify(later.body)).toBe(200);
   });
 });
+
+describe('a start inside a daylight-saving gap (issue 43)', () => {
+  // 14 March 2027: New York skips from 02:00 to 03:00.
+  const when = (e: Rec) => [e.start_date, e.end_date, e.utc_start_date, e.utc_end_date];
+
+  it('moves a single event forward by the gap (RFC 5545 §3.3.5) and keeps its length', async () => {
+    const single = await create({
+      title: 'In the gap',
+      start_date: '2027-03-14 02:30:00',
+      end_date: '2027-03-14 03:30:00',
+      timezone: 'America/New_York',
+    });
+    expect(when(single)).toEqual([
+      '2027-03-14 03:30:00',
+      '2027-03-14 04:30:00',
+      '2027-03-14 07:30:00',
+      '2027-03-14 08:30:00',
+    ]);
+    const short = await create({
+      title: 'All in the gap',
+      start_date: '2027-03-14 02:30',
+      end_date: '2027-03-14 02:45',
+      timezone: 'America/New_York',
+    });
+    expect(when(short).slice(0, 2)).toEqual(['2027-03-14 03:30:00', '2027-03-14 03:45:00']);
+  });
+
+  it('moves only the series occurrence on the gap day; the rule keeps the written time', async () => {
+    const first = await create({
+      title: 'Night shift',
+      start_date: '2027-03-14 02:30:00',
+      end_date: '2027-03-14 03:30:00',
+      timezone: 'America/New_York',
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=3'],
+    });
+    expect(first.occurrence_start).toBe('2027-03-14 02:30:00');
+    const all = await occurrences(first.id as number);
+    expect(all.map(when)).toEqual([
+      ['2027-03-14 03:30:00', '2027-03-14 04:30:00', '2027-03-14 07:30:00', '2027-03-14 08:30:00'],
+      ['2027-03-15 02:30:00', '2027-03-15 03:30:00', '2027-03-15 06:30:00', '2027-03-15 07:30:00'],
+      ['2027-03-16 02:30:00', '2027-03-16 03:30:00', '2027-03-16 06:30:00', '2027-03-16 07:30:00'],
+    ]);
+    expect(all.map((e) => e.occurrence_start)).toEqual([
+      '2027-03-14 02:30:00',
+      '2027-03-15 02:30:00',
+      '2027-03-16 02:30:00',
+    ]);
+
+    // A weekly series from the Sunday before: only the gap day's occurrence moves.
+    const weekly = await create({
+      title: 'Sunday night',
+      start_date: '2027-03-07 02:30:00',
+      end_date: '2027-03-07 04:00:00',
+      timezone: 'America/New_York',
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
+    });
+    expect((await occurrences(weekly.id as number)).map((e) => [e.start_date, e.end_date])).toEqual([
+      ['2027-03-07 02:30:00', '2027-03-07 04:00:00'],
+      ['2027-03-14 03:30:00', '2027-03-14 05:00:00'],
+      ['2027-03-21 02:30:00', '2027-03-21 04:00:00'],
+    ]);
+  });
+});

@@ -121,7 +121,8 @@ describe('an interrupted series write', () => {
     let again = await api.post('/events', body, { token: editor, headers });
     for (let n = 0; n < 3 && again.status === 503; n++)
       again = await api.post('/events', body, { token: editor, headers });
-    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    // A 202: occurrences left to the finisher on a loaded machine (issue 38).
+    expect([201, 202], JSON.stringify(again.body)).toContain(again.status);
     expect(again.body.id).toBe(first.id);
     await finishJournal(first.id, Number.POSITIVE_INFINITY);
     const all = await occurrences(first.id);
@@ -135,7 +136,8 @@ describe('an interrupted series write', () => {
     let created = await api.post('/events', body, { token: editor, headers });
     for (let n = 0; n < 3 && created.status === 503; n++)
       created = await api.post('/events', body, { token: editor, headers });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // A 202: occurrences left to the finisher on a loaded machine (issue 38).
+    expect([201, 202], JSON.stringify(created.body)).toContain(created.status);
     const seriesId = created.body.series_id as number;
     await finishJournal(seriesId, Number.POSITIVE_INFINITY);
     // The first transaction is the named occurrence's with the series item; the second the journal's first.
@@ -322,7 +324,8 @@ describe('a series write', () => {
       }),
       { token: editor },
     );
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    // A 202: occurrences left to the finisher on a loaded machine (issue 38).
+    expect([201, 202], JSON.stringify(res.body)).toContain(res.status);
     await finishJournal(res.body.series_id as number, Number.POSITIVE_INFINITY);
     vi.restoreAllMocks();
     expect(twice, 'an item named twice in one transaction').toEqual([]);

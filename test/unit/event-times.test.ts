@@ -126,6 +126,33 @@ describe('resolveEventTimes on create', () => {
     expect(t).toMatchObject({ start: '2027-03-28 03:30:00', utcStart: '2027-03-28 01:30:00' });
   });
 
+  it('keeps the written length of an event starting in a gap: its end moves with the start (issue 43)', async () => {
+    const t = await resolveEventTimes({
+      start_date: '2027-03-14 02:30:00',
+      end_date: '2027-03-14 03:30:00',
+      timezone: 'America/New_York',
+    });
+    expect(t).toMatchObject({
+      start: '2027-03-14 03:30:00',
+      end: '2027-03-14 04:30:00',
+      utcStart: '2027-03-14 07:30:00',
+      utcEnd: '2027-03-14 08:30:00',
+    });
+    // An end in the gap too has moved as far already; an instant end is left where it was sent.
+    const inGap = await resolveEventTimes({
+      start_date: '2027-03-14 02:15',
+      end_date: '2027-03-14 02:45',
+      timezone: 'America/New_York',
+    });
+    expect(inGap).toMatchObject({ start: '2027-03-14 03:15:00', end: '2027-03-14 03:45:00' });
+    const instant = await resolveEventTimes({
+      start_date: '2027-03-14 02:30:00',
+      end_date: '2027-03-14T09:00:00Z',
+      timezone: 'America/New_York',
+    });
+    expect(instant).toMatchObject({ start: '2027-03-14 03:30:00', utcEnd: '2027-03-14 09:00:00' });
+  });
+
   it('spans the Berlin fall-back night (2027-10-31): 01:30 CEST to 03:30 CET is three hours', async () => {
     const t = await resolveEventTimes({
       start_date: '2027-10-31 01:30:00',

@@ -1919,6 +1919,24 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
+            /** @description A series write answered before all its occurrences are written: the occurrence written; the finisher writes the rest within seconds (GET /events?series= shows the series whole once X-Cal-Series-Pending there is 0). */
+            202: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description The rest_url of the occurrence written. */
+                    Location: string;
+                    /** @description How many of the series’ occurrences are written. */
+                    "X-Cal-Series-Written": string;
+                    /** @description How many are still to be written (or removed). */
+                    "X-Cal-Series-Pending": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -2011,6 +2029,24 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
+            /** @description A series write answered before all its occurrences are written: the occurrence written; the finisher writes the rest within seconds (GET /events?series= shows the series whole once X-Cal-Series-Pending there is 0). */
+            202: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description The rest_url of the occurrence written. */
+                    Location: string;
+                    /** @description How many of the series’ occurrences are written. */
+                    "X-Cal-Series-Written": string;
+                    /** @description How many are still to be written (or removed). */
+                    "X-Cal-Series-Pending": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -2052,6 +2088,24 @@ export interface operations {
                     "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
                     "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
                     ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description A series write answered before all its occurrences are written: the occurrence written; the finisher writes the rest within seconds (GET /events?series= shows the series whole once X-Cal-Series-Pending there is 0). */
+            202: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description The rest_url of the occurrence written. */
+                    Location: string;
+                    /** @description How many of the series’ occurrences are written. */
+                    "X-Cal-Series-Written": string;
+                    /** @description How many are still to be written (or removed). */
+                    "X-Cal-Series-Pending": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2150,6 +2204,24 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
+            /** @description A series write answered before all its occurrences are written: the occurrence written; the finisher writes the rest within seconds (GET /events?series= shows the series whole once X-Cal-Series-Pending there is 0). */
+            202: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description The rest_url of the occurrence written. */
+                    Location: string;
+                    /** @description How many of the series’ occurrences are written. */
+                    "X-Cal-Series-Written": string;
+                    /** @description How many are still to be written (or removed). */
+                    "X-Cal-Series-Pending": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -2242,6 +2314,24 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
+            /** @description A series write answered before all its occurrences are written: the occurrence written; the finisher writes the rest within seconds (GET /events?series= shows the series whole once X-Cal-Series-Pending there is 0). */
+            202: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description The rest_url of the occurrence written. */
+                    Location: string;
+                    /** @description How many of the series’ occurrences are written. */
+                    "X-Cal-Series-Written": string;
+                    /** @description How many are still to be written (or removed). */
+                    "X-Cal-Series-Pending": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -2283,6 +2373,24 @@ export interface operations {
                     "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
                     "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
                     ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description A series write answered before all its occurrences are written: the occurrence written; the finisher writes the rest within seconds (GET /events?series= shows the series whole once X-Cal-Series-Pending there is 0). */
+            202: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description The rest_url of the occurrence written. */
+                    Location: string;
+                    /** @description How many of the series’ occurrences are written. */
+                    "X-Cal-Series-Written": string;
+                    /** @description How many are still to be written (or removed). */
+                    "X-Cal-Series-Pending": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2375,6 +2483,24 @@ export interface operations {
                     "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
                     "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
                     ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description A series write answered before all its occurrences are written: the occurrence written; the finisher writes the rest within seconds (GET /events?series= shows the series whole once X-Cal-Series-Pending there is 0). */
+            202: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description The rest_url of the occurrence written. */
+                    Location: string;
+                    /** @description How many of the series’ occurrences are written. */
+                    "X-Cal-Series-Written": string;
+                    /** @description How many are still to be written (or removed). */
+                    "X-Cal-Series-Pending": string;
                     [name: string]: unknown;
                 };
                 content: {
