@@ -1,4 +1,4 @@
-import { ArnFormat, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -12,6 +12,7 @@ import type { Operation } from '../shared/contracts/types';
 import { CORS_ALLOW_ORIGINS_ENV } from '../shared/http/cors';
 import { OPERATION_FUNCTION_PREFIX_ENV } from '../shared/http/dispatch';
 import { dataFunction } from './function-defaults';
+import { removalPolicy } from './removal';
 
 export { NAMESPACE_PATH };
 
@@ -99,7 +100,7 @@ export class EventsApi extends Construct {
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: props.logRetention,
-      removalPolicy: props.retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: removalPolicy(props.retainLogs),
     });
     this.stage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.httpApi,

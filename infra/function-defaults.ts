@@ -1,14 +1,6 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  AssetHashType,
-  type CfnResource,
-  DockerImage,
-  Duration,
-  RemovalPolicy,
-  Stack,
-  Validations,
-} from 'aws-cdk-lib';
+import { AssetHashType, type CfnResource, DockerImage, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -18,6 +10,7 @@ import { buildSync } from 'esbuild';
 import { SERVICE_NAME } from '../shared/config';
 import { operations } from '../shared/contracts';
 import { FUNCTION_ENTRY, functionBuild } from './bundle/build-options';
+import { removalPolicy } from './removal';
 
 /** Lambda's CPU share grows with memory; 512 MB keeps cold starts (module init, validators) short. */
 export const FUNCTION_MEMORY_MB = 512;
@@ -67,7 +60,7 @@ export class ApiFunction extends Construct {
       throw new Error(`Function name ${props.functionName} is longer than ${MAX_FUNCTION_NAME} characters`);
     const logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention,
-      removalPolicy: props.retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: removalPolicy(props.retainLogs),
     });
     // Its own role, allowed to write to its own log group only (instead of the managed
     // AWSLambdaBasicExecutionRole, which may create and write any log group of the account).
