@@ -552,6 +552,7 @@ describe('cdk-nag AWS Solutions checks', () => {
     expect(
       findings({
         stage: 'prod',
+        siteUrl: 'https://calendar.example.org',
         oidcIssuer: 'https://issuer.example.com',
         oidcJwksUrl: 'https://issuer.example.com/jwks.json',
       }),
