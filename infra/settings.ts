@@ -48,6 +48,11 @@ export interface Settings {
   logLevel: string;
   /** CloudWatch namespace of the business counters (EventsCreated, Deletes, ClientErrors). */
   metricsNamespace: string;
+  /**
+   * Most webhook delivery batches at once (the deliverer's SQS MaximumConcurrency, 2 to 1000): each
+   * holds one of the account's concurrent executions, of which a new account may have 10 in all.
+   */
+  webhookConcurrency: number;
 }
 
 /** Reads and checks the context; `-c` values arrive as strings, cdk.json values as JSON. */
@@ -122,7 +127,15 @@ export function readSettings(scope: Construct): Settings {
     logRetention: retentionDays as RetentionDays,
     logLevel: str('logLevel', 'INFO')!,
     metricsNamespace: str('metricsNamespace', 'CalEvents')!,
+    webhookConcurrency: deliveryConcurrency(num('webhookConcurrency', 2)),
   };
+}
+
+/** What SQS event sources accept as MaximumConcurrency: a whole number from 2 to 1000. */
+function deliveryConcurrency(n: number): number {
+  if (!Number.isInteger(n) || n < 2 || n > 1000)
+    throw new Error(`Context "webhookConcurrency" must be a whole number from 2 to 1000, got ${n}`);
+  return n;
 }
 
 /** The functions read SERIES_HORIZON_MONTHS as a whole number (shared/config.ts): refused here, not at run time. */

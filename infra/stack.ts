@@ -133,6 +133,7 @@ export class CalEventsStack extends Stack {
       environment: environment(siteUrlLater),
       functionName: (name) => `${functionPrefix}${name}`,
       busName: `${this.stackName}-changes`,
+      deliveryConcurrency: settings.webhookConcurrency,
     });
     new Alarms(this, 'Alarms', { api: api.httpApi, functions: api.functions, table });
 

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { Match } from 'aws-cdk-lib/assertions';
@@ -41,6 +43,20 @@ const allFunctionNames = [
   'webhookDispatch',
   'webhookDeliver',
 ];
+
+describe('the functions (issue 38)', () => {
+  it("are as many as docs/operations.md says, which share a new account's concurrency", () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../docs/operations.md', import.meta.url)), 'utf8');
+    const [, all, withoutSite, ops] =
+      /app has (\d+) functions \((\d+) with `-c site=false`\): one per operation \((\d+)\)/.exec(
+        doc.replace(/\s+/g, ' '),
+      )!;
+    expect([...dev.functions.keys()].sort()).toEqual([...allFunctionNames].sort());
+    expect(Number(all)).toBe(dev.functions.size);
+    expect(Number(withoutSite)).toBe(dev.functions.size - 1);
+    expect(Number(ops)).toBe(operations.length);
+  });
+});
 
 /** Every IAM statement of one function's role, in its template: its inline policies' and policy resources'. */
 function statementsOf(
