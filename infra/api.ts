@@ -1,4 +1,4 @@
-import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -7,7 +7,13 @@ import { Grant } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, NAMESPACE_PATH, NO_ROUTE_HANDLER } from '../shared/config';
+import {
+  CORS_ALLOW_HEADERS,
+  CORS_EXPOSE_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+  NAMESPACE_PATH,
+  NO_ROUTE_HANDLER,
+} from '../shared/config';
 import type { Operation } from '../shared/contracts/types';
 import { CORS_ALLOW_ORIGINS_ENV } from '../shared/http/cors';
 import { OPERATION_FUNCTION_PREFIX_ENV } from '../shared/http/dispatch';
@@ -75,6 +81,7 @@ export class EventsApi extends Construct {
         allowHeaders: [...CORS_ALLOW_HEADERS],
         allowMethods: [CorsHttpMethod.ANY],
         exposeHeaders: [...CORS_EXPOSE_HEADERS],
+        maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
       },
     });
     Validations.of(this.httpApi).acknowledge({
