@@ -1,4 +1,4 @@
-import { ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -7,12 +7,19 @@ import { Grant } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, NAMESPACE_PATH, NO_ROUTE_HANDLER } from '../shared/config';
+import {
+  CORS_ALLOW_HEADERS,
+  CORS_EXPOSE_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+  NAMESPACE_PATH,
+  NO_ROUTE_HANDLER,
+} from '../shared/config';
 import type { Operation } from '../shared/contracts/types';
 import { noRouteTimeoutSeconds } from '../shared/function-limits';
 import { CORS_ALLOW_ORIGINS_ENV } from '../shared/http/cors';
 import { OPERATION_FUNCTION_PREFIX_ENV } from '../shared/http/dispatch';
 import { dataFunction } from './function-defaults';
+import { removalPolicy } from './removal';
 
 export { NAMESPACE_PATH };
 
@@ -77,6 +84,7 @@ export class EventsApi extends Construct {
         allowHeaders: [...CORS_ALLOW_HEADERS],
         allowMethods: [CorsHttpMethod.ANY],
         exposeHeaders: [...CORS_EXPOSE_HEADERS],
+        maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
       },
     });
     Validations.of(this.httpApi).acknowledge({
@@ -102,7 +110,7 @@ export class EventsApi extends Construct {
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: props.logRetention,
-      removalPolicy: props.retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: removalPolicy(props.retainLogs),
     });
     this.stage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.httpApi,

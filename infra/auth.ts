@@ -1,8 +1,9 @@
-import { Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Fn, Stack, Validations } from 'aws-cdk-lib';
 import { AccountRecovery, UserPool, type UserPoolClient, type UserPoolDomain } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { ROLES } from '../shared/domain/roles';
 import type { OidcSettings } from './settings';
+import { removalPolicy } from './removal';
 
 export interface AuthProps {
   /** An external OIDC issuer; without one the stack runs its own Cognito user pool. */
@@ -48,7 +49,7 @@ export class Auth extends Construct {
         requireSymbols: true,
         tempPasswordValidity: Duration.days(3),
       },
-      removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: removalPolicy(props.retain),
       deletionProtection: props.retain,
     });
     Validations.of(this.userPool).acknowledge({

@@ -1,14 +1,6 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  AssetHashType,
-  type CfnResource,
-  DockerImage,
-  Duration,
-  RemovalPolicy,
-  Stack,
-  Validations,
-} from 'aws-cdk-lib';
+import { AssetHashType, type CfnResource, DockerImage, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -19,6 +11,7 @@ import { SERVICE_NAME } from '../shared/config';
 import { operations } from '../shared/contracts';
 import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '../shared/function-limits';
 import { FUNCTION_ENTRY, functionBuild } from './bundle/build-options';
+import { removalPolicy } from './removal';
 
 /** The numbers are shared with the local gateway, which applies them too (shared/function-limits.ts). */
 export { FUNCTION_MEMORY_MB } from '../shared/function-limits';
@@ -68,7 +61,7 @@ export class ApiFunction extends Construct {
       throw new Error(`Function name ${props.functionName} is longer than ${MAX_FUNCTION_NAME} characters`);
     const logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention,
-      removalPolicy: props.retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: removalPolicy(props.retainLogs),
     });
     // Its own role, allowed to write to its own log group only (instead of the managed
     // AWSLambdaBasicExecutionRole, which may create and write any log group of the account).

@@ -14,8 +14,9 @@ export interface Settings {
   stage: StageName;
   /**
    * The public site's address: every `url`, `global_id` and iCalendar UID is built from it, so it must
-   * not change after the first deploy. Unset, it is the distribution's address (with the site) or the
-   * API's (without): docs/operations.md says to set it before the first deploy.
+   * not change after the first deploy. Required in prod; unset in dev, it is the API's own address
+   * (never the distribution's: no function waits on the site's stack), and setting it later is a UID
+   * change (docs/operations.md).
    */
   siteUrl?: string;
   /** Whether to deploy the calendar page and its CloudFront distribution (`-c site=false`: the API only). */
@@ -47,6 +48,11 @@ export interface Settings {
   logLevel: string;
   /** CloudWatch namespace of the business counters (EventsCreated, Deletes, ClientErrors). */
   metricsNamespace: string;
+  /**
+   * Most webhook delivery batches at once (the deliverer's SQS MaximumConcurrency, 2 to 1000): each
+   * holds one of the account's concurrent executions, of which a new account may have 10 in all.
+   */
+  webhookConcurrency: number;
 }
 
 /** Reads and checks the context; `-c` values arrive as strings, cdk.json values as JSON. */
@@ -83,6 +89,16 @@ export function readSettings(scope: Construct): Settings {
   if (stage !== 'dev' && stage !== 'prod')
     throw new Error(`Context "stage" must be dev or prod, got ${stage}`);
 
+  // Prod's UIDs must not move: its site's address is given, never the distribution's or the API's,
+  // so that no function waits on the site's stack and a CloudFront refusal rolls back the site alone.
+  const siteUrl = siteUrlOf(str('siteUrl'));
+  if (stage === 'prod' && !siteUrl)
+    throw new Error(
+      'Context "siteUrl" is required with stage=prod: every url, global_id and iCalendar UID is built ' +
+        'from it and must not change after the first deploy (-c siteUrl=https://events.example.org, ' +
+        'docs/operations.md)',
+    );
+
   const issuer = str('oidcIssuer');
   const jwksUrl = str('oidcJwksUrl');
   if (issuer && !jwksUrl) throw new Error('Context "oidcIssuer" needs "oidcJwksUrl" too');
@@ -95,7 +111,7 @@ export function readSettings(scope: Construct): Settings {
 
   return {
     stage,
-    siteUrl: siteUrlOf(str('siteUrl')),
+    siteUrl,
     site: bool('site', true),
     siteTimezone: str('siteTimezone', 'UTC')!,
     corsAllowOrigins: list('corsAllowOrigins', ['*']),
@@ -111,7 +127,15 @@ export function readSettings(scope: Construct): Settings {
     logRetention: retentionDays as RetentionDays,
     logLevel: str('logLevel', 'INFO')!,
     metricsNamespace: str('metricsNamespace', 'CalEvents')!,
+    webhookConcurrency: deliveryConcurrency(num('webhookConcurrency', 2)),
   };
+}
+
+/** What SQS event sources accept as MaximumConcurrency: a whole number from 2 to 1000. */
+function deliveryConcurrency(n: number): number {
+  if (!Number.isInteger(n) || n < 2 || n > 1000)
+    throw new Error(`Context "webhookConcurrency" must be a whole number from 2 to 1000, got ${n}`);
+  return n;
 }
 
 /** The functions read SERIES_HORIZON_MONTHS as a whole number (shared/config.ts): refused here, not at run time. */

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, Fn, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Fn, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { type HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import {
@@ -48,6 +48,7 @@ import type { SignInConfig } from '../web/src/signin-config';
 import { NO_AUTHORIZER_REASON } from './api';
 import { FunctionAlarms } from './alarms';
 import { dataFunction } from './function-defaults';
+import { removalPolicy } from './removal';
 
 export interface SiteProps {
   /** The HTTP API, served by the same distribution under `/cal/*`. */
@@ -121,7 +122,7 @@ export class Site extends NestedStack {
   constructor(scope: Construct, id: string, props: SiteProps) {
     super(scope, id, { description: 'Event calendar page: S3 bucket and CloudFront distribution' });
     const lifetime = {
-      removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: removalPolicy(props.retain),
       autoDeleteObjects: !props.retain,
     };
     // Access logs of the bucket and of the distribution. CloudFront's standard logs are delivered with

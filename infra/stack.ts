@@ -25,8 +25,8 @@ export interface CalEventsStackProps extends StackProps {
  * (infra/family.ts), alarms, and the calendar page's hosting (a nested stack too, optional).
  *
  * Nothing of the API depends on the page's stack: an account not (yet) allowed to create CloudFront
- * distributions deploys with `-c site=false`, and the functions never wait for the distribution, except
- * for SITE_URL when `siteUrl` is left unset (docs/operations.md: set it before the first deploy).
+ * distributions deploys with `-c site=false`, and the functions never wait for the distribution
+ * (SITE_URL is `siteUrl`, required in prod, or else the API's own address; issue 38).
  */
 export class CalEventsStack extends Stack {
   /** The families' nested stacks, by family (`events`, `venues`, ...). */
@@ -100,13 +100,15 @@ export class CalEventsStack extends Stack {
       });
       new CfnOutput(this, 'SiteUrl', { value: this.site.url });
     }
-    siteUrl = settings.siteUrl ?? this.site?.url ?? api.httpApi.apiEndpoint;
+    // Never the distribution's address: every function would then wait on the site's stack, and a
+    // CloudFront refusal in a new account would roll the whole service back (prod requires siteUrl).
+    siteUrl = settings.siteUrl ?? api.httpApi.apiEndpoint;
     if (!settings.siteUrl)
       Annotations.of(this).addWarningV2(
         'cal:siteUrlUnset',
-        `Context "siteUrl" is not set: SITE_URL is ${this.site ? "the distribution's" : "the API's"} address. ` +
-          'Every url, global_id and iCalendar UID is built from it: set it before the first deploy ' +
-          '(docs/operations.md).',
+        `Context "siteUrl" is not set: SITE_URL is the API's own address. Every url, global_id and ` +
+          'iCalendar UID is built from it, so setting it later changes them all: set it before the ' +
+          'first deploy (docs/operations.md).',
       );
 
     for (const [family, members] of families(ops)) {
@@ -131,6 +133,7 @@ export class CalEventsStack extends Stack {
       environment: environment(siteUrlLater),
       functionName: (name) => `${functionPrefix}${name}`,
       busName: `${this.stackName}-changes`,
+      deliveryConcurrency: settings.webhookConcurrency,
     });
     new Alarms(this, 'Alarms', { api: api.httpApi, functions: api.functions, table });
 

@@ -1,7 +1,7 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { STREAM, TABLE } from '../shared/db/table';
+import { removalPolicy } from './removal';
 
 export interface EventsTableProps {
   /** Prod keeps the data: the table survives stack deletion and refuses to be deleted. */
@@ -25,7 +25,7 @@ export class EventsTable extends Construct {
       // Two readers, DynamoDB's advised maximum per shard: a third reads the change bus instead.
       stream: StreamViewType[STREAM.StreamViewType],
       deletionProtection: props.retain,
-      removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: removalPolicy(props.retain),
     });
     for (const ix of Object.values(TABLE.indexes)) {
       this.table.addGlobalSecondaryIndex({

@@ -94,6 +94,8 @@ export const CHANGE_DETAIL_TEMPLATE = `{
 export interface WebhookEngineProps extends FunctionGroupProps {
   /** The custom bus's name (`<stack name>-changes`). */
   busName: string;
+  /** Most delivery batches at once (context `webhookConcurrency`, infra/settings.ts). */
+  deliveryConcurrency: number;
 }
 
 /**
@@ -213,8 +215,9 @@ export class WebhookEngine extends NestedStack {
       new SqsEventSource(this.queue, {
         batchSize: DELIVER_BATCH,
         reportBatchItemFailures: true,
-        // Receivers are other people's servers: a burst of changes reaches them ten batches at a time.
-        maxConcurrency: 10,
+        // Receivers are other people's servers, and each batch holds one of the account's executions
+        // (a new account may have 10 in all): a burst of changes goes a few batches at a time.
+        maxConcurrency: props.deliveryConcurrency,
       }),
     );
 

@@ -49,4 +49,4 @@ export function rederived(r: Named): string | undefined {
 
 /** The `url` a record gets with slug `to` in place of `from` (the last segment of its path). */
 export const urlWithSlug = (url: string, from: string, to: string): string =>
-  url.replace(new RegExp(`/${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/$`), `/${to}/`);
+  url.replace(new RegExp(`/${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/$`), () => `/${to}/`);

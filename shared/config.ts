@@ -8,6 +8,12 @@ export const NAMESPACE = 'cal/events/v1';
 export const NAMESPACE_PATH = `/${NAMESPACE}`;
 export const SERVICE_NAME = 'cal-events';
 
+/**
+ * How long a browser keeps a preflight's answer (the gateway's CORS and the `$default` function's
+ * answer both say it): an hour, instead of asking again every few seconds, each a function invocation.
+ */
+export const CORS_MAX_AGE_SECONDS = 3600;
+
 /** Headers browsers may read from cross-origin responses (the gateway and the local stack send them). */
 export const CORS_EXPOSE_HEADERS = [
   'X-Cal-Total',

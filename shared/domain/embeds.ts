@@ -42,4 +42,4 @@ export const EMBED_SANDBOX = 'allow-scripts allow-same-origin';
  * write, so an iframe in it carries only EMBED_ATTRIBUTES (never its own `sandbox`).
  */
 export const sandboxEmbeds = (html: string): string =>
-  html.replace(/<iframe\b/gi, `<iframe sandbox="${EMBED_SANDBOX}"`);
+  html.replace(/<iframe\b/gi, () => `<iframe sandbox="${EMBED_SANDBOX}"`);

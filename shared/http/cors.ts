@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, requireEnv } from '../config';
+import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, requireEnv } from '../config';
 
 /** Set by the stack on the `$default` function: the origins allowed cross-origin, comma-separated. */
 export const CORS_ALLOW_ORIGINS_ENV = 'CORS_ALLOW_ORIGINS';
@@ -39,6 +39,7 @@ export function preflight(
       'Access-Control-Allow-Methods': CORS_ALLOW_METHODS.join(', '),
       'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS.join(', '),
       'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(', '),
+      'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
     },
     body: '',
   };

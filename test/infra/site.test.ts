@@ -335,20 +335,32 @@ describe('the site is optional (issue 25)', () => {
       );
   });
 
-  it("defaults SITE_URL to the distribution's address with the site, and warns to set it", () => {
-    const app = synthApp();
+  it("defaults SITE_URL to the API's own address with the site too: no function waits on the site's stack (issue 38)", () => {
+    // The default cdk.json: the site on, no siteUrl (this changed on purpose: it was the distribution's).
+    const { app, dependents, passedFromSite } = withSiteUrl({});
+    expect(app.stack.site).toBeDefined();
+    expect(dependents).toEqual([]);
+    expect(passedFromSite).toEqual([]);
     for (const name of app.functions.keys()) {
       const value = JSON.stringify(app.fn(name).resource.Properties.Environment.Variables.SITE_URL);
-      // The pages' function is in the site's own template, where the distribution is named directly.
-      const distribution = name === 'renderPage' ? '.*"Distribution\\w+"' : '.*Site.*Distribution';
-      expect(value, name).toMatch(
-        new RegExp(`^\\{"Fn::Join":\\["",\\["https:\\/\\/",${distribution}.*DomainName`),
-      );
+      expect(value, name).toMatch(/ApiHttpApi\w*.*ApiEndpoint/);
+      expect(value, name).not.toMatch(/Distribution/);
     }
+    // Every nested stack but the site's own takes nothing from the site's stack.
+    const fromSite = Object.entries(app.parent.findResources('AWS::CloudFormation::Stack'))
+      .filter(([id]) => !id.startsWith('Site'))
+      .filter(([, n]) => /"Site\w*\.Outputs/.test(JSON.stringify(n)))
+      .map(([id]) => id);
+    expect(fromSite).toEqual([]);
     const warnings = Annotations.fromStack(app.stack).findWarning('*', Match.stringLikeRegexp('siteUrl'));
     expect(warnings.map((w) => String(w.entry.data))).toEqual([
-      expect.stringMatching(/not set.*distribution's address.*before the first deploy/),
+      expect.stringMatching(/not set.*API's own address.*changes them all.*before the first deploy/),
     ]);
+  });
+
+  it('requires siteUrl with stage=prod, at synth', () => {
+    expect(() => synthApp({ stage: 'prod' })).toThrow(/"siteUrl" is required with stage=prod/);
+    expect(() => synthApp({ stage: 'prod', site: false })).toThrow(/"siteUrl" is required/);
   });
 
   it("defaults SITE_URL to the API's address without the site", () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { Match } from 'aws-cdk-lib/assertions';
@@ -43,6 +45,20 @@ const allFunctionNames = [
   'webhookDispatch',
   'webhookDeliver',
 ];
+
+describe('the functions (issue 38)', () => {
+  it("are as many as docs/operations.md says, which share a new account's concurrency", () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../docs/operations.md', import.meta.url)), 'utf8');
+    const [, all, withoutSite, ops] =
+      /app has (\d+) functions \((\d+) with `-c site=false`\): one per operation \((\d+)\)/.exec(
+        doc.replace(/\s+/g, ' '),
+      )!;
+    expect([...dev.functions.keys()].sort()).toEqual([...allFunctionNames].sort());
+    expect(Number(all)).toBe(dev.functions.size);
+    expect(Number(withoutSite)).toBe(dev.functions.size - 1);
+    expect(Number(ops)).toBe(operations.length);
+  });
+});
 
 /** Every IAM statement of one function's role, in its template: its inline policies' and policy resources'. */
 function statementsOf(
@@ -329,12 +345,52 @@ describe('table', () => {
     });
   });
 
-  it('is retained and protected from deletion in prod', () => {
-    synth({ stage: 'prod' }).parent.hasResource('AWS::DynamoDB::Table', {
-      DeletionPolicy: 'Retain',
-      UpdateReplacePolicy: 'Retain',
-      Properties: Match.objectLike({ DeletionProtectionEnabled: true }),
-    });
+  it('is retained and protected from deletion in prod, except when its first create rolls back (issue 38)', () => {
+    synth({ stage: 'prod', siteUrl: 'https://calendar.example.org' }).parent.hasResource(
+      'AWS::DynamoDB::Table',
+      {
+        DeletionPolicy: 'RetainExceptOnCreate',
+        UpdateReplacePolicy: 'Retain',
+        Properties: Match.objectLike({ DeletionProtectionEnabled: true }),
+      },
+    );
+  });
+});
+
+describe('what prod keeps (issue 38)', () => {
+  const prod = synth({ stage: 'prod', siteUrl: 'https://calendar.example.org' });
+  const policies = (s: Synth, type: string) =>
+    Object.entries(s.resources(type)).map(([id, r]) => ({
+      id,
+      policy: `${r.DeletionPolicy} ${r.UpdateReplacePolicy}`,
+    }));
+  const stateful = [
+    'AWS::DynamoDB::Table',
+    'AWS::Cognito::UserPool',
+    'AWS::Logs::LogGroup',
+    'AWS::S3::Bucket',
+  ];
+
+  it('keeps the table, the user pool, every log group and bucket, but not an orphan of a first create that rolled back', () => {
+    for (const type of stateful) {
+      const found = policies(prod, type);
+      expect(found.length, type).toBeGreaterThan(0);
+      for (const { id, policy } of found) expect(policy, id).toBe('RetainExceptOnCreate Retain');
+    }
+  });
+
+  it('retains nothing with a plain Retain, in any template', () => {
+    const plain = prod.templates.flatMap((t) =>
+      Object.entries(t.template.toJSON().Resources as Record<string, { DeletionPolicy?: string }>)
+        .filter(([, r]) => r.DeletionPolicy === 'Retain')
+        .map(([id]) => `${t.name}/${id}`),
+    );
+    expect(plain).toEqual([]);
+  });
+
+  it('removes them all in dev', () => {
+    for (const type of stateful)
+      for (const { id, policy } of policies(dev, type)) expect(policy, id).toBe('Delete Delete');
   });
 });
 
@@ -517,6 +573,7 @@ describe('cdk-nag AWS Solutions checks', () => {
     expect(
       findings({
         stage: 'prod',
+        siteUrl: 'https://calendar.example.org',
         oidcIssuer: 'https://issuer.example.com',
         oidcJwksUrl: 'https://issuer.example.com/jwks.json',
       }),

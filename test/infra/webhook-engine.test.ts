@@ -162,15 +162,29 @@ describe('the delivery queue and its dead letters', () => {
       );
   });
 
-  it('hands the deliverer ten jobs at a time, at most ten batches at once, with failures per message', () => {
+  it('hands the deliverer ten jobs at a time, two batches at once by default, with failures per message', () => {
     const mapping = mappingOf(delivererId);
     expect(mapping).toMatchObject({
       EventSourceArn: arnOf(q.deliveries),
       BatchSize: 10,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      ScalingConfig: { MaximumConcurrency: 10 },
+      // Two of a new account's ten executions, not all of them (issue 38; it was 10).
+      ScalingConfig: { MaximumConcurrency: 2 },
     });
     expect(resources('AWS::Lambda::Function')[delivererId]!.Properties.Timeout).toBe(60);
+  });
+});
+
+describe("the deliverer's concurrency setting (issue 38)", () => {
+  it('takes the webhookConcurrency context', () => {
+    const wider = synth({ webhookConcurrency: '5' }).templates.find((t) => t.name === 'Test/WebhookEngine')!;
+    const mappings = Object.values(wider.template.findResources('AWS::Lambda::EventSourceMapping'));
+    expect(mappings.map((m) => m.Properties.ScalingConfig?.MaximumConcurrency).filter(Boolean)).toEqual([5]);
+  });
+
+  it('refuses what SQS event sources do not accept', () => {
+    for (const bad of ['1', '1001', '2.5'])
+      expect(() => synth({ webhookConcurrency: bad }), bad).toThrow(/webhookConcurrency.*2 to 1000/);
   });
 });
 

@@ -118,7 +118,10 @@ export function renderDetail(e: CalEvent): HTMLElement {
   // video and map embeds editors may keep are sandboxed, as the server-rendered page does
   // (shared/domain/embeds.ts, decisions §9).
   const description = el('div', { class: 'description', 'data-role': 'description' });
-  description.innerHTML = (e.description ?? '').replace(/<iframe\b/gi, `<iframe sandbox="${EMBED_SANDBOX}"`);
+  description.innerHTML = (e.description ?? '').replace(
+    /<iframe\b/gi,
+    () => `<iframe sandbox="${EMBED_SANDBOX}"`,
+  );
   body.append(description);
 
   body.append(addLinksElement(e));
