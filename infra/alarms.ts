@@ -33,6 +33,8 @@ const TABLE_OPERATIONS = [
   Operation.DELETE_ITEM,
   Operation.TRANSACT_WRITE_ITEMS,
   Operation.TRANSACT_GET_ITEMS,
+  // The batched writes (shared/db/query.ts: imports, bulk deletes) issue it too (issue 38).
+  Operation.BATCH_WRITE_ITEM,
 ];
 
 /** An alarm at or above `threshold`, without data counting as fine. */

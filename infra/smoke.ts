@@ -6,7 +6,9 @@
  *   2. a list (GET events, one per page) answers 200 with a page of events and X-Cal-Total;
  *   3. a CORS preflight of a write (OPTIONS events, Authorization + JSON) answers 2xx with the CORS
  *      headers, as a browser on another origin needs;
- *   4. a write without a token (POST events) answers 401 in the error envelope.
+ *   4. a write without a token (POST events) answers 401 in the error envelope;
+ *   5. with the site's address (`npm run smoke -- <ApiUrl> <SiteUrl>`), one public page answers HTML:
+ *      the listed event's (`GET <site>/event/<slug>/`, 200), or with no event a made-up slug's (404).
  *
  * Exits 1 when a check fails, printing what was expected and what came back.
  */
@@ -18,7 +20,11 @@ export interface SmokeResult {
 
 const ORIGIN = 'https://smoke-check.example';
 
-export async function smoke(apiUrl: string, fetchImpl: typeof fetch = fetch): Promise<SmokeResult[]> {
+export async function smoke(
+  apiUrl: string,
+  fetchImpl: typeof fetch = fetch,
+  siteUrl?: string,
+): Promise<SmokeResult[]> {
   const root = apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`;
   const results: SmokeResult[] = [];
   const check = async (name: string, run: () => Promise<string | undefined>) => {
@@ -38,6 +44,7 @@ export async function smoke(apiUrl: string, fetchImpl: typeof fetch = fetch): Pr
     }
   };
 
+  let listedSlug: string | undefined;
   await check('index', async () => {
     const res = await fetchImpl(root);
     const body = await json(res);
@@ -53,6 +60,7 @@ export async function smoke(apiUrl: string, fetchImpl: typeof fetch = fetch): Pr
     if (!Array.isArray(body.events))
       return `expected a page of events, got ${JSON.stringify(body).slice(0, 200)}`;
     if (res.headers.get('x-cal-total') === null) return 'expected an X-Cal-Total header';
+    listedSlug = typeof body.events[0]?.slug === 'string' ? body.events[0].slug : undefined;
     return undefined;
   });
   await check('preflight', async () => {
@@ -90,16 +98,28 @@ export async function smoke(apiUrl: string, fetchImpl: typeof fetch = fetch): Pr
       return `expected the error envelope, got ${JSON.stringify(body).slice(0, 200)}`;
     return undefined;
   });
+  if (siteUrl)
+    await check('public page', async () => {
+      const slug = listedSlug ?? 'smoke-check-no-such-event';
+      const url = `${siteUrl.replace(/\/+$/, '')}/event/${encodeURIComponent(slug)}/`;
+      const res = await fetchImpl(url);
+      const text = await res.text();
+      const expected = listedSlug ? 200 : 404;
+      if (res.status !== expected) return `expected ${expected} from ${url}, got ${res.status}`;
+      if (!(res.headers.get('content-type') ?? '').startsWith('text/html') || !/<html/i.test(text))
+        return `expected an HTML page from ${url}, got ${res.headers.get('content-type')}`;
+      return undefined;
+    });
   return results;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const apiUrl = process.argv[2];
-  if (!apiUrl || !/^https?:\/\//.test(apiUrl)) {
-    console.error('usage: npm run smoke -- <ApiUrl>   (the ApiUrl output of the stack)');
+  const [apiUrl, siteUrl] = process.argv.slice(2);
+  if (!apiUrl || !/^https?:\/\//.test(apiUrl) || (siteUrl && !/^https?:\/\//.test(siteUrl))) {
+    console.error("usage: npm run smoke -- <ApiUrl> [<SiteUrl>]   (the stack's outputs)");
     process.exit(2);
   }
-  const results = await smoke(apiUrl);
+  const results = await smoke(apiUrl, fetch, siteUrl);
   for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.check}${r.ok ? '' : `: ${r.detail}`}`);
   process.exit(results.every((r) => r.ok) ? 0 : 1);
 }

@@ -129,6 +129,8 @@ describe('routes', () => {
         ],
         AllowMethods: ['*'],
         ExposeHeaders: Match.arrayWith(['X-Cal-Total', 'X-Cal-TotalPages', 'Link', 'Allow']),
+        // Browsers keep a preflight's answer an hour (issue 38).
+        MaxAge: 3600,
       },
     });
   });
@@ -549,6 +551,23 @@ describe('alarms', () => {
     expect(throttles.length).toBeGreaterThan(0);
     expect(throttles.every((m) => m.MetricName === 'ThrottledRequests')).toBe(true);
     expect(throttles.every((m) => m.Dimensions.some((d: any) => d.Value.Ref === table))).toBe(true);
+    // Every operation the code issues, batch writes included (issue 38); ten at most in one alarm.
+    const operationsWatched = throttles
+      .map((m) => m.Dimensions.find((d: any) => d.Name === 'Operation')?.Value)
+      .sort();
+    expect(operationsWatched).toEqual(
+      [
+        'BatchGetItem',
+        'BatchWriteItem',
+        'DeleteItem',
+        'GetItem',
+        'PutItem',
+        'Query',
+        'TransactGetItems',
+        'TransactWriteItems',
+        'UpdateItem',
+      ].sort(),
+    );
   });
 });
 

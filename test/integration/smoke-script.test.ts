@@ -17,6 +17,21 @@ describe('npm run smoke', () => {
     ]);
   });
 
+  it("reads one public page when given the site, the listed event's or a made-up one's (issue 38)", async () => {
+    const results = await smoke(`${api.base}/`, fetch, api.origin);
+
+    expect(results.map((r) => [r.check, r.detail])).toEqual([
+      ['index', 'ok'],
+      ['list', 'ok'],
+      ['preflight', 'ok'],
+      ['401 on a write without a token', 'ok'],
+      ['public page', 'ok'],
+    ]);
+    // Where no page is served, it fails, saying so.
+    const elsewhere = await smoke(`${api.base}/`, fetch, `${api.origin}/not-the-site`);
+    expect(elsewhere.find((r) => r.check === 'public page')).toMatchObject({ ok: false });
+  });
+
   it('fails, saying why, where the API is not there', async () => {
     const results = await smoke(`${api.origin}/not-the-api/`);
 
