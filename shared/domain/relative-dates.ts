@@ -60,6 +60,14 @@ function asLocutusReads(s: string, today: number): string {
 const namesZone = (s: string, now: number) => strtotime(`${s} +0000 +0000`, now) === false;
 
 /**
+ * Words that name a day or a time. strtotime reads a zone alone (`x`, military X; `EST`, `UTC`) as now
+ * in that zone; the reference refuses such a text as a date (samples 058, 059), so a text with no digit
+ * must name a day or a time with one of these.
+ */
+const DATE_WORD =
+  /\b(now|today|tomorrow|yesterday|midnight|noon|next|last|this|first|ago|week|fortnight|month|year|day|hour|min|sec|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+
+/**
  * A date in one of strtotime's forms (locutus' port of PHP's), read in `zone`: relative phrases count
  * from now in that zone and wall times are that zone's; a text that names its offset keeps it, converted
  * to `zone`. Undefined when strtotime does not read it, or when it names a day the calendar lacks.
@@ -72,6 +80,7 @@ export function parseRelative(
   const wallNow = now.setZone(zone);
   const s = asLocutusReads(input.trim().replace(/\s+/g, ' '), wallNow.weekday % 7);
   if (s === '' || !namedDays(s).every(realDay)) return undefined;
+  if (!/\d/.test(s) && !DATE_WORD.test(s)) return undefined;
   // Not strtotime's to guess: ISO 8601 (luxon's, dates.ts; an offset it refuses is no date) and
   // numbers of five digits or more (a year past 9999, a timestamp dates.ts did not take).
   if (/^[+-]?\d{4}-\d{1,2}-\d{1,2}t/i.test(s) || /(^|[^@\d])\d{5,}/.test(s)) return undefined;
