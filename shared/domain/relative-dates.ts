@@ -92,7 +92,7 @@ export function parseRelative(
     return undefined;
   }
   if (seconds === false || !Number.isFinite(seconds)) return undefined;
-  if (namesZone(s, frame)) return DateTime.fromSeconds(seconds, { zone });
+  if (namesZone(s, frame)) return inCalendar(DateTime.fromSeconds(seconds, { zone }));
   const local = new Date(seconds * 1000);
   const dt = DateTime.fromObject(
     {
@@ -105,5 +105,9 @@ export function parseRelative(
     },
     { zone },
   );
-  return dt.isValid ? dt : undefined;
+  return inCalendar(dt);
 }
+
+/** The calendar's years are 1 to 9999 (`-2100 years` from now is no date of it). */
+const inCalendar = (dt: DateTime): DateTime | undefined =>
+  dt.isValid && dt.year >= 1 && dt.year <= 9999 ? dt : undefined;

@@ -24,14 +24,18 @@ const newState = (source: string): ImportState => ({
   records: {},
 });
 
-async function run(site: ReplaySite, state: ImportState, o: { auth?: SourceAuth; noDeletes?: boolean } = {}) {
+async function run(
+  site: ReplaySite,
+  state: ImportState,
+  o: { auth?: SourceAuth; noDeletes?: boolean; dryRun?: boolean } = {},
+) {
   const auth = o.auth ?? { user: site.user, appPassword: site.appPassword };
   const source = await openSite(site.origin, auth, true, FAST);
   const report = await importSite({
     source,
     api: importClient(api.base, tokens.admin),
     state,
-    dryRun: false,
+    dryRun: o.dryRun ?? false,
     noDeletes: o.noDeletes,
     progress: progress(process.stderr, true),
     checkpoint: () => {},
@@ -112,6 +116,9 @@ describe('a site as the reference plugin really answers', () => {
       return [venues.data.total, organizers.data.total];
     };
     const before = await count();
+    // A dry run predicts what the real run does: nothing to create (terms and records found again).
+    const dry = await run(site, newState(state.source), { dryRun: true });
+    expect(total(dry.report, 'created'), JSON.stringify(dry.report.counts)).toBe(0);
     const lost = await run(site, newState(state.source));
     expect(total(lost.report, 'created'), JSON.stringify(lost.report.counts)).toBe(0);
     expect(await count()).toEqual(before);
