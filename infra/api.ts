@@ -15,7 +15,7 @@ import {
   NO_ROUTE_HANDLER,
 } from '../shared/config';
 import type { Operation } from '../shared/contracts/types';
-import { noRouteTimeoutSeconds } from '../shared/function-limits';
+import { noRouteTimeoutSeconds } from '../shared/contracts/function-limits';
 import { CORS_ALLOW_ORIGINS_ENV } from '../shared/http/cors';
 import { OPERATION_FUNCTION_PREFIX_ENV } from '../shared/http/dispatch';
 import { dataFunction } from './function-defaults';

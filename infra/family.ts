@@ -1,4 +1,4 @@
-import { timeoutOf } from '../shared/function-limits';
+import { timeoutOf } from '../shared/contracts/function-limits';
 import { Duration, NestedStack, Validations } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';

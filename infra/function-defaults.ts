@@ -9,12 +9,12 @@ import { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
 import { SERVICE_NAME } from '../shared/config';
 import { operations } from '../shared/contracts';
-import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '../shared/function-limits';
+import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '../shared/contracts/function-limits';
 import { FUNCTION_ENTRY, functionBuild } from './bundle/build-options';
 import { removalPolicy } from './removal';
 
-/** The numbers are shared with the local gateway, which applies them too (shared/function-limits.ts). */
-export { FUNCTION_MEMORY_MB } from '../shared/function-limits';
+/** The numbers are shared with the local gateway, which applies them too (shared/contracts/function-limits.ts). */
+export { FUNCTION_MEMORY_MB } from '../shared/contracts/function-limits';
 export const FUNCTION_TIMEOUT = Duration.seconds(FUNCTION_TIMEOUT_SECONDS);
 
 /** What a nested stack of non-API functions (the scheduled jobs, the webhook engine) is given. */

@@ -10,7 +10,7 @@ import type { Invoker } from '../shared/http/dispatch';
 import { ApiError } from '../shared/http/errors';
 import { errorResponse } from '../shared/http/respond';
 import { isPagePath } from '../shared/domain/page-paths';
-import { INTEGRATION_TIMEOUT_SECONDS, noRouteTimeoutSeconds, timeoutOf } from '../shared/function-limits';
+import { INTEGRATION_TIMEOUT_SECONDS, noRouteTimeoutSeconds, timeoutOf } from '../shared/contracts/function-limits';
 import { serveLocalSignIn } from './oauth';
 import { readBody } from './request-body';
 import { serveWeb } from './web';
@@ -94,7 +94,7 @@ export function toEvent(
 
 /**
  * A function's time, as deployed: its operation's `timeoutSeconds`, else FUNCTION_TIMEOUT_SECONDS
- * (shared/function-limits.ts, which infra gives the functions). The tests give more
+ * (shared/contracts/function-limits.ts, which infra gives the functions). The tests give more
  * (CAL_LOCAL_FUNCTION_TIMEOUT_MS): on a shared, loaded machine a slow answer is not the code's fault.
  */
 const functionTimeoutMs = (timeoutSeconds?: number) =>

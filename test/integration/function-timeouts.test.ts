@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TIMED_OUT, underLimits } from '../../local/gateway';
-import { noRouteTimeoutSeconds } from '../../shared/function-limits';
+import { noRouteTimeoutSeconds } from '../../shared/contracts/function-limits';
 import { operations } from '../../shared/contracts';
 import { useStack } from '../support/use-stack';
 

@@ -1,5 +1,5 @@
-import { operations } from './contracts';
-import type { Operation } from './contracts/types';
+import { operations } from '.';
+import type { Operation } from './types';
 
 /**
  * Lambda's limits of the API's functions, in one place: infra gives them to the functions
