@@ -81,6 +81,8 @@ export function parseRelative(
   const s = asLocutusReads(input.trim().replace(/\s+/g, ' '), wallNow.weekday % 7);
   if (s === '' || !namedDays(s).every(realDay)) return undefined;
   if (!/\d/.test(s) && !DATE_WORD.test(s)) return undefined;
+  const moved = offset(s, wallNow);
+  if (moved) return moved;
   // Not strtotime's to guess: ISO 8601 (luxon's, dates.ts; an offset it refuses is no date) and
   // numbers of five digits or more (a year past 9999, a timestamp dates.ts did not take).
   if (/^[+-]?\d{4}-\d{1,2}-\d{1,2}t/i.test(s) || /(^|[^@\d])\d{5,}/.test(s)) return undefined;
@@ -92,7 +94,7 @@ export function parseRelative(
     return undefined;
   }
   if (seconds === false || !Number.isFinite(seconds)) return undefined;
-  if (namesZone(s, frame)) return inCalendar(DateTime.fromSeconds(seconds, { zone }));
+  if (namesZone(s, frame)) return DateTime.fromSeconds(seconds, { zone });
   const local = new Date(seconds * 1000);
   const dt = DateTime.fromObject(
     {
@@ -105,9 +107,32 @@ export function parseRelative(
     },
     { zone },
   );
-  return inCalendar(dt);
+  return dt.isValid ? dt : undefined;
 }
 
-/** The calendar's years are 1 to 9999 (`-2100 years` from now is no date of it). */
-const inCalendar = (dt: DateTime): DateTime | undefined =>
-  dt.isValid && dt.year >= 1 && dt.year <= 9999 ? dt : undefined;
+const UNIT = {
+  sec: 'seconds',
+  min: 'minutes',
+  hour: 'hours',
+  day: 'days',
+  week: 'weeks',
+  fortnight: 'weeks',
+  month: 'months',
+  year: 'years',
+} as const;
+
+/**
+ * One offset from now (`+9000 years`, `-2100 years`, `3 days ago`), counted by luxon: strtotime's
+ * arithmetic overflows past year 9999 and gives no date, where the caller must tell "outside the
+ * calendar" (rest_date_out_of_range) from "not a date".
+ */
+function offset(s: string, now: DateTime): DateTime | undefined {
+  const m = /^([+-]?\d+) ?(sec|second|min|minute|hour|day|week|fortnight|month|year)s?( ago)?$/i.exec(s);
+  if (!m) return undefined;
+  const unit = m[2]!
+    .toLowerCase()
+    .replace(/^second$/, 'sec')
+    .replace(/^minute$/, 'min') as keyof typeof UNIT;
+  const n = Number(m[1]) * (unit === 'fortnight' ? 2 : 1) * (m[3] ? -1 : 1);
+  return now.plus({ [UNIT[unit]]: n });
+}
