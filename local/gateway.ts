@@ -10,7 +10,11 @@ import type { Invoker } from '../shared/http/dispatch';
 import { ApiError } from '../shared/http/errors';
 import { errorResponse } from '../shared/http/respond';
 import { isPagePath } from '../shared/domain/page-paths';
-import { INTEGRATION_TIMEOUT_SECONDS, noRouteTimeoutSeconds, timeoutOf } from '../shared/contracts/function-limits';
+import {
+  INTEGRATION_TIMEOUT_SECONDS,
+  noRouteTimeoutSeconds,
+  timeoutOf,
+} from '../shared/contracts/function-limits';
 import { serveLocalSignIn } from './oauth';
 import { readBody } from './request-body';
 import { serveWeb } from './web';
