@@ -15,7 +15,9 @@ const { api, tokens } = await useStack({ tokens: { editor: 'editor' } });
 const asEditor = { token: tokens.editor };
 
 const feeds = new Map<string, string>();
+let fetches = 0;
 const server = createServer((req, res) => {
+  fetches++;
   const text = feeds.get(req.url ?? '');
   res.writeHead(text ? 200 : 404, { 'content-type': 'text/calendar' }).end(text ?? '');
 });
@@ -79,8 +81,11 @@ describe('an import larger than its request’s time', () => {
 
     // A retry of the same import (as a client that saw no answer would PATCH it) goes on from there.
     // A change while that run goes on is a 409 that says so; nothing is changed.
+    // The run holds the import before it fetches the feed: once the feed is asked for, it is held (a
+    // fixed pause raced the hold on a loaded machine).
+    const before = fetches;
     const running = api.patch(`/imports/${first.body.id}`, {}, asEditor);
-    await new Promise((ok) => setTimeout(ok, 1500));
+    while (fetches === before) await new Promise((ok) => setTimeout(ok, 20));
     const meanwhile = await api.patch(`/imports/${first.body.id}`, { status: 'draft' }, asEditor);
     expect(meanwhile.status).toBe(409);
     expect(meanwhile.body).toMatchObject({ code: 'rest_import_running', data: { import_id: first.body.id } });
