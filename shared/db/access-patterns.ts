@@ -250,6 +250,14 @@ export const patterns = {
     example: [],
     usedBy: 'tickets.ts listTickets',
   }),
+  ticketedEvents: pattern({
+    serves: 'the events that have a ticket (GET /events?ticketed=): the post_id of every ticket',
+    index: 'bySlug',
+    partition: () => keys.ticketsPartition,
+    attributes: () => ['post_id'],
+    example: [],
+    usedBy: 'tickets.ts ticketedEventIds',
+  }),
   attendeesOfTicket: pattern({
     serves: "a ticket's attendees in ID order (GET /attendees?ticket_id=, a ticket's attendees)",
     index: 'bySlug',

@@ -99,6 +99,12 @@ export async function deleteTicket(id: number): Promise<boolean> {
   return out !== undefined;
 }
 
+/** The events with at least one ticket: one Query of the tickets' index, their post_id alone. */
+export async function ticketedEventIds(): Promise<Set<number>> {
+  const rows = await collect(queryIndex(patterns.ticketedEvents.query()));
+  return new Set(rows.map((r) => Number(r.post_id)));
+}
+
 export async function getAttendee(id: number): Promise<AttendeeRecord | undefined> {
   const out = await ddb.send(
     new GetCommand({ TableName: tableName(), Key: keys.attendee(id), ConsistentRead: true }),

@@ -203,3 +203,19 @@ describe('attendees', () => {
     expect(res.body.code).toBe('ticket_has_attendees');
   });
 });
+
+describe('the events list', () => {
+  it('filters ticketed=true|false: an event is ticketed while it has a ticket (issue 42, decisions §5)', async () => {
+    const day = { start_date: '2029-05-05 10:00:00', end_date: '2029-05-05 11:00:00' };
+    const withTicket = await event(day);
+    const without = await event(day);
+    const made = await ticket({ post_id: withTicket });
+    const window = 'start_date=2029-05-05&end_date=2029-05-05';
+    const ids = async (q: string) =>
+      ((await api.get(`/events?${window}&${q}`)).body.events ?? []).map((e: { id: number }) => e.id);
+    expect(await ids('ticketed=true')).toEqual([withTicket]);
+    expect(await ids('ticketed=false')).toEqual([without]);
+    await api.del(t(`/tickets/${made.id}`), asEditor);
+    expect(await ids('ticketed=true')).toEqual([]);
+  });
+});

@@ -2096,7 +2096,7 @@ export interface operations {
                 post_parent?: number;
                 /** @description Only the occurrences of the series this event belongs to (any occurrence ID names it). */
                 series?: number;
-                /** @description true is refused: this service sells no tickets; false filters nothing. */
+                /** @description true: only events with at least one ticket or RSVP (cal/tickets/v1); false: only events without one. */
                 ticketed?: boolean;
             };
             header?: {
