@@ -39,6 +39,24 @@ describe('the tickets namespace', () => {
     );
     const events = await api.get('');
     expect(Object.keys(events.body.routes).some((r) => r.includes('tickets'))).toBe(false);
+    // Routing below the namespace is the events namespace's: trailing slash ignored, 405 with Allow, 404.
+    expect((await api.get(t('/tickets/'))).status).toBe(200);
+    const wrong = await api.call('PUT', t('/tickets'));
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toContain('POST');
+    expect((await api.get(t('/nothing'))).body.code).toBe('rest_no_route');
+    expect((await api.get('/tickets')).status).toBe(404);
+    // The typed client calls the operations at their namespace.
+    const postId = await event();
+    const made = await api.client.createTicket({
+      body: { post_id: postId, title: 'Typed' },
+      token: tokens.editor,
+    });
+    expect(made.data.rest_url).toBe(t(`/tickets/${made.data.id}`));
+    const titles = [];
+    for await (const x of api.client.items('listTickets', { query: { post_id: postId } }))
+      titles.push(x.title);
+    expect(titles).toEqual(['Typed']);
     const doc = await api.get('/doc');
     expect(doc.body.paths['/tickets'].get.servers[0].url).toMatch(/\/cal\/tickets\/v1\/$/);
   });
