@@ -23,6 +23,8 @@ export interface TicketRecord {
   not_going: number;
   checked_in: number;
   registrations: number;
+  /** Attendees on the waitlist (absent on tickets written before the waitlist: none). */
+  waitlisted?: number;
   available_from?: string;
   available_until?: string;
   requires_attendee_information: boolean;
@@ -32,7 +34,8 @@ export interface AttendeeRecord {
   id: number;
   post_id: number;
   ticket_id: number;
-  status: 'going' | 'not going' | 'cancelled';
+  /** `waitlist`: waiting for a seat; promoted to `going` in the transaction that frees one. */
+  status: 'going' | 'not going' | 'waitlist' | 'cancelled';
   date: string;
   date_utc: string;
   modified: string;
@@ -57,8 +60,14 @@ export const paymentsNotOffered = () =>
     { params: { cost: 'Payments are not offered.' } },
   );
 
+/** 409 with the waitlist's offer: the same registration with `waitlist: true` joins it. */
 export const soldOut = (ticketId: number) =>
-  new DomainError('conflict', 'sold_out', `Ticket ${ticketId} has no seat left.`, { ticket_id: ticketId });
+  new DomainError(
+    'conflict',
+    'sold_out',
+    `Ticket ${ticketId} has no seat left; send the registration again with "waitlist": true to join the waitlist.`,
+    { ticket_id: ticketId, waitlist: { available: true, join: { waitlist: true } } },
+  );
 
 export const ticketUnavailable = (ticketId: number, why: string) =>
   new DomainError('conflict', 'ticket_not_available', `Ticket ${ticketId} cannot be had: ${why}.`, {

@@ -165,55 +165,105 @@ const ticketCounter = (
   },
 });
 
+const attendeePut = (a: AttendeeRecord) => ({
+  Put: {
+    TableName: tableName(),
+    Item: {
+      ...keys.attendee(a.id),
+      ...keys.attendeeIndex(a.id, a.ticket_id, a.post_id),
+      type: 'attendee',
+      ...a,
+    },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
 /**
  * Writes a registration: `going` takes a seat only while `sold < capacity` (or the capacity is
- * unlimited, -1), in the same transaction as the attendee. 'sold_out' when no seat was left, 'gone'
- * when the ticket is no more.
+ * unlimited, -1), in the same transaction as the attendee. With `waitlist`, a full ticket puts the
+ * attendee on its waitlist instead, under the condition that it is still full: if a seat was freed in
+ * between, the seat is tried again. 'sold_out' when no seat was left, 'gone' when the ticket is no more.
  */
-export async function register(a: AttendeeRecord): Promise<'ok' | 'sold_out' | 'gone'> {
-  const going = a.status === 'going';
-  const counter = going
-    ? ticketCounter(
+export async function register(
+  a: AttendeeRecord,
+  waitlist = false,
+): Promise<'ok' | 'waitlisted' | 'sold_out' | 'gone'> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const seat = await takeSeat(a);
+    if (seat !== 'sold_out' || !waitlist || a.status !== 'going') return seat;
+    const failed = await transact([
+      ticketCounter(
         a.ticket_id,
-        'ADD sold :one, registrations :one',
-        // `capacity` is a reserved word of DynamoDB's expressions.
-        'attribute_exists(pk) AND (#cap < :zero OR sold < #cap)',
+        'ADD waitlisted :one, registrations :one',
+        'attribute_exists(pk) AND #cap >= :zero AND sold >= #cap',
         { ':one': 1, ':zero': 0 },
         { '#cap': 'capacity' },
-      )
-    : ticketCounter(a.ticket_id, 'ADD not_going :one, registrations :one', 'attribute_exists(pk)', {
-        ':one': 1,
-      });
-  const failed = await transact([
-    counter,
-    {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...keys.attendee(a.id),
-          ...keys.attendeeIndex(a.id, a.ticket_id, a.post_id),
-          type: 'attendee',
-          ...a,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  ]);
+      ),
+      attendeePut({ ...a, status: 'waitlist' }),
+    ]);
+    if (failed < 0) return 'waitlisted';
+    if (!(await getTicket(a.ticket_id))) return 'gone';
+  }
+  return 'sold_out';
+}
+
+async function takeSeat(a: AttendeeRecord): Promise<'ok' | 'sold_out' | 'gone'> {
+  const counter =
+    a.status === 'going'
+      ? ticketCounter(
+          a.ticket_id,
+          'ADD sold :one, registrations :one',
+          // `capacity` is a reserved word of DynamoDB's expressions.
+          'attribute_exists(pk) AND (#cap < :zero OR sold < #cap)',
+          { ':one': 1, ':zero': 0 },
+          { '#cap': 'capacity' },
+        )
+      : ticketCounter(a.ticket_id, 'ADD not_going :one, registrations :one', 'attribute_exists(pk)', {
+          ':one': 1,
+        });
+  const failed = await transact([counter, attendeePut(a)]);
   if (failed < 0) return 'ok';
   return (await getTicket(a.ticket_id)) ? 'sold_out' : 'gone';
 }
 
 /**
- * Cancels a registration and gives back what it took (its seat, its check-in) exactly once: the
- * attendee's status must still be the one read, so of two racing cancellations only one counts.
- * False when it was already cancelled (or changed since it was read).
+ * What a cancellation found: `ok` done; `stale` the attendee changed since it was read (cancelled by
+ * another request, checked in); `waiting` a seat would be freed while someone waits for it (promote
+ * them); `promotee` the one to promote is no longer waiting.
+ */
+export type CancelOutcome = 'ok' | 'stale' | 'waiting' | 'promotee';
+
+/**
+ * Cancels a registration and gives back what it took exactly once: the attendee's status must still
+ * be the one read, so of two racing cancellations only one counts. A freed seat goes to `promote` (the
+ * first on the waitlist) in the same transaction, so it is never free while someone waits; without
+ * one, the seat is freed only while nobody waits (the waitlist's count is the condition).
  */
 export async function cancel(
   a: AttendeeRecord,
   stamps: { modified: string; modified_utc: string },
-): Promise<boolean> {
-  const seat = a.status === 'going' ? 'sold' : 'not_going';
-  const failed = await transact([
+  promote?: AttendeeRecord,
+): Promise<CancelOutcome> {
+  const checkedIn = a.checked_in ? ', checked_in :minus' : '';
+  const ticket =
+    a.status === 'going' && promote
+      ? ticketCounter(a.ticket_id, `ADD waitlisted :minus${checkedIn}`, 'attribute_exists(pk)', {
+          ':minus': -1,
+        })
+      : a.status === 'going'
+        ? ticketCounter(
+            a.ticket_id,
+            `ADD sold :minus${checkedIn}`,
+            'attribute_exists(pk) AND (attribute_not_exists(waitlisted) OR waitlisted <= :zero)',
+            { ':minus': -1, ':zero': 0 },
+          )
+        : ticketCounter(
+            a.ticket_id,
+            `ADD ${a.status === 'waitlist' ? 'waitlisted' : 'not_going'} :minus`,
+            'attribute_exists(pk)',
+            { ':minus': -1 },
+          );
+  const items: TransactItems = [
     {
       Update: {
         TableName: tableName(),
@@ -230,14 +280,26 @@ export async function cancel(
         },
       },
     },
-    ticketCounter(
-      a.ticket_id,
-      `ADD ${seat} :minus${a.checked_in ? ', checked_in :minus' : ''}`,
-      'attribute_exists(pk)',
-      { ':minus': -1 },
-    ),
-  ]);
-  return failed < 0;
+    ticket,
+  ];
+  if (a.status === 'going' && promote)
+    items.push({
+      Update: {
+        TableName: tableName(),
+        Key: keys.attendee(promote.id),
+        UpdateExpression: 'SET #s = :going, modified = :m, modified_utc = :mu',
+        ConditionExpression: '#s = :waiting',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: {
+          ':going': 'going',
+          ':waiting': 'waitlist',
+          ':m': stamps.modified,
+          ':mu': stamps.modified_utc,
+        },
+      },
+    });
+  const failed = await transact(items);
+  return (['ok', 'stale', 'waiting', 'promotee'] as const)[failed + 1]!;
 }
 
 /** Checks an attendee in (or undoes it) and moves the ticket's check-in count with it, exactly once. */

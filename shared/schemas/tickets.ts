@@ -163,6 +163,12 @@ export const attendeeCreateBody = {
       default: 'going',
       description: 'RSVP only: a `not going` answer takes no seat.',
     },
+    waitlist: {
+      type: 'boolean',
+      default: false,
+      description:
+        'true: when no seat is left, join the waitlist (status `waitlist`) instead of a 409 sold_out; the first waiting gets the next seat freed.',
+    },
   },
   required: ['ticket_id', 'full_name', 'email'],
   additionalProperties: false,

@@ -103,6 +103,7 @@ export async function createTicket(body: TicketInput & { post_id: number; title:
     not_going: 0,
     checked_in: 0,
     registrations: 0,
+    waitlisted: 0,
     ...(body.available_from ? { available_from: fullWall(body.available_from, false) } : {}),
     ...(body.available_until ? { available_until: fullWall(body.available_until, true) } : {}),
     requires_attendee_information: body.requires_attendee_information ?? false,
@@ -202,6 +203,7 @@ export interface Registration {
   full_name: string;
   email: string;
   attendee_status?: 'going' | 'not going';
+  waitlist?: boolean;
 }
 
 /** Anyone registers for an available ticket of a published event; the seat is taken at the write. */
@@ -233,11 +235,12 @@ export async function register(body: Registration, c: TicketCaller) {
     token_hash: hash(token),
     author: c.user?.sub ?? '',
   };
-  const outcome = await repo.register(attendee);
+  const outcome = await repo.register(attendee, body.waitlist === true);
   if (outcome === 'sold_out') throw soldOut(ticket.id);
   if (outcome === 'gone') throw ticketNotFound(ticket.id);
+  const saved: AttendeeRecord = outcome === 'waitlisted' ? { ...attendee, status: 'waitlist' } : attendee;
   // The registrant sees their own address and the secret that lets them cancel; nobody else gets it.
-  return { ...attendeeOut(attendee, c, true), token };
+  return { ...attendeeOut(saved, c, true), token };
 }
 
 /** The attendee and whether the caller manages its event's attendees. */
@@ -320,11 +323,31 @@ export async function cancelAttendee(id: number, token: string | undefined, c: T
   const { attendee, manages } = await attendeeFor(id, c);
   const own = token !== undefined && hash(token) === attendee.token_hash;
   if (!manages && !own) throw forbidden();
-  if (attendee.status === 'cancelled' || !(await repo.cancel(attendee, nowStamps()))) {
+  const outcome = attendee.status === 'cancelled' ? 'stale' : await cancelOnce(attendee);
+  if (outcome !== 'ok') {
     const now = await repo.getAttendee(id);
     if (now?.status === 'cancelled')
       throw new DomainError('gone', 'attendee_cancelled', 'The registration is already cancelled.');
     throw new DomainError('conflict', 'rest_conflict', 'The attendee changed at the same time; retry.');
   }
   return attendeeOut({ ...attendee, status: 'cancelled' }, c, manages || own);
+}
+
+/**
+ * Cancels, handing a freed seat to the first on the waitlist in the same transaction. The waitlist is
+ * read from an index (eventually consistent): while the ticket's count says someone waits whom the
+ * read did not show, or the one read stopped waiting, it is read again.
+ */
+async function cancelOnce(attendee: AttendeeRecord): Promise<repo.CancelOutcome> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const ticket = attendee.status === 'going' ? await repo.getTicket(attendee.ticket_id) : undefined;
+    const promote =
+      (ticket?.waitlisted ?? 0) > 0
+        ? (await repo.listAttendees({ ticketId: attendee.ticket_id })).find((a) => a.status === 'waitlist')
+        : undefined;
+    const outcome = await repo.cancel(attendee, nowStamps(), promote);
+    if (outcome === 'ok' || outcome === 'stale') return outcome;
+    await new Promise((r) => setTimeout(r, 20 + Math.random() * 50));
+  }
+  return 'stale';
 }

@@ -215,6 +215,47 @@ describe('attendees', () => {
     expect((await register(seats.id, 'h')).status).toBe(409);
   });
 
+  it('offers the waitlist when full, and gives each freed seat to the first waiting, exactly once', async () => {
+    const seats = await ticket({ post_id: await event(), provider: 'tickets', capacity: 2 });
+    const [a, b] = [await register(seats.id, 'wa'), await register(seats.id, 'wb')];
+    const full = await register(seats.id, 'wc');
+    expect(full.status).toBe(409);
+    expect(full.body.data.waitlist).toEqual({ available: true, join: { waitlist: true } });
+    const c = await register(seats.id, 'wc', { waitlist: true });
+    const d = await register(seats.id, 'wd', { waitlist: true });
+    const e = await register(seats.id, 'we', { waitlist: true });
+    expect([c, d, e].map((r) => [r.status, r.body.status])).toEqual([
+      [201, 'waitlist'],
+      [201, 'waitlist'],
+      [201, 'waitlist'],
+    ]);
+    // Two seats freed at once go to the first two waiting, one each; the third still waits.
+    const cancelled = await Promise.all([
+      api.del(t(`/attendees/${a.body.id}?token=${a.body.token}`)),
+      api.del(t(`/attendees/${b.body.id}?token=${b.body.token}`)),
+    ]);
+    expect(cancelled.map((r) => r.status)).toEqual([200, 200]);
+    const status = async (id: number) => (await api.get(t(`/attendees/${id}`), asEditor)).body.status;
+    expect([await status(c.body.id), await status(d.body.id), await status(e.body.id)]).toEqual([
+      'going',
+      'going',
+      'waitlist',
+    ]);
+    expect((await api.get(t(`/tickets/${seats.id}`))).body.capacity_details).toMatchObject({
+      sold: 2,
+      available: 0,
+    });
+    // Leaving the waitlist frees nothing; then a cancellation with nobody waiting frees the seat.
+    expect((await api.del(t(`/attendees/${e.body.id}?token=${e.body.token}`))).status).toBe(200);
+    expect((await api.del(t(`/attendees/${c.body.id}`), asEditor)).status).toBe(200);
+    expect((await api.get(t(`/tickets/${seats.id}`))).body.capacity_details).toMatchObject({
+      sold: 1,
+      available: 1,
+    });
+    // A seat is free: a registration asking for the waitlist gets the seat.
+    expect((await register(seats.id, 'wf', { waitlist: true })).body.status).toBe('going');
+  });
+
   it('keeps a ticket with attendees from being deleted', async () => {
     const seats = await ticket({ post_id: await event() });
     await register(seats.id, 'i');

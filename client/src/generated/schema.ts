@@ -1791,6 +1791,11 @@ export interface components {
              * @enum {string}
              */
             attendee_status: "going" | "not going";
+            /**
+             * @description true: when no seat is left, join the waitlist (status `waitlist`) instead of a 409 sold_out; the first waiting gets the next seat freed.
+             * @default false
+             */
+            waitlist: boolean;
         };
         UpdateAttendeeBody: {
             /** @description true checks the attendee in, false undoes it. */
