@@ -55,6 +55,7 @@ export async function updateTicket(
   id: number,
   set: Partial<TicketRecord>,
   capacity?: number,
+  unregistered = false,
 ): Promise<TicketRecord | undefined> {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -67,6 +68,11 @@ export async function updateTicket(
   if (capacity !== undefined && capacity >= 0) {
     condition += ' AND sold <= :cap';
     values[':cap'] = capacity;
+  }
+  // A ticket moved to another event must have no attendees: theirs name the event they registered for.
+  if (unregistered) {
+    condition += ' AND registrations = :none';
+    values[':none'] = 0;
   }
   const out = await unlessConditionFails(
     ddb.send(

@@ -160,10 +160,11 @@ export async function listTickets(q: TicketQuery, c: TicketCaller) {
 
 export async function updateTicket(id: number, body: TicketInput, c: TicketCaller) {
   checkInput(body);
-  await visibleTicket(id, c);
-  if (body.post_id !== undefined) {
-    const event = await eventOf(body.post_id);
-    if (!event || !canSee(event, c.user)) throw notFound('event', body.post_id);
+  const { ticket } = await visibleTicket(id, c);
+  const moved = body.post_id !== undefined && body.post_id !== ticket.post_id;
+  if (moved) {
+    const event = await eventOf(body.post_id!);
+    if (!event || !canSee(event, c.user)) throw notFound('event', body.post_id!);
   }
   const { cost: _cost, available_from, available_until, ...rest } = body;
   const set: Partial<TicketRecord> = {
@@ -172,9 +173,16 @@ export async function updateTicket(id: number, body: TicketInput, c: TicketCalle
     ...(available_until !== undefined ? { available_until: fullWall(available_until, true) } : {}),
     ...nowStamps(),
   };
-  const updated = await repo.updateTicket(id, set, body.capacity);
+  const updated = await repo.updateTicket(id, set, body.capacity, moved);
   if (!updated) {
-    if (!(await repo.getTicket(id))) throw ticketNotFound(id);
+    const now = await repo.getTicket(id);
+    if (!now) throw ticketNotFound(id);
+    if (moved && now.registrations > 0)
+      throw new DomainError(
+        'conflict',
+        'ticket_has_attendees',
+        'A ticket with attendees stays with its event: create a ticket for the other event instead.',
+      );
     throw new DomainError(
       'conflict',
       'capacity_below_sold',

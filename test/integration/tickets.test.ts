@@ -262,6 +262,11 @@ describe('attendees', () => {
     const res = await api.del(t(`/tickets/${seats.id}`), asEditor);
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('ticket_has_attendees');
+    // Nor moved to another event (its attendees registered for this one).
+    const moved = await api.put(t(`/tickets/${seats.id}`), { post_id: await event() }, asEditor);
+    expect(moved.status).toBe(409);
+    expect(moved.body.code).toBe('ticket_has_attendees');
+    expect((await api.put(t(`/tickets/${seats.id}`), { post_id: seats.post_id }, asEditor)).status).toBe(200);
   });
 });
 
