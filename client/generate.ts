@@ -40,6 +40,9 @@ function operationsModule(doc: OpenApiDocument): string {
       if (operation.operationId.includes('_')) continue;
       const list = listKey(operation as unknown as Json);
       const fields = [`method: '${method.toUpperCase()}'`, `path: '${path}'`];
+      // A path below another namespace: the client swaps it for cal/events/v1 at the end of its base URL.
+      const namespace = operation.servers?.[0]?.url.match(/(cal\/\w+\/v\d+)\/$/)?.[1];
+      if (namespace) fields.push(`namespace: '${namespace}'`);
       if (list) fields.push(`list: '${list}'`);
       lines.push(`  ${operation.operationId}: { ${fields.join(', ')} },`);
     }

@@ -6,7 +6,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { NAMESPACE_PATH } from '../shared/config';
+import { routeOf } from '../shared/contracts';
 import type { Operation } from '../shared/contracts/types';
 import { FunctionAlarms } from './alarms';
 import { NO_AUTHORIZER_REASON } from './api';
@@ -65,7 +65,7 @@ export class OperationFamily extends NestedStack {
       for (const method of op.methods) {
         new HttpRoute(this, `${name}${pascal(method.toLowerCase())}`, {
           httpApi: props.httpApi,
-          routeKey: HttpRouteKey.with(`${NAMESPACE_PATH}${op.path}`, HttpMethod[method]),
+          routeKey: HttpRouteKey.with(routeOf(op), HttpMethod[method]),
           integration,
         });
       }

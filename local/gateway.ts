@@ -4,8 +4,8 @@ import type { Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { matchRoute } from '../shared/contracts';
-import { CORS_EXPOSE_HEADERS, NAMESPACE_PATH, NO_ROUTE_HANDLER } from '../shared/config';
+import { matchRoute, routeOf, splitNamespace } from '../shared/contracts';
+import { CORS_EXPOSE_HEADERS, NO_ROUTE_HANDLER } from '../shared/config';
 import type { Invoker } from '../shared/http/dispatch';
 import { ApiError } from '../shared/http/errors';
 import { errorResponse } from '../shared/http/respond';
@@ -168,11 +168,10 @@ export function contextFor(name: string, requestId: string, timeoutSeconds?: num
 async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readBody(req);
   const pathname = new URL(req.url ?? '/', 'http://local').pathname;
-  const prefix = NAMESPACE_PATH;
-  const below = pathname.startsWith(prefix) ? pathname.slice(prefix.length) : null;
-  const found = below === null ? undefined : matchRoute(req.method ?? 'GET', below).match;
+  const split = splitNamespace(pathname);
+  const found = split && matchRoute(req.method ?? 'GET', split.below, split.namespace).match;
   const handlerPath = found?.operation.handler ?? NO_ROUTE_HANDLER;
-  const routeKey = found ? `${req.method} ${prefix}${found.operation.path}` : '$default';
+  const routeKey = found ? `${req.method} ${routeOf(found.operation)}` : '$default';
   const event = toEvent(req, body, routeKey, found?.pathParameters);
   // `$default` (noRoute) has the longest time of the functions it forwards to, as deployed.
   const timeoutSeconds = found ? timeoutOf(found.operation) : noRouteTimeoutSeconds();

@@ -6,6 +6,11 @@
  */
 export const NAMESPACE = 'cal/events/v1';
 export const NAMESPACE_PATH = `/${NAMESPACE}`;
+/** Tickets and RSVP (docs/tickets.md), after the reference's companion plugin's `tribe/tickets/v1`. */
+export const TICKETS_NAMESPACE = 'cal/tickets/v1';
+/** Every namespace the API serves; an operation names its own (`Operation.namespace`), NAMESPACE when it does not. */
+export const NAMESPACES = [NAMESPACE, TICKETS_NAMESPACE] as const;
+export type Namespace = (typeof NAMESPACES)[number];
 export const SERVICE_NAME = 'cal-events';
 
 /**

@@ -109,7 +109,18 @@ export function createClient(options: ClientOptions): CalClient {
   const tokenOf = (given: string | null | undefined) =>
     given !== undefined ? given : typeof options.token === 'function' ? options.token() : options.token;
 
-  async function send(method: string, path: string, o: SendOptions = {}): Promise<Reply<unknown>> {
+  /** The root of another namespace (`cal/tickets/v1`) on the same host: this base with its namespace swapped. */
+  const rootOf = (namespace?: string) =>
+    namespace
+      ? `${base.slice(0, base.length - (base.endsWith(NAMESPACE) ? NAMESPACE.length : 0))}/${namespace}`
+      : base;
+
+  async function send(
+    method: string,
+    path: string,
+    o: SendOptions = {},
+    root: string = base,
+  ): Promise<Reply<unknown>> {
     const headers: Record<string, string> = { ...o.headers };
     const token = tokenOf(o.token);
     if (token) headers.authorization = `Bearer ${token}`;
@@ -121,7 +132,7 @@ export function createClient(options: ClientOptions): CalClient {
       headers['content-type'] ??= 'application/json';
       body = JSON.stringify(o.body);
     }
-    const res = await doFetch(/^https?:\/\//.test(path) ? path : `${base}${path}`, {
+    const res = await doFetch(/^https?:\/\//.test(path) ? path : `${root}${path}`, {
       method,
       headers,
       body,
@@ -132,22 +143,33 @@ export function createClient(options: ClientOptions): CalClient {
     return { status: res.status, headers: res.headers, data, etag: res.headers.get('etag') };
   }
 
-  async function checked(method: string, path: string, o: SendOptions): Promise<Reply<unknown>> {
-    const reply = await send(method, path, o);
+  async function checked(
+    method: string,
+    path: string,
+    o: SendOptions,
+    root?: string,
+  ): Promise<Reply<unknown>> {
+    const reply = await send(method, path, o, root);
     if (reply.status >= 400)
       throw new CalApiError(reply.status, envelope(reply.status, reply.data), reply.headers);
     return reply;
   }
 
   function call(id: OperationId, args: Partial<Args<OperationId>> = {}) {
-    const { method, path } = operations[id];
+    const op: { method: string; path: string; namespace?: string } = operations[id];
+    const { method, path } = op;
     const headers: Record<string, string> = { ...args.headers };
     if (args.ifMatch) headers['if-match'] = args.ifMatch;
     if (args.idempotencyKey) headers['idempotency-key'] = args.idempotencyKey;
     const url =
       fillPath(path, args.path as Record<string, string | number> | undefined) +
       queryString(args.query as Record<string, QueryValue> | undefined);
-    return checked(method, url, { body: args.body, headers, token: args.token, signal: args.signal });
+    return checked(
+      method,
+      url,
+      { body: args.body, headers, token: args.token, signal: args.signal },
+      rootOf(op.namespace),
+    );
   }
 
   /** A link the API returned, below this client's base URL (the API may name another host, behind a CDN). */

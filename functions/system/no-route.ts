@@ -1,6 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { matchRoute } from '../../shared/contracts';
-import { NAMESPACE_PATH } from '../../shared/config';
+import { matchRoute, splitNamespace } from '../../shared/contracts';
 import {
   dispatch,
   functionPrefixFromEnv,
@@ -31,10 +30,8 @@ export function setInvoker(next: Invoker): void {
 function answerNoRoute(event: APIGatewayProxyEventV2): APIGatewayProxyStructuredResultV2 {
   const urls = urlsOf(event);
   const { method, rawPath } = urls;
-  const outside =
-    !rawPath.startsWith(NAMESPACE_PATH) ||
-    (rawPath.length > NAMESPACE_PATH.length && rawPath[NAMESPACE_PATH.length] !== '/');
-  const allow = outside ? [] : matchRoute(method, urls.path).allow;
+  const split = splitNamespace(rawPath);
+  const allow = split ? matchRoute(method, urls.path, split.namespace).allow : [];
   const error = allow.length > 0 ? methodNotAllowed([...new Set(allow)]) : noRoute();
   return errorResponse(error, event);
 }

@@ -1,3 +1,4 @@
+import { NAMESPACE, NAMESPACES } from '../config';
 import { changeOps } from './changes';
 import { eventOps } from './events';
 import { importOps } from './imports';
@@ -7,6 +8,7 @@ import { categoryOps, tagOps } from './terms';
 import type { Operation } from './types';
 import { venueOps } from './venues';
 import { webhookOps } from './webhooks';
+import { attendeeOps, ticketOps, ticketSystemOps } from './tickets';
 
 /**
  * Every operation of the API, in the order routes are listed by the namespace index and /doc.
@@ -23,7 +25,26 @@ export const operations: readonly Operation[] = [
   ...Object.values(changeOps),
   ...Object.values(webhookOps),
   ...Object.values(importOps),
+  ticketSystemOps.index,
+  ...Object.values(ticketOps),
+  ...Object.values(attendeeOps),
 ];
+
+/** The namespace an operation is below. */
+export const namespaceOf = (op: Pick<Operation, 'namespace'>): string => op.namespace ?? NAMESPACE;
+
+/** The operation's route from the host's root: `/cal/tickets/v1/tickets/{id}` (the gateway's route key). */
+export const routeOf = (op: Pick<Operation, 'namespace' | 'path'>): string => `/${namespaceOf(op)}${op.path}`;
+
+/** A request path split into its namespace and the path below it; undefined outside every namespace. */
+export function splitNamespace(path: string): { namespace: string; below: string } | undefined {
+  for (const namespace of NAMESPACES) {
+    const prefix = `/${namespace}`;
+    if (path === prefix || path.startsWith(`${prefix}/`))
+      return { namespace, below: path.slice(prefix.length) };
+  }
+  return undefined;
+}
 
 /** Route template (`/categories/{id}`) → regular expression over the path below the namespace. */
 export function pathPattern(path: string): RegExp {
@@ -46,9 +67,14 @@ export interface RouteMatch {
 }
 
 /** Finds the operation for a method and path; `allow` lists the methods the path takes when none matches. */
-export function matchRoute(method: string, path: string): { match?: RouteMatch; allow: string[] } {
+export function matchRoute(
+  method: string,
+  path: string,
+  namespace: string = NAMESPACE,
+): { match?: RouteMatch; allow: string[] } {
   const allow: string[] = [];
   for (const operation of operations) {
+    if (namespaceOf(operation) !== namespace) continue;
     const m = pathPattern(operation.path).exec(path);
     if (!m) continue;
     if ((operation.methods as readonly string[]).includes(method))

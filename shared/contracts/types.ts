@@ -31,6 +31,8 @@ export interface Operation {
   methods: readonly HttpMethod[];
   /** Path below the namespace, OpenAPI style: '/categories/{id}'; '' is the namespace root. */
   path: string;
+  /** The namespace the path is below (`cal/tickets/v1`); `cal/events/v1` when absent. */
+  namespace?: string;
   /** Module that exports `handler`, relative to the repository root, without extension. */
   handler: string;
   summary: string;

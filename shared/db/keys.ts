@@ -55,6 +55,10 @@ import type { TallyScope } from '../domain/tallies';
  *   import           IMPORTS / <id>                      a feed import, its options and last run's report
  *   scheduled        SCHEDULED / <date_utc>#<id>         a `future` post (event, venue, organizer) and when it is due: the
  *                                                       publish job reads the due ones in one Query (docs/api-guide.md)
+ *   ticket           TICKET#<id> / TICKET                a ticket or RSVP of one event, with its seat counters (sold,
+ *                                                       not_going, checked_in); bySlug = TICKETS / <id> (docs/tickets.md)
+ *   attendee         ATTENDEE#<id> / ATTENDEE            a registration; bySlug = ATTENDEES#T<ticketId> / <id>,
+ *                                                       byStart = ATTENDEES#P<eventId> / <id>, byEnd = ATTENDEES / <id>
  *   imported event   IMPORT#<id> / UID#<uid>             what an import made of a feed's UID: the event (a series'
  *                                                       first occurrence) and a digest of what was written
  *
@@ -225,6 +229,23 @@ export const keys = {
   importedPartition: (importId: number) => `IMPORT#${importId}`,
   importedPrefix: 'UID#',
   imported: (importId: number, uid: string): Key => ({ pk: `IMPORT#${importId}`, sk: `UID#${uid}` }),
+
+  /** Tickets (docs/tickets.md): each its own partition, so that registrations for two tickets never collide. */
+  ticket: (id: number): Key => ({ pk: `TICKET#${id}`, sk: 'TICKET' }),
+  ticketsPartition: 'TICKETS',
+  ticketIndex: (id: number) => ({ gsi1pk: 'TICKETS', gsi1sk: pad(id) }),
+  attendee: (id: number): Key => ({ pk: `ATTENDEE#${id}`, sk: 'ATTENDEE' }),
+  attendeesOfTicket: (ticketId: number) => `ATTENDEES#T${ticketId}`,
+  attendeesOfEvent: (eventId: number) => `ATTENDEES#P${eventId}`,
+  attendeesPartition: 'ATTENDEES',
+  attendeeIndex: (id: number, ticketId: number, eventId: number) => ({
+    gsi1pk: `ATTENDEES#T${ticketId}`,
+    gsi1sk: pad(id),
+    gsi2pk: `ATTENDEES#P${eventId}`,
+    gsi2sk: pad(id),
+    gsi3pk: 'ATTENDEES',
+    gsi3sk: pad(id),
+  }),
 
   /** A word of an event's texts in the search index; `head` is the word's first two characters. */
   word: (eventId: number, word: string): Key => ({ pk: `POST#${eventId}`, sk: `WORD#${word}` }),

@@ -81,17 +81,22 @@ export function endpointArgs(op: Operation): Record<string, IndexArg> {
  * @param root the API root as the caller sees it, without trailing slash: `https://host/cal/events/v1`.
  * @param ops  the operations to describe; the registry by default.
  */
-export function buildNamespaceIndex(root: string, ops: readonly Operation[] = allOperations): NamespaceIndex {
+export function buildNamespaceIndex(
+  root: string,
+  ops: readonly Operation[] = allOperations,
+  namespace: string = NAMESPACE,
+): NamespaceIndex {
   const apiRoot = root.replace(/\/+$/, '');
   const routes: Record<string, IndexRoute> = {};
   for (const op of ops) {
-    const key = `/${NAMESPACE}${routeRegex(op.path)}`;
-    const route = routes[key] ?? { namespace: NAMESPACE, methods: [], endpoints: [] };
+    if ((op.namespace ?? NAMESPACE) !== namespace) continue;
+    const key = `/${namespace}${routeRegex(op.path)}`;
+    const route = routes[key] ?? { namespace, methods: [], endpoints: [] };
     routes[key] = route;
     for (const m of op.methods) if (!route.methods.includes(m)) route.methods.push(m);
     route.endpoints.push({ methods: [...op.methods], args: endpointArgs(op) });
     if (!op.path.includes('{')) route._links = { self: [{ href: `${apiRoot}${op.path}` }] };
   }
-  const base = apiRoot.endsWith(`/${NAMESPACE}`) ? apiRoot.slice(0, -NAMESPACE.length - 1) : apiRoot;
-  return { namespace: NAMESPACE, routes, _links: { up: [{ href: `${base}/` }] } };
+  const base = apiRoot.endsWith(`/${namespace}`) ? apiRoot.slice(0, -namespace.length - 1) : apiRoot;
+  return { namespace, routes, _links: { up: [{ href: `${base}/` }] } };
 }

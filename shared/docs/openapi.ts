@@ -1,3 +1,4 @@
+import { NAMESPACE } from '../config';
 import { operations as allOperations } from '../contracts';
 import type { HttpMethod, Operation, ResponseSpec } from '../contracts/types';
 import { errorEnvelope } from '../schemas/common';
@@ -19,6 +20,8 @@ export type OpenApiOperation = {
   parameters?: Json[];
   requestBody?: Json;
   responses: Record<string, Json>;
+  /** Below another namespace than the document's (cal/tickets/v1): its own server, OpenAPI's per-operation override. */
+  servers?: Array<{ url: string }>;
 };
 
 export type OpenApiDocument = {
@@ -291,18 +294,26 @@ export function buildOpenApi(serverUrl: string, ops: readonly Operation[] = allO
   const registry = nameSchemas(ops);
   const responses: Record<string, Json> = {};
   const paths: OpenApiDocument['paths'] = {};
+  const server = serverUrl.endsWith('/') ? serverUrl : `${serverUrl}/`;
   for (const op of ops) {
+    const other = op.namespace !== undefined && op.namespace !== NAMESPACE;
+    // Another namespace's root (its index) would take this one's `/`: its own index describes it.
+    if (other && !op.path) continue;
     const item = paths[op.path || '/'] ?? {};
     paths[op.path || '/'] = item;
+    const servers = other
+      ? [{ url: server.replace(new RegExp(`${NAMESPACE}/$`), () => `${op.namespace}/`) }]
+      : undefined;
     op.methods.forEach((method, i) => {
       const m = method.toLowerCase() as Lowercase<HttpMethod>;
-      item[m] = operationObject(op, i === 0 ? op.operationId : `${op.operationId}_${m}`, registry, responses);
+      const o = operationObject(op, i === 0 ? op.operationId : `${op.operationId}_${m}`, registry, responses);
+      item[m] = servers ? { ...o, servers } : o;
     });
   }
   return {
     openapi: '3.1.0',
     info: { ...INFO },
-    servers: [{ url: serverUrl.endsWith('/') ? serverUrl : `${serverUrl}/` }],
+    servers: [{ url: server }],
     paths,
     components: {
       schemas: registry.emit(),

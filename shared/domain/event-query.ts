@@ -31,6 +31,8 @@ export interface RowFilter {
   bounds?: DateBounds;
   featured?: boolean;
   postParent?: number;
+  /** `ticketed=`: the events that have a ticket, and whether the list wants them or the others. */
+  ticketed?: { events: ReadonlySet<number>; is: boolean };
   /** Only the events hidden from listings (an editor's `hide_from_listings=true`), instead of the listed ones. */
   hidden?: boolean;
 }
@@ -43,7 +45,8 @@ export function rowFilter(f: RowFilter): (row: EventRow) => boolean {
     Boolean(row.hidden) === (f.hidden === true) &&
     (f.bounds === undefined || inBounds(f.bounds, row.start, row.end)) &&
     (f.featured === undefined || row.featured === f.featured) &&
-    (f.postParent === undefined || row.parent === f.postParent);
+    (f.postParent === undefined || row.parent === f.postParent) &&
+    (f.ticketed === undefined || f.ticketed.events.has(row.eventId) === f.ticketed.is);
 }
 
 /** The tally audience of a status filter, when one tally counts exactly those statuses. */

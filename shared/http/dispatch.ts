@@ -1,7 +1,7 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { NAMESPACE_PATH, requireEnv } from '../config';
-import { matchRoute, type RouteMatch } from '../contracts';
+import { requireEnv } from '../config';
+import { matchRoute, routeOf, splitNamespace, type RouteMatch } from '../contracts';
 import type { Operation } from '../contracts/types';
 import { ApiError } from './errors';
 import { logger } from './logger';
@@ -30,16 +30,16 @@ export type Invoker = (
 export function unslashedRoute(event: APIGatewayProxyEventV2): RouteMatch | undefined {
   const rawPath = event.rawPath ?? '';
   if (!rawPath.endsWith('/')) return undefined;
-  const path = rawPath.slice(0, -1);
-  if (path !== NAMESPACE_PATH && !path.startsWith(`${NAMESPACE_PATH}/`)) return undefined;
+  const split = splitNamespace(rawPath.slice(0, -1));
+  if (!split) return undefined;
   const method = event.requestContext?.http?.method ?? 'GET';
-  return matchRoute(method, path.slice(NAMESPACE_PATH.length)).match;
+  return matchRoute(method, split.below, split.namespace).match;
 }
 
 /** The event API Gateway builds for the same request without the trailing slash, routed to `match`. */
 export function unslashedEvent(event: APIGatewayProxyEventV2, match: RouteMatch): APIGatewayProxyEventV2 {
   const { http } = event.requestContext;
-  const routeKey = `${http.method} ${NAMESPACE_PATH}${match.operation.path}`;
+  const routeKey = `${http.method} ${routeOf(match.operation)}`;
   const { pathParameters: _slashed, ...rest } = event;
   // API Gateway leaves `pathParameters` out for a route without parameters.
   const pathParameters = Object.keys(match.pathParameters).length > 0 ? match.pathParameters : undefined;

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { config, NAMESPACE } from '../config';
+import { config, NAMESPACE, NAMESPACES } from '../config';
 
 /** URLs as the caller sees them: `rest_url`s are built from the API root actually used. */
 export interface ApiUrls {
@@ -19,8 +19,10 @@ export function urlsOf(event: APIGatewayProxyEventV2): ApiUrls {
   const host = headers['x-forwarded-host'] ?? headers.host ?? event.requestContext?.domainName ?? 'localhost';
   const proto = headers['x-forwarded-proto'] ?? 'https';
   const base = config.apiBaseUrl ?? `${proto}://${host}`;
-  const prefix = `/${NAMESPACE}`;
   const rawPath = event.rawPath ?? '';
+  // The namespace the request is below: its root is what rest_urls are built from.
+  const namespace = NAMESPACES.find((ns) => new RegExp(`/${ns}(/|$)`).test(rawPath)) ?? NAMESPACE;
+  const prefix = `/${namespace}`;
   const at = rawPath.indexOf(prefix);
   const path = (at >= 0 ? rawPath.slice(at + prefix.length) : rawPath).replace(/\/+$/, '');
   return {

@@ -192,7 +192,9 @@ export const eventListQuery = {
       minimum: 1,
       description: 'Only the occurrences of the series this event belongs to (any occurrence ID names it).',
     },
-    ticketed: bool('true is refused: this service sells no tickets; false filters nothing.'),
+    ticketed: bool(
+      'true: only events with at least one ticket or RSVP (cal/tickets/v1); false: only events without one.',
+    ),
   },
 } as const;
 

@@ -96,6 +96,7 @@ export const EXAMPLE_QUERIES = [
   'search=x',
   'include=7,8',
   'post_parent=7',
+  'ticketed=true',
   'geoloc=true',
 ];
 

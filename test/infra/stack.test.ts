@@ -4,10 +4,9 @@ import { App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { NAMESPACE_PATH } from '../../infra/api';
 import { PAGE_ROUTE_KEYS } from '../../infra/site';
 import { CalEventsStack } from '../../infra/stack';
-import { operations } from '../../shared/contracts';
+import { operations, routeOf } from '../../shared/contracts';
 import { IMPORT_TIMEOUT_SECONDS } from '../../shared/contracts/imports';
 import { TABLE } from '../../shared/db/table';
 import { OPERATION_FUNCTION_PREFIX_ENV } from '../../shared/http/dispatch';
@@ -90,7 +89,7 @@ const actionsOf = (s: Synth, name: string): string[] =>
 
 describe('routes', () => {
   it("declares one route per operation and method, plus $default and the public pages' (issue 29)", () => {
-    const expected = operations.flatMap((op) => op.methods.map((m) => `${m} ${NAMESPACE_PATH}${op.path}`));
+    const expected = operations.flatMap((op) => op.methods.map((m) => `${m} ${routeOf(op)}`));
     const keys = Object.values(dev.resources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey);
     expect(keys.sort()).toEqual([...expected, '$default', ...PAGE_ROUTE_KEYS].sort());
   });
@@ -110,7 +109,7 @@ describe('routes', () => {
       expect(target.get(routeKey), routeKey).toEqual({ template, fnId: logicalId });
     };
     for (const op of operations)
-      for (const m of op.methods) expectTarget(`${m} ${NAMESPACE_PATH}${op.path}`, op.operationId);
+      for (const m of op.methods) expectTarget(`${m} ${routeOf(op)}`, op.operationId);
     expectTarget('$default', 'noRoute');
   });
 

@@ -939,15 +939,15 @@ describe('featured, search and the other filters', () => {
     expect(res.body.data.params).toHaveProperty('search');
   });
 
-  it('refuses ticketed=true: this service sells no tickets (sample 100)', async () => {
+  // Issue 42 (decisions §5: "once tickets exist"): ticketed=true lists the events with a ticket, no longer a 400.
+  it('ticketed=true lists no event of a calendar without tickets', async () => {
     const res = await list({ ticketed: 'true' });
 
-    expect(res.status).toBe(400);
-    expect(res.body.data.params).toHaveProperty('ticketed');
-    expect(res.body.data.details.ticketed.code).toBe('event-tickets-not-active');
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(0);
   });
 
-  it('ticketed=false filters nothing', async () => {
+  it('ticketed=false filters nothing on a calendar without tickets', async () => {
     const res = await list({ ticketed: 'false', per_page: 50 });
 
     expect(titles(res)).toEqual(DEFAULT_ALL);

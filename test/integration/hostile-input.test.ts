@@ -1110,6 +1110,8 @@ interface Built {
   method: HttpMethod;
   /** Path below the namespace, as sent. */
   path: string;
+  /** The namespace's root (`…/cal/tickets/v1` for the tickets operations). */
+  root: string;
   query: string;
   headers: Record<string, string>;
   body: Buffer | undefined;
@@ -1223,6 +1225,7 @@ function build(op: Operation, g: Generated, target: Seeded | undefined): Built {
   return {
     method: g.method,
     path: resolvePath(op, g.pathArg),
+    root: op.namespace ? `${api.origin}/${op.namespace}` : api.base,
     query: encodePairs(g.query),
     headers,
     body,
@@ -1240,7 +1243,7 @@ interface Answer {
 }
 
 async function send(r: Built): Promise<Answer> {
-  const url = `${api.base}${r.path}${r.query ? `?${r.query}` : ''}`;
+  const url = `${r.root}${r.path}${r.query ? `?${r.query}` : ''}`;
   // A Uint8Array body makes fetch add no content type of its own: only the generated one (or none) is sent.
   const res = await fetch(url, {
     method: r.method,
@@ -1274,7 +1277,7 @@ function describeRequest(r: Built): string {
     })
     .join(', ');
   return [
-    `request:  ${r.method} ${new URL(api.base).pathname}${shorten(r.path, 300)}`,
+    `request:  ${r.method} ${new URL(r.root).pathname}${shorten(r.path, 300)}`,
     `  query:   ${r.query ? shorten(r.query, 1500) : '(none)'}`,
     `  headers: ${headers || '(none)'}`,
     `  body:    ${showBody(r)}`,

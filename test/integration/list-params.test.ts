@@ -204,7 +204,8 @@ const encode = (v: Value) => (typeof v === 'string' ? encodeURIComponent(v) : v.
 
 async function exercise(op: Operation, r: Request) {
   const query = r.params.map(([name, v]) => `${name}=${encode(v)}`).join('&');
-  const res = await fetch(`${api.base}${op.path}?${query}`, {
+  const root = op.namespace ? `${api.origin}/${op.namespace}` : api.base;
+  const res = await fetch(`${root}${op.path}?${query}`, {
     headers: r.asEditor ? { authorization: `Bearer ${editor}` } : {},
   });
   const text = await res.text();

@@ -274,8 +274,12 @@ describe('planEventList', () => {
     expect(plan({ venue: [4, 4] })).toMatchObject({ driver: 'links' });
   });
 
+  it('filters ticketed= on the rows, not through a tally (issue 42: ticketed=true is no longer a 400)', () => {
+    expect(plan({ ticketed: true })).toMatchObject({ driver: 'window', tallies: [] });
+    expect(plan({ ticketed: false, tags: [10] })).toMatchObject({ driver: 'links' });
+  });
+
   it('refuses what no plan can serve, before any read', () => {
-    expect(problems(() => plan({ ticketed: true }))).toEqual(['event-tickets-not-active']);
     expect(problems(() => plan({ geoloc_lat: 1 }))).toEqual(['rest_missing_coordinate']);
     expect(problems(() => plan({ status: ['draft'] }))).toEqual(['rest_forbidden_status']);
   });

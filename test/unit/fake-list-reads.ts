@@ -20,6 +20,8 @@ export interface FakeCalendar {
   oldRows?: Set<number>;
   /** Categories whose subtree tallies are flagged stale. */
   stale?: Set<number>;
+  /** Events that have a ticket (`ticketed=`). */
+  ticketed?: Set<number>;
 }
 
 export type Call = { read: keyof ListReads; arg?: unknown };
@@ -133,6 +135,10 @@ export function fakeReads(cal: FakeCalendar): { reads: ListReads; calls: Call[] 
       .sort(byStart);
 
   const reads: ListReads = {
+    async ticketedEventIds() {
+      calls.push({ read: 'ticketedEventIds' });
+      return new Set(cal.ticketed ?? []);
+    },
     async listTerms(taxonomy) {
       calls.push({ read: 'listTerms', arg: taxonomy });
       return terms.filter((t) => t.taxonomy === taxonomy);

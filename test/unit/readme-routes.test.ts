@@ -44,7 +44,8 @@ describe("the README's route table", () => {
   it('lists every operation of the contract, and only those, with its function file', () => {
     const expected = operations.map((op) => ({
       methods: op.methods.join(', '),
-      path: op.path || '/',
+      // Another namespace's paths are written in full (`/cal/tickets/v1/tickets`).
+      path: op.namespace ? `/${op.namespace}${op.path}` : op.path || '/',
       role: op.access,
       file: `${op.handler}.ts`,
     }));

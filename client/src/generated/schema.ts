@@ -692,6 +692,126 @@ export interface paths {
         patch: operations["updateImport"];
         trace?: never;
     };
+    "/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tickets of published events (all events for editors)
+         * @description Public; a bearer token, when sent, must be valid and may widen what the caller sees.
+         */
+        get: operations["listTickets"];
+        put?: never;
+        /**
+         * Create a free ticket or an RSVP for an event (a price is a 400: payments are not offered)
+         * @description Requires a bearer token of a user with the editor role or a higher one.
+         */
+        post: operations["createTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tickets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a ticket, with its attendees for editors and the event’s author
+         * @description Public; a bearer token, when sent, must be valid and may widen what the caller sees.
+         */
+        get: operations["getTicket"];
+        /**
+         * Change a ticket (partial); capacity cannot go below the seats taken
+         * @description Requires a bearer token of a user with the editor role or a higher one.
+         */
+        put: operations["updateTicket"];
+        /**
+         * Change a ticket (partial); capacity cannot go below the seats taken
+         * @description Requires a bearer token of a user with the editor role or a higher one.
+         */
+        post: operations["updateTicket_post"];
+        /**
+         * Delete a ticket that has no attendees
+         * @description Requires a bearer token of a user with the editor role or a higher one.
+         */
+        delete: operations["deleteTicket"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a ticket (partial); capacity cannot go below the seats taken
+         * @description Requires a bearer token of a user with the editor role or a higher one.
+         */
+        patch: operations["updateTicket_patch"];
+        trace?: never;
+    };
+    "/attendees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List attendees: editors, or the event’s author with post_id or ticket_id
+         * @description Requires a bearer token of a user with the contributor role or a higher one.
+         */
+        get: operations["listAttendees"];
+        put?: never;
+        /**
+         * Register for an available ticket of a published event (anyone); 409 sold_out when full
+         * @description Public; a bearer token, when sent, must be valid and may widen what the caller sees.
+         */
+        post: operations["createAttendee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/attendees/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an attendee: editors and the event’s author
+         * @description Requires a bearer token of a user with the contributor role or a higher one.
+         */
+        get: operations["getAttendee"];
+        /**
+         * Check an attendee in (check_in: true) or undo it: editors and the event’s author
+         * @description Requires a bearer token of a user with the contributor role or a higher one.
+         */
+        put: operations["updateAttendee"];
+        /**
+         * Check an attendee in (check_in: true) or undo it: editors and the event’s author
+         * @description Requires a bearer token of a user with the contributor role or a higher one.
+         */
+        post: operations["updateAttendee_post"];
+        /**
+         * Cancel a registration and free its seat (editors, or anyone with the attendee’s token)
+         * @description Public; a bearer token, when sent, must be valid and may widen what the caller sees.
+         */
+        delete: operations["deleteAttendee"];
+        options?: never;
+        head?: never;
+        /**
+         * Check an attendee in (check_in: true) or undo it: editors and the event’s author
+         * @description Requires a bearer token of a user with the contributor role or a higher one.
+         */
+        patch: operations["updateAttendee_patch"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1537,6 +1657,150 @@ export interface components {
             /** @description Fetch the feed again every so many minutes (5 to 10080); null or absent: never. Only with url. */
             resync_minutes?: number | null;
         };
+        Ticket: {
+            id: number;
+            post_id: number;
+            global_id?: string;
+            global_id_lineage?: string[];
+            author?: string;
+            status?: string;
+            date?: string;
+            date_utc?: string;
+            modified?: string;
+            modified_utc?: string;
+            rest_url: string;
+            /** @enum {string} */
+            provider: "rsvp" | "tickets";
+            title: string;
+            description?: string;
+            image?: boolean | Record<string, unknown>;
+            available_from?: string;
+            available_from_details?: Record<string, unknown> | boolean;
+            available_until?: string;
+            available_until_details?: Record<string, unknown> | boolean;
+            capacity: number;
+            capacity_details: {
+                available?: number;
+                available_percentage?: number;
+                max?: number;
+                sold?: number;
+                pending?: number;
+            };
+            is_available: boolean;
+            cost?: string;
+            cost_details?: Record<string, unknown>;
+            /** @description Editors and the event’s author only. */
+            attendees?: Record<string, unknown>[];
+            supports_attendee_information?: boolean;
+            requires_attendee_information?: boolean;
+            attendee_information_fields?: unknown[];
+            rsvp?: {
+                rsvp_going?: number;
+                rsvp_not_going?: number;
+            };
+            checkin?: {
+                checked_in?: number;
+                unchecked_in?: number;
+                checked_in_percentage?: number;
+                unchecked_in_percentage?: number;
+            };
+        };
+        CreateTicketBody: {
+            /** @description The event the ticket is for. */
+            post_id: number;
+            /**
+             * @description rsvp (going / not going) or tickets (free).
+             * @enum {string}
+             */
+            provider?: "rsvp" | "tickets";
+            /** @description The ticket’s name. */
+            title: string;
+            /** @description What the ticket gives. */
+            description?: string;
+            /** @description Seats; -1 (the default) is unlimited. */
+            capacity?: number;
+            /** @description Only 0: payments are not offered (a ticket with a price is a 400). */
+            cost?: number;
+            /** @description Site-local wall time, `Y-m-d H:i:s` (or `Y-m-d`). */
+            available_from?: string;
+            /** @description Site-local wall time, `Y-m-d H:i:s` (or `Y-m-d`). */
+            available_until?: string;
+            requires_attendee_information?: boolean;
+        };
+        UpdateTicketBody: {
+            /** @description The event the ticket is for. */
+            post_id?: number;
+            /**
+             * @description rsvp (going / not going) or tickets (free).
+             * @enum {string}
+             */
+            provider?: "rsvp" | "tickets";
+            /** @description The ticket’s name. */
+            title?: string;
+            /** @description What the ticket gives. */
+            description?: string;
+            /** @description Seats; -1 (the default) is unlimited. */
+            capacity?: number;
+            /** @description Only 0: payments are not offered (a ticket with a price is a 400). */
+            cost?: number;
+            /** @description Site-local wall time, `Y-m-d H:i:s` (or `Y-m-d`). */
+            available_from?: string;
+            /** @description Site-local wall time, `Y-m-d H:i:s` (or `Y-m-d`). */
+            available_until?: string;
+            requires_attendee_information?: boolean;
+        };
+        Attendee: {
+            id: number;
+            post_id: number;
+            ticket_id: number;
+            global_id?: string;
+            global_id_lineage?: string[];
+            author?: string;
+            status?: string;
+            date?: string;
+            date_utc?: string;
+            modified?: string;
+            modified_utc?: string;
+            rest_url: string;
+            provider: string;
+            order?: string;
+            sku?: string;
+            title: string;
+            /** @description Editors, the event’s author and the attendee (its token) only. */
+            email?: string;
+            checked_in: boolean;
+            checkin_details?: Record<string, unknown> | boolean;
+            rsvp_going?: boolean;
+            information?: Record<string, unknown>;
+            /** @description Only in the registration’s answer: keep it to cancel. */
+            token?: string;
+        };
+        CreateAttendeeBody: {
+            /** @description The ticket to register for. */
+            ticket_id: number;
+            /** @description The attendee’s name. */
+            full_name: string;
+            /**
+             * Format: email
+             * @description Never shown in public answers.
+             */
+            email: string;
+            /**
+             * @description RSVP only: a `not going` answer takes no seat.
+             * @default going
+             * @enum {string}
+             */
+            attendee_status: "going" | "not going";
+            /**
+             * @description true: when no seat is left, join the waitlist (status `waitlist`) instead of a 409 sold_out; the first waiting gets the next seat freed.
+             * @default false
+             */
+            waitlist: boolean;
+        };
+        UpdateAttendeeBody: {
+            /** @description true checks the attendee in, false undoes it. */
+            check_in: boolean;
+        };
     };
     responses: {
         /** @description Missing or invalid parameters (rest_missing_callback_param / rest_invalid_param). */
@@ -1837,7 +2101,7 @@ export interface operations {
                 post_parent?: number;
                 /** @description Only the occurrences of the series this event belongs to (any occurrence ID names it). */
                 series?: number;
-                /** @description true is refused: this service sells no tickets; false filters nothing. */
+                /** @description true: only events with at least one ticket or RSVP (cal/tickets/v1); false: only events without one. */
                 ticketed?: boolean;
             };
             header?: {
@@ -5002,6 +5266,577 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    listTickets: {
+        parameters: {
+            query?: {
+                /** @description The page of results to return. */
+                page?: number;
+                /** @description Results per page; values above the deployment maximum (50 by default) are capped. */
+                per_page?: number;
+                /** @description Only these ticket IDs. */
+                include?: number[];
+                /** @description Not these ticket IDs. */
+                exclude?: number[];
+                /** @description Only tickets of these events. */
+                include_post?: number[];
+                /** @description Not tickets of these events. */
+                exclude_post?: number[];
+                /** @description Only tickets of this event (include_post with one ID). */
+                post_id?: number;
+                /** @description Only tickets that can be had now (or only those that cannot). */
+                is_available?: boolean;
+                provider?: "rsvp" | "tickets";
+                /** @description Ticket status; publish only for now. */
+                status?: "publish" | "any";
+                /** @description Words of the title or description. */
+                search?: string;
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tickets. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    "X-Cal-Total": components["headers"]["X-Cal-Total"];
+                    "X-Cal-TotalPages": components["headers"]["X-Cal-TotalPages"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rest_url: string;
+                        total: number;
+                        total_pages: number;
+                        tickets: components["schemas"]["Ticket"][];
+                        next_rest_url?: string;
+                        previous_rest_url?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    createTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key unique to this create (a UUID): sent again within 24 hours with the same body, the create is not repeated and its first answer is returned. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTicketBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["CreateTicketBody"];
+            };
+        };
+        responses: {
+            /** @description The new ticket. */
+            201: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    updateTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateTicketBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateTicketBody"];
+            };
+        };
+        responses: {
+            /** @description The changed ticket. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    updateTicket_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateTicketBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateTicketBody"];
+            };
+        };
+        responses: {
+            /** @description The changed ticket. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted ticket. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    updateTicket_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateTicketBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateTicketBody"];
+            };
+        };
+        responses: {
+            /** @description The changed ticket. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    listAttendees: {
+        parameters: {
+            query?: {
+                /** @description The page of results to return. */
+                page?: number;
+                /** @description Results per page; values above the deployment maximum (50 by default) are capped. */
+                per_page?: number;
+                post_id?: number;
+                ticket_id?: number;
+                checkedin?: boolean;
+                /** @description Only these attendee IDs. */
+                include?: number[];
+                /** @description Not these attendee IDs. */
+                exclude?: number[];
+                rsvp_going_status?: "yes" | "no";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attendees. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    "X-Cal-Total": components["headers"]["X-Cal-Total"];
+                    "X-Cal-TotalPages": components["headers"]["X-Cal-TotalPages"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rest_url: string;
+                        total: number;
+                        total_pages: number;
+                        attendees: components["schemas"]["Attendee"][];
+                        next_rest_url?: string;
+                        previous_rest_url?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    createAttendee: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key unique to this create (a UUID): sent again within 24 hours with the same body, the create is not repeated and its first answer is returned. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAttendeeBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["CreateAttendeeBody"];
+            };
+        };
+        responses: {
+            /** @description The attendee, with its secret token (shown only here). */
+            201: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attendee"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getAttendee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attendee. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attendee"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    updateAttendee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAttendeeBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateAttendeeBody"];
+            };
+        };
+        responses: {
+            /** @description The attendee. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attendee"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    updateAttendee_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAttendeeBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateAttendeeBody"];
+            };
+        };
+        responses: {
+            /** @description The attendee. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attendee"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteAttendee: {
+        parameters: {
+            query?: {
+                /** @description The secret given on registration (the attendee cancels without signing in). */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled attendee. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attendee"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            410: components["responses"]["Error410"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    updateAttendee_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier of the record. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAttendeeBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateAttendeeBody"];
+            };
+        };
+        responses: {
+            /** @description The attendee. */
+            200: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attendee"];
                 };
             };
             400: components["responses"]["Error400"];

@@ -1,0 +1,338 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { patterns } from '../db/access-patterns';
+import { ddb, tableName } from '../db/client';
+import { unlessConditionFails } from '../db/conditional';
+import { keys } from '../db/keys';
+import { collect, queryIndex } from '../db/query';
+import type { AttendeeRecord, TicketRecord } from '../domain/tickets';
+
+/**
+ * Tickets and attendees (docs/tickets.md). A ticket's item carries its seat counters; a registration
+ * writes the attendee and moves the counter in one transaction whose condition on the counter is the
+ * capacity, so no seat is ever given twice however many registrations race (the condition is checked
+ * by DynamoDB at the write, not read before it).
+ */
+
+const strip = <T>({ pk: _pk, sk: _sk, type: _t, ...rest }: Record<string, unknown>): T => {
+  for (const k of Object.keys(rest)) if (k.startsWith('gsi')) delete rest[k];
+  return rest as T;
+};
+
+export async function putTicket(t: TicketRecord): Promise<void> {
+  await ddb.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.ticket(t.id), ...keys.ticketIndex(t.id), type: 'ticket', ...t },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getTicket(id: number): Promise<TicketRecord | undefined> {
+  const out = await ddb.send(
+    new GetCommand({ TableName: tableName(), Key: keys.ticket(id), ConsistentRead: true }),
+  );
+  return out.Item && strip<TicketRecord>(out.Item);
+}
+
+/** Every ticket in ID order: one Query of the tickets' index partition (paged only past 1 MB). */
+export async function listTickets(): Promise<TicketRecord[]> {
+  return (await collect(queryIndex(patterns.allTickets.query()))).map((i) => strip<TicketRecord>(i));
+}
+
+/**
+ * Sets fields of a ticket; undefined when it is gone or `minCapacity` is not met (a capacity below the
+ * seats taken, checked at the write so that a registration racing the change cannot slip past it).
+ */
+export async function updateTicket(
+  id: number,
+  set: Partial<TicketRecord>,
+  capacity?: number,
+  unregistered = false,
+): Promise<TicketRecord | undefined> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(set).map(([k, v], i) => {
+    names[`#s${i}`] = k;
+    values[`:s${i}`] = v;
+    return `#s${i} = :s${i}`;
+  });
+  let condition = 'attribute_exists(pk)';
+  if (capacity !== undefined && capacity >= 0) {
+    condition += ' AND sold <= :cap';
+    values[':cap'] = capacity;
+  }
+  // A ticket moved to another event must have no attendees: theirs name the event they registered for.
+  if (unregistered) {
+    condition += ' AND registrations = :none';
+    values[':none'] = 0;
+  }
+  const out = await unlessConditionFails(
+    ddb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.ticket(id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return out && strip<TicketRecord>(out.Attributes!);
+}
+
+/** Deletes a ticket nobody registered for; false when it has attendees (or is gone). */
+export async function deleteTicket(id: number): Promise<boolean> {
+  const out = await unlessConditionFails(
+    ddb.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.ticket(id),
+        ConditionExpression: 'attribute_exists(pk) AND registrations = :zero',
+        ExpressionAttributeValues: { ':zero': 0 },
+      }),
+    ),
+  );
+  return out !== undefined;
+}
+
+/** The events with at least one ticket: one Query of the tickets' index, their post_id alone. */
+export async function ticketedEventIds(): Promise<Set<number>> {
+  const rows = await collect(queryIndex(patterns.ticketedEvents.query()));
+  return new Set(rows.map((r) => Number(r.post_id)));
+}
+
+export async function getAttendee(id: number): Promise<AttendeeRecord | undefined> {
+  const out = await ddb.send(
+    new GetCommand({ TableName: tableName(), Key: keys.attendee(id), ConsistentRead: true }),
+  );
+  return out.Item && strip<AttendeeRecord>(out.Item);
+}
+
+export async function listAttendees(by: { ticketId?: number; eventId?: number }): Promise<AttendeeRecord[]> {
+  const query =
+    by.ticketId !== undefined
+      ? patterns.attendeesOfTicket.query(by.ticketId)
+      : by.eventId !== undefined
+        ? patterns.attendeesOfEvent.query(by.eventId)
+        : patterns.allAttendees.query();
+  return (await collect(queryIndex(query))).map((i) => strip<AttendeeRecord>(i));
+}
+
+type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
+
+/**
+ * Runs a transaction, again after a random pause while it loses races with concurrent ones on the
+ * same ticket (TransactionConflict); the index of the item whose condition failed, or -1 on success.
+ */
+async function transact(items: TransactItems): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await ddb.send(new TransactWriteCommand({ TransactItems: items }));
+      return -1;
+    } catch (e) {
+      if (
+        !(e instanceof TransactionCanceledException) &&
+        (e as { name?: string }).name !== 'TransactionCanceledException'
+      )
+        throw e;
+      const reasons = (e as TransactionCanceledException).CancellationReasons ?? [];
+      const failed = reasons.findIndex((r) => r?.Code === 'ConditionalCheckFailed');
+      if (failed >= 0) return failed;
+      if (!reasons.some((r) => r?.Code === 'TransactionConflict') || attempt >= 40) throw e;
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 10 * 2 ** Math.min(attempt, 5))));
+    }
+  }
+}
+
+const ticketCounter = (
+  ticketId: number,
+  expression: string,
+  condition: string,
+  values: Record<string, unknown>,
+  names?: Record<string, string>,
+) => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.ticket(ticketId),
+    UpdateExpression: expression,
+    ConditionExpression: condition,
+    ExpressionAttributeValues: values,
+    ...(names ? { ExpressionAttributeNames: names } : {}),
+  },
+});
+
+const attendeePut = (a: AttendeeRecord) => ({
+  Put: {
+    TableName: tableName(),
+    Item: {
+      ...keys.attendee(a.id),
+      ...keys.attendeeIndex(a.id, a.ticket_id, a.post_id),
+      type: 'attendee',
+      ...a,
+    },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+/**
+ * Writes a registration: `going` takes a seat only while `sold < capacity` (or the capacity is
+ * unlimited, -1), in the same transaction as the attendee. With `waitlist`, a full ticket puts the
+ * attendee on its waitlist instead, under the condition that it is still full: if a seat was freed in
+ * between, the seat is tried again. 'sold_out' when no seat was left, 'gone' when the ticket is no more.
+ */
+export async function register(
+  a: AttendeeRecord,
+  waitlist = false,
+): Promise<'ok' | 'waitlisted' | 'sold_out' | 'gone'> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const seat = await takeSeat(a);
+    if (seat !== 'sold_out' || !waitlist || a.status !== 'going') return seat;
+    const failed = await transact([
+      ticketCounter(
+        a.ticket_id,
+        'ADD waitlisted :one, registrations :one',
+        'attribute_exists(pk) AND #cap >= :zero AND sold >= #cap',
+        { ':one': 1, ':zero': 0 },
+        { '#cap': 'capacity' },
+      ),
+      attendeePut({ ...a, status: 'waitlist' }),
+    ]);
+    if (failed < 0) return 'waitlisted';
+    if (!(await getTicket(a.ticket_id))) return 'gone';
+  }
+  return 'sold_out';
+}
+
+async function takeSeat(a: AttendeeRecord): Promise<'ok' | 'sold_out' | 'gone'> {
+  const counter =
+    a.status === 'going'
+      ? ticketCounter(
+          a.ticket_id,
+          'ADD sold :one, registrations :one',
+          // `capacity` is a reserved word of DynamoDB's expressions.
+          'attribute_exists(pk) AND (#cap < :zero OR sold < #cap)',
+          { ':one': 1, ':zero': 0 },
+          { '#cap': 'capacity' },
+        )
+      : ticketCounter(a.ticket_id, 'ADD not_going :one, registrations :one', 'attribute_exists(pk)', {
+          ':one': 1,
+        });
+  const failed = await transact([counter, attendeePut(a)]);
+  if (failed < 0) return 'ok';
+  return (await getTicket(a.ticket_id)) ? 'sold_out' : 'gone';
+}
+
+/**
+ * What a cancellation found: `ok` done; `stale` the attendee changed since it was read (cancelled by
+ * another request, checked in); `waiting` a seat would be freed while someone waits for it (promote
+ * them); `promotee` the one to promote is no longer waiting.
+ */
+export type CancelOutcome = 'ok' | 'stale' | 'waiting' | 'promotee';
+
+/**
+ * Cancels a registration and gives back what it took exactly once: the attendee's status must still
+ * be the one read, so of two racing cancellations only one counts. A freed seat goes to `promote` (the
+ * first on the waitlist) in the same transaction, so it is never free while someone waits; without
+ * one, the seat is freed only while nobody waits (the waitlist's count is the condition).
+ */
+export async function cancel(
+  a: AttendeeRecord,
+  stamps: { modified: string; modified_utc: string },
+  promote?: AttendeeRecord,
+): Promise<CancelOutcome> {
+  const checkedIn = a.checked_in ? ', checked_in :minus' : '';
+  const ticket =
+    a.status === 'going' && promote
+      ? ticketCounter(a.ticket_id, `ADD waitlisted :minus${checkedIn}`, 'attribute_exists(pk)', {
+          ':minus': -1,
+        })
+      : a.status === 'going'
+        ? ticketCounter(
+            a.ticket_id,
+            `ADD sold :minus${checkedIn}`,
+            'attribute_exists(pk) AND (attribute_not_exists(waitlisted) OR waitlisted <= :zero)',
+            { ':minus': -1, ':zero': 0 },
+          )
+        : ticketCounter(
+            a.ticket_id,
+            `ADD ${a.status === 'waitlist' ? 'waitlisted' : 'not_going'} :minus`,
+            'attribute_exists(pk)',
+            { ':minus': -1 },
+          );
+  const items: TransactItems = [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.attendee(a.id),
+        UpdateExpression: 'SET #s = :cancelled, modified = :m, modified_utc = :mu',
+        ConditionExpression: '#s = :was AND checked_in = :checked',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: {
+          ':cancelled': 'cancelled',
+          ':was': a.status,
+          ':checked': a.checked_in,
+          ':m': stamps.modified,
+          ':mu': stamps.modified_utc,
+        },
+      },
+    },
+    ticket,
+  ];
+  if (a.status === 'going' && promote)
+    items.push({
+      Update: {
+        TableName: tableName(),
+        Key: keys.attendee(promote.id),
+        UpdateExpression: 'SET #s = :going, modified = :m, modified_utc = :mu',
+        ConditionExpression: '#s = :waiting',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: {
+          ':going': 'going',
+          ':waiting': 'waitlist',
+          ':m': stamps.modified,
+          ':mu': stamps.modified_utc,
+        },
+      },
+    });
+  const failed = await transact(items);
+  return (['ok', 'stale', 'waiting', 'promotee'] as const)[failed + 1]!;
+}
+
+/** Checks an attendee in (or undoes it) and moves the ticket's check-in count with it, exactly once. */
+export async function setCheckIn(
+  a: AttendeeRecord,
+  checkedIn: boolean,
+  stamps: { modified: string; modified_utc: string },
+): Promise<boolean> {
+  const failed = await transact([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.attendee(a.id),
+        UpdateExpression: 'SET checked_in = :to, checkin_utc = :at, modified = :m, modified_utc = :mu',
+        ConditionExpression: '#s = :going AND checked_in = :from',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: {
+          ':to': checkedIn,
+          ':from': !checkedIn,
+          ':going': 'going',
+          ':at': checkedIn ? stamps.modified_utc : null,
+          ':m': stamps.modified,
+          ':mu': stamps.modified_utc,
+        },
+      },
+    },
+    ticketCounter(a.ticket_id, 'ADD checked_in :d', 'attribute_exists(pk)', { ':d': checkedIn ? 1 : -1 }),
+  ]);
+  return failed < 0;
+}
