@@ -8,7 +8,6 @@ import type { User } from '../domain/roles';
 import {
   type AttendeeRecord,
   attendeeNotFound,
-  attendeeView,
   fullWall,
   isAvailable,
   managesAttendees,
@@ -17,8 +16,8 @@ import {
   type TicketRecord,
   ticketNotFound,
   ticketUnavailable,
-  ticketView,
 } from '../domain/tickets';
+import { attendeeView, ticketView } from './ticket-view';
 import { canSee } from '../domain/visibility';
 import { getPostHead, getPosts } from '../repositories/posts';
 import * as repo from '../repositories/tickets';
