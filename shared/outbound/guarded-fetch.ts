@@ -83,12 +83,15 @@ export function urlRefusal(raw: string, policy: OutboundPolicy): string | undefi
   } catch {
     return 'it is not a URL';
   }
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // Node connects to an address literal without looking it up: check it here, first, so that the
+  // refusal of `http://169.254.169.254/` names the real reason (link-local), not the scheme.
+  const refused = ipaddr.isValid(host) ? addressRefusal(host, policy) : undefined;
+  if (refused) return refused;
   if (url.protocol !== 'https:' && !(policy.local && url.protocol === 'http:'))
     return policy.local ? 'only http and https URLs are allowed' : 'only https URLs are allowed';
   if (url.username || url.password) return 'a URL with a user name or password is not allowed';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  // Node connects to an address literal without looking it up: check it here.
-  return ipaddr.isValid(host) ? addressRefusal(host, policy) : undefined;
+  return undefined;
 }
 
 /** dns.lookup for the connection, refusing every name that has any address the policy refuses. */

@@ -191,7 +191,9 @@ describe('IPv6 addresses that carry an IPv4 address', () => {
   });
 
   it('refuses the URLs of the report, as the URL parser writes them', () => {
-    expect(urlRefusal('http://[::169.254.169.254]/', deployed)).toMatch(/only https/);
+    // The address first, then the scheme: the refusal names the real reason (issue 40).
+    expect(urlRefusal('http://[::169.254.169.254]/', deployed)).toMatch(/link-local/);
+    expect(urlRefusal('http://169.254.169.254/', deployed)).toBe('169.254.169.254 is a link-local address');
     expect(urlRefusal('http://[::169.254.169.254]/', local)).toMatch(/link-local/);
     expect(urlRefusal('https://[::127.0.0.1]/', local)).toMatch(/IPv4-compatible address$/);
     expect(urlRefusal('https://[::127.0.0.1]/', deployed)).toMatch(
