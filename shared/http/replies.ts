@@ -104,6 +104,19 @@ export const seriesAccepted = <B>(
   },
 });
 
+/**
+ * The answer of an event write: `done`'s, unless it was a series write whose occurrences are not all
+ * written yet (the write reports its progress then), which is the 202 above.
+ */
+export async function seriesWriteReply<B extends { rest_url: unknown }>(
+  write: (onProgress: (p: { written: number; pending: number }) => void) => Promise<B>,
+  done: (body: B) => Reply<B>,
+): Promise<Reply<B>> {
+  let progress: { written: number; pending: number } | undefined;
+  const body = await write((p) => (progress = p));
+  return progress ? seriesAccepted(body, String(body.rest_url), progress) : done(body);
+}
+
 /** 200 with the body. */
 export const ok = <B>(body: B): Reply<B> => ({ body });
 
