@@ -38,13 +38,13 @@ export type ScheduledJobsProps = FunctionGroupProps;
 export const RESYNC_IMPORTS_RATE = Duration.minutes(1);
 /**
  * The re-sync job's longest run, as long as a claimed import stays its run's (RESYNC_LEASE_MS in
- * shared/services/imports.ts): a feed of 10 MB is fetched in 30 s at most, its writes take the rest.
+ * shared/services/imports/imports.ts): a feed of 10 MB is fetched in 30 s at most, its writes take the rest.
  */
 export const RESYNC_IMPORTS_TIMEOUT = Duration.minutes(15);
 
 /** How often the finisher of series writes looks for journals left by writes (docs/recurrence.md). */
 export const FINISH_SERIES_WRITES_RATE = Duration.minutes(1);
-/** Its longest run: as long as its claim on a series' journal holds (FINISHER_LEASE_MS, series-finisher.ts). */
+/** Its longest run: as long as its claim on a series' journal holds (FINISHER_LEASE_MS, shared/services/series/finisher.ts). */
 export const FINISH_SERIES_WRITES_TIMEOUT = Duration.minutes(5);
 
 /** How often scheduled (`future`) posts are looked at for a date that came (decisions §9). */

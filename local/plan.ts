@@ -1,6 +1,6 @@
 /**
  * `npm run plan -- "categories=jazz&venue=4"`: how GET /events would read that query, without reading
- * anything (shared/services/event-list-plan.ts).
+ * anything (shared/services/events/list/plan.ts).
  *
  *   npm run plan -- "<query>" [--as visitor|subscriber|contributor|author|editor|administrator]
  *   npm run plan -- --table                   the access-pattern and list-plan tables of docs/data-model.md

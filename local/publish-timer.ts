@@ -1,4 +1,4 @@
-import { publishDue } from '../shared/services/scheduled';
+import { publishDue } from '../shared/services/maintenance/scheduled';
 import { repeatJob } from './repeating-job';
 
 /**

@@ -18,8 +18,8 @@ import {
   dispatchChanges,
   type StreamedChange,
   streamOrder,
-} from '../shared/services/webhook-dispatch';
-import { runJob } from '../shared/services/webhook-delivery';
+} from '../shared/services/webhooks/dispatch';
+import { runJob } from '../shared/services/webhooks/delivery';
 import { checkpointStore } from './stream-checkpoints';
 import { onLocalWrite } from './write-signal';
 
@@ -171,7 +171,7 @@ export async function startWebhookEngine(o: WebhookEngineOptions): Promise<Webho
 
   /**
    * Once, when the engine starts: the changes after the checkpoints, from the change log, in case the
-   * stream does not give them (shared/services/webhook-dispatch.ts); what the stream gives too is
+   * stream does not give them (shared/services/webhooks/dispatch.ts); what the stream gives too is
    * dispatched once.
    */
   async function catchUp(): Promise<void> {

@@ -20,7 +20,7 @@ export const utcWallOf = (at: Date) => at.toISOString().slice(0, 19).replace('T'
 /**
  * Scheduling, as WordPress's wp_insert_post does it (decisions §9): `publish` with a publication date
  * still to come is `future`; `future` whose date has come (or was not given: it is now) is `publish`.
- * The publish job turns `future` into `publish` when the date comes (services/scheduled.ts).
+ * The publish job turns `future` into `publish` when the date comes (services/maintenance/scheduled.ts).
  */
 export function scheduledStatus(status: string, dateUtc: string, now: Date): string {
   const ahead = dateUtc > utcWallOf(now);

@@ -203,7 +203,7 @@ const isScheduled = (p: Dated | undefined): p is Dated => p?.status === 'future'
 
 /**
  * The scheduled mark of a post (keys.scheduled): present while it is `future`, under its due time, so
- * the publish job finds it when its date comes (services/scheduled.ts). It changes with the record,
+ * the publish job finds it when its date comes (services/maintenance/scheduled.ts). It changes with the record,
  * in its transaction; a mark left behind (a record deleted another way) the job drops when it is due.
  */
 export function scheduleWrites(current: Dated | undefined, next: Dated | undefined): PlannedWrite[] {

@@ -8,12 +8,12 @@ import { listWindow } from '../../shared/domain/list-window';
 import { listStatuses } from '../../shared/domain/post-rules';
 import type { User } from '../../shared/domain/roles';
 import { canSeeLinked } from '../../shared/domain/visibility';
-import { listEventRows } from '../../shared/services/event-list';
-import { type EventListQuery, planEventList, type ScopePlan } from '../../shared/services/event-list-plan';
+import { listEventRows } from '../../shared/services/events/list/list';
+import { type EventListQuery, planEventList, type ScopePlan } from '../../shared/services/events/list/plan';
 import { type FakeCalendar, fakeReads, post, term } from './fake-list-reads';
 
 /**
- * The event-list planner (shared/services/event-list-plan.ts) over the parameter space, and its
+ * The event-list planner (shared/services/events/list/plan.ts) over the parameter space, and its
  * executors run against an in-memory calendar: every plan lists what a plain filter-sort-slice of the
  * calendar lists, through the driver the plan names, reading the tallies it names.
  */

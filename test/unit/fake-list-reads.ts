@@ -3,10 +3,10 @@ import { type EventData, type EventRecord, type EventRow, rowOf } from '../../sh
 import { byStart, eventIndexWords } from '../../shared/domain/event-query';
 import type { MemberKind, PostRecord, TermRecord } from '../../shared/domain/records';
 import { dayKey, type TallyScope } from '../../shared/domain/tallies';
-import type { ListReads } from '../../shared/services/event-list-reads';
+import type { ListReads } from '../../shared/services/events/list/reads';
 
 /**
- * An in-memory calendar behind the reads an event list makes (shared/services/event-list-reads.ts):
+ * An in-memory calendar behind the reads an event list makes (shared/services/events/list/reads.ts):
  * each read answers what its index would hold, and every call is recorded, so that tests can check
  * what a plan reads without DynamoDB.
  */

@@ -247,7 +247,7 @@ describe('the checker itself', () => {
     const edges = [
       edge('shared/db/keys.ts', 'shared/domain/records.ts'),
       edge('shared/domain/dates.ts', 'shared/config.ts'),
-      edge('shared/services/event-list.ts', 'shared/services/context.ts', './context'),
+      edge('shared/services/events/list/list.ts', 'shared/services/common/context.ts', './context'),
       edge('shared/http/handler.ts', 'shared/contracts/types.ts'),
       edge('functions/events/get-event.ts', 'shared/http/handler.ts', '../../shared/http/handler'),
     ];
@@ -263,13 +263,13 @@ describe('the checker itself', () => {
 
   it('reports services and docs importing each other, though they share a rank', () => {
     const edges = [
-      edge('shared/services/event-list.ts', 'shared/docs/openapi.ts'),
-      edge('shared/docs/openapi.ts', 'shared/services/context.ts'),
+      edge('shared/services/events/list/list.ts', 'shared/docs/openapi.ts'),
+      edge('shared/docs/openapi.ts', 'shared/services/common/context.ts'),
     ];
 
     expect(layerViolations(edges)).toEqual([
-      'shared/services/event-list.ts -> shared/docs/openapi.ts',
-      'shared/docs/openapi.ts -> shared/services/context.ts',
+      'shared/services/events/list/list.ts -> shared/docs/openapi.ts',
+      'shared/docs/openapi.ts -> shared/services/common/context.ts',
     ]);
   });
 
@@ -298,12 +298,12 @@ describe('the checker itself', () => {
   it('ignores package imports for the layering but reports the AWS SDK outside db / repositories', () => {
     const edges = [
       edge('shared/domain/dates.ts', 'luxon', 'luxon'),
-      edge('shared/services/event-list.ts', '@aws-sdk/lib-dynamodb', '@aws-sdk/lib-dynamodb'),
+      edge('shared/services/events/list/list.ts', '@aws-sdk/lib-dynamodb', '@aws-sdk/lib-dynamodb'),
       edge('shared/repositories/posts.ts', '@aws-sdk/lib-dynamodb', '@aws-sdk/lib-dynamodb'),
     ];
 
     expect(layerViolations(edges)).toEqual([]);
-    expect(awsSdkViolations(edges)).toEqual(['shared/services/event-list.ts -> @aws-sdk/lib-dynamodb']);
+    expect(awsSdkViolations(edges)).toEqual(['shared/services/events/list/list.ts -> @aws-sdk/lib-dynamodb']);
   });
 
   it('finds static, multi-line, type-only and re-export specifiers in source text', () => {

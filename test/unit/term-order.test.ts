@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { termSortName } from '../../shared/domain/term-order';
 
-/** The order term lists use today (shared/services/term-read.ts): the index must reproduce it. */
+/** The order term lists use today (shared/services/terms/read.ts): the index must reproduce it. */
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 const sign = (n: number) => Math.sign(n);
 const key = (name: string, id: number) => `${termSortName(name)} ${String(id).padStart(12, '0')}`;

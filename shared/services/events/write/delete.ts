@@ -1,0 +1,78 @@
+import { nowStamps } from '../../../domain/clock';
+import { invalidParam } from '../../../domain/errors';
+import { trashed } from '../../../domain/errors';
+import { type EventData, type EventRecord, termsRecounted } from '../../../domain/event-record';
+import { assertCanDelete } from '../../../domain/post-rules';
+import { assertMeets } from '../../../domain/revisions';
+import { goneLinkTargets } from '../../../repositories/events';
+import { eventWrites } from '../../../repositories/event-writes';
+import { deletePost, updatePost } from '../../../repositories/posts';
+import { leaveSeries } from '../../../repositories/series';
+import { syncTermsInUse } from '../../../repositories/term-use';
+import { type Ref, retryStale, staleError, type Writer } from '../../common/context';
+import { loadEvent } from '../read';
+import { type EventView, presentEvent } from '../view';
+import { linkedGone, parentsFor } from '../write-parts';
+import type { Scope } from '../../series/series';
+
+// Apart from the creates and updates so that the delete function carries no body handling and no
+// HTML sanitizer.
+
+/**
+ * Moves to the trash (the trashed event; gone when already there); `force` deletes for good. An
+ * occurrence of a series takes a scope (docs/recurrence.md): `this` (the default) cancels only it,
+ * restorable by an update of its status; `following` and `all` reach the others too.
+ */
+export function removeEvent(ref: Ref, force: boolean, ctx: Writer, scope?: Scope): Promise<EventView> {
+  return retryStale(ctx, () => removeOnce(ref, force, ctx, scope));
+}
+
+async function removeOnce(ref: Ref, force: boolean, ctx: Writer, scope?: Scope): Promise<EventView> {
+  const current = await loadEvent(ref);
+  const occurrence = current.data.series;
+  if (!occurrence && scope !== undefined)
+    throw invalidParam(
+      'scope',
+      'scope applies to an occurrence of a series; this event is a single event.',
+      'rest_invalid_param',
+    );
+  if (occurrence && (scope === 'all' || scope === 'following'))
+    return (await import('../../series/delete')).removeSeriesPart(ref, current, force, scope, ctx);
+  assertCanDelete(current, ctx.user, force);
+  if (!force && current.status === 'trash') throw trashed('event');
+  assertMeets(ctx.ifMatch, current, 'event');
+  const stale = staleError(ctx, 'event');
+  const [gone, parentOf] = await Promise.all([
+    goneLinkTargets(current),
+    parentsFor(current.data.categories.length > 0),
+  ]);
+  if (force) {
+    const view = await presentEvent(current, ctx);
+    await deletePost(current, stale, [
+      ...eventWrites(current, undefined, { gone, linkedGone, parentOf }),
+      ...(occurrence ? [leaveSeries(occurrence.id, current.id)] : []),
+    ]);
+    await syncTermsInUse(termsRecounted(current, undefined));
+    return view;
+  }
+  const next: EventRecord = {
+    ...current,
+    status: 'trash',
+    ...nowStamps(),
+  };
+  // A cancelled occurrence keeps its status when the whole series changes, until it is restored.
+  if (occurrence)
+    next.data = {
+      ...current.data,
+      series: { ...occurrence, edited: [...new Set([...occurrence.edited, 'status'])].sort() },
+    };
+  const saved = await updatePost<EventData>(current, next, stale, {
+    claims: [],
+    build: (rec) => eventWrites(current, rec as EventRecord, { gone, linkedGone, parentOf }),
+  });
+  const [view] = await Promise.all([
+    presentEvent(saved as EventRecord, ctx),
+    syncTermsInUse(termsRecounted(current, saved as EventRecord)),
+  ]);
+  return view;
+}

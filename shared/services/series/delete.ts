@@ -1,0 +1,86 @@
+import type { EventRecord } from '../../domain/event-record';
+import { assertCanDelete } from '../../domain/post-rules';
+import { assertMeets } from '../../domain/revisions';
+import { keys } from '../../db/keys';
+import { commit } from '../../db/transact';
+import { tableName } from '../../db/client';
+import { getSeries, type SeriesItem, seriesWrite } from '../../repositories/series';
+import { type Ref, staleError, type Writer } from '../common/context';
+import { loadEvent } from '../events/read';
+import { type EventView, presentEvent } from '../events/view';
+import { splitPlan } from './series';
+import { finishJournal, newToken, shifted, wallDiff } from './journal';
+
+/**
+ * DELETE of an occurrence with scope=all or following (docs/recurrence.md): the series items take the
+ * change (every occurrence trashed, or removed with force; a split first for `following`) and the
+ * journals write it. The occurrence named answers, as a delete of one event does.
+ */
+export async function removeSeriesPart(
+  ref: Ref,
+  current: EventRecord,
+  force: boolean,
+  scope: 'all' | 'following',
+  ctx: Writer,
+): Promise<EventView> {
+  assertCanDelete(current, ctx.user, force);
+  assertMeets(ctx.ifMatch, current, 'event');
+  const occurrence = current.data.series!;
+  let series = await getSeries(occurrence.id);
+  if (series?.journal) {
+    await finishJournal(series.id);
+    series = await getSeries(occurrence.id);
+  }
+  if (!series) throw staleError(ctx, 'event')();
+  const stale = staleError(ctx, 'event');
+  const view = force ? await presentEvent(current, ctx) : undefined;
+  const all = scope === 'all' || occurrence.start <= series.start;
+  const version = series.version;
+  if (all) {
+    const entries = Object.entries(series.members).map(([id, start]) =>
+      force ? { id: Number(id), remove: true as const } : { id: Number(id), start },
+    );
+    const next: SeriesItem = {
+      ...series,
+      template: force ? series.template : { ...series.template, status: 'trash' },
+      ...(force ? { members: {}, ended: true } : {}),
+      version: version + 1,
+      journal: { token: newToken(), entries, ...(force ? {} : { override: ['status'] }) },
+    };
+    await commit([seriesWrite(next, version, stale)]);
+    await finishJournal(series.id);
+    if (force) await commit([{ item: { Delete: { TableName: tableName(), Key: keys.series(series.id) } } }]);
+  } else {
+    const dur = wallDiff(series.end, series.start);
+    const s = series;
+    const { before, after } = await splitPlan(series, occurrence.start, {
+      move: (from) => ({
+        shift: 0,
+        anchor: { start: from, end: shifted(from, dur), allDay: s.allDay, timezone: s.timezone },
+      }),
+      firstId: current.id,
+      template: { ...series.template, status: 'trash' },
+      override: ['status'],
+    });
+    if (force) {
+      // The later occurrences go; the earlier ones show the shortened lines.
+      const gone = Object.keys(series.members)
+        .filter((id) => !(id in before.members))
+        .map((id) => ({ id: Number(id), remove: true as const }));
+      const cut = {
+        ...before,
+        journal: { ...before.journal!, entries: [...before.journal!.entries, ...gone] },
+      };
+      await commit([seriesWrite(cut, version, stale)]);
+      await finishJournal(series.id);
+    } else {
+      await commit([
+        seriesWrite(before, version, stale),
+        seriesWrite({ ...after, slug: current.slug }, undefined, stale),
+      ]);
+      await finishJournal(series.id);
+      await finishJournal(current.id);
+    }
+  }
+  return view ?? presentEvent(await loadEvent(ref), ctx);
+}

@@ -1,0 +1,360 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { nextId } from '../../db/ids';
+import { nowDates, nowStamps } from '../../domain/clock';
+import { DomainError, forbidden, notFound } from '../../domain/errors';
+import { pageOf, sliceOf } from '../../domain/paging';
+import type { PostHead } from '../../domain/records';
+import type { User } from '../../domain/roles';
+import {
+  type AttendeeRecord,
+  attendeeNotFound,
+  fullWall,
+  isAvailable,
+  managesAttendees,
+  paymentsNotOffered,
+  soldOut,
+  type TicketRecord,
+  ticketNotFound,
+  ticketUnavailable,
+} from '../../domain/tickets';
+import { attendeeView, ticketView } from './ticket-view';
+import { canSee } from '../../domain/visibility';
+import { getPostHead, getPosts } from '../../repositories/posts';
+import * as repo from '../../repositories/tickets';
+
+/** The use cases of the tickets namespace (docs/tickets.md); handlers in functions/tickets are thin. */
+
+export interface TicketCaller {
+  user: User | null;
+  root: string;
+}
+
+type TicketInput = {
+  post_id?: number;
+  provider?: 'rsvp' | 'tickets';
+  title?: string;
+  description?: string;
+  capacity?: number;
+  cost?: number;
+  available_from?: string;
+  available_until?: string;
+  requires_attendee_information?: boolean;
+};
+
+const hostOf = (root: string) => {
+  try {
+    return new URL(root).host;
+  } catch {
+    return 'localhost';
+  }
+};
+const nowWall = () => nowStamps().modified;
+const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+async function eventOf(postId: number): Promise<PostHead | undefined> {
+  const head = await getPostHead(postId);
+  return head?.type === 'event' ? head : undefined;
+}
+
+/** The ticket and its event as the caller may see them; 404 for both a missing and a hidden one. */
+async function visibleTicket(
+  id: number,
+  c: TicketCaller,
+): Promise<{ ticket: TicketRecord; event: PostHead }> {
+  const ticket = await repo.getTicket(id);
+  const event = ticket && (await eventOf(ticket.post_id));
+  if (!ticket || !event || !canSee(event, c.user)) throw ticketNotFound(id);
+  return { ticket, event };
+}
+
+function checkInput(body: TicketInput): void {
+  if (body.cost !== undefined && body.cost > 0) throw paymentsNotOffered();
+}
+
+const view = (t: TicketRecord, c: TicketCaller, attendees?: AttendeeRecord[]) =>
+  ticketView(t, {
+    root: c.root,
+    host: hostOf(c.root),
+    nowWall: nowWall(),
+    attendees: attendees?.filter((a) => a.status !== 'cancelled').map((a) => attendeeOut(a, c, true)),
+  });
+
+const attendeeOut = (a: AttendeeRecord, c: TicketCaller, withEmail: boolean) =>
+  attendeeView(a, { root: c.root, host: hostOf(c.root), withEmail });
+
+export async function createTicket(body: TicketInput & { post_id: number; title: string }, c: TicketCaller) {
+  checkInput(body);
+  const event = await eventOf(body.post_id);
+  if (!event || !canSee(event, c.user)) throw notFound('event', body.post_id);
+  const now = new Date();
+  const record: TicketRecord = {
+    id: await nextId('post'),
+    post_id: body.post_id,
+    author: c.user?.sub ?? '',
+    status: 'publish',
+    ...nowDates(now),
+    ...nowStamps(now),
+    provider: body.provider ?? 'rsvp',
+    title: body.title,
+    description: body.description ?? '',
+    capacity: body.capacity ?? -1,
+    sold: 0,
+    not_going: 0,
+    checked_in: 0,
+    registrations: 0,
+    waitlisted: 0,
+    ...(body.available_from ? { available_from: fullWall(body.available_from, false) } : {}),
+    ...(body.available_until ? { available_until: fullWall(body.available_until, true) } : {}),
+    requires_attendee_information: body.requires_attendee_information ?? false,
+  };
+  await repo.putTicket(record);
+  return view(record, c, []);
+}
+
+export async function getTicket(id: number, c: TicketCaller) {
+  const { ticket, event } = await visibleTicket(id, c);
+  const attendees = managesAttendees(c.user, event.author)
+    ? await repo.listAttendees({ ticketId: id })
+    : undefined;
+  return view(ticket, c, attendees);
+}
+
+export interface TicketQuery {
+  page?: number;
+  per_page?: number;
+  include?: number[];
+  exclude?: number[];
+  include_post?: number[];
+  exclude_post?: number[];
+  post_id?: number;
+  is_available?: boolean;
+  provider?: 'rsvp' | 'tickets';
+  search?: string;
+  order?: 'asc' | 'desc';
+}
+
+/** Every ticket filtered in memory: a site's tickets are tens or hundreds (docs/tickets.md, cost). */
+export async function listTickets(q: TicketQuery, c: TicketCaller) {
+  const all = await repo.listTickets();
+  const events = await getPosts([...new Set(all.map((t) => t.post_id))]);
+  const now = nowWall();
+  const posts = q.post_id !== undefined ? [...(q.include_post ?? []), q.post_id] : q.include_post;
+  const words = q.search?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
+  const matching = all.filter((t) => {
+    const event = events.get(t.post_id);
+    if (!event || event.type !== 'event' || !canSee(event, c.user)) return false;
+    if (q.include?.length && !q.include.includes(t.id)) return false;
+    if (q.exclude?.includes(t.id)) return false;
+    if (posts?.length && !posts.includes(t.post_id)) return false;
+    if (q.exclude_post?.includes(t.post_id)) return false;
+    if (q.provider && t.provider !== q.provider) return false;
+    if (q.is_available !== undefined && isAvailable(t, now) !== q.is_available) return false;
+    const text = `${t.title} ${t.description}`.toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
+  if (q.order === 'desc') matching.reverse();
+  const paging = pageOf(q);
+  return { items: sliceOf(matching, paging).map((t) => view(t, c)), total: matching.length, paging };
+}
+
+export async function updateTicket(id: number, body: TicketInput, c: TicketCaller) {
+  checkInput(body);
+  const { ticket } = await visibleTicket(id, c);
+  const moved = body.post_id !== undefined && body.post_id !== ticket.post_id;
+  if (moved) {
+    const event = await eventOf(body.post_id!);
+    if (!event || !canSee(event, c.user)) throw notFound('event', body.post_id!);
+  }
+  const { cost: _cost, available_from, available_until, ...rest } = body;
+  const set: Partial<TicketRecord> = {
+    ...(rest as Partial<TicketRecord>),
+    ...(available_from !== undefined ? { available_from: fullWall(available_from, false) } : {}),
+    ...(available_until !== undefined ? { available_until: fullWall(available_until, true) } : {}),
+    ...nowStamps(),
+  };
+  const updated = await repo.updateTicket(id, set, body.capacity, moved);
+  if (!updated) {
+    const now = await repo.getTicket(id);
+    if (!now) throw ticketNotFound(id);
+    if (moved && now.registrations > 0)
+      throw new DomainError(
+        'conflict',
+        'ticket_has_attendees',
+        'A ticket with attendees stays with its event: create a ticket for the other event instead.',
+      );
+    throw new DomainError(
+      'conflict',
+      'capacity_below_sold',
+      'The capacity cannot be lower than the seats already taken.',
+      { params: { capacity: 'Lower than the seats already taken.' } },
+    );
+  }
+  return view(updated, c);
+}
+
+export async function deleteTicket(id: number, c: TicketCaller) {
+  const { ticket } = await visibleTicket(id, c);
+  if (!(await repo.deleteTicket(id))) {
+    if (!(await repo.getTicket(id))) throw ticketNotFound(id);
+    throw new DomainError(
+      'conflict',
+      'ticket_has_attendees',
+      'The ticket has attendees: cancel them first, or close the ticket (available_until).',
+    );
+  }
+  return view(ticket, c);
+}
+
+export interface Registration {
+  ticket_id: number;
+  full_name: string;
+  email: string;
+  attendee_status?: 'going' | 'not going';
+  waitlist?: boolean;
+}
+
+/** Anyone registers for an available ticket of a published event; the seat is taken at the write. */
+export async function register(body: Registration, c: TicketCaller) {
+  const ticket = await repo.getTicket(body.ticket_id);
+  const event = ticket && (await eventOf(ticket.post_id));
+  if (!ticket || !event || !canSee(event, c.user)) throw ticketNotFound(body.ticket_id);
+  if (event.status !== 'publish') throw ticketUnavailable(ticket.id, 'its event is not published');
+  const status = ticket.provider === 'rsvp' ? (body.attendee_status ?? 'going') : 'going';
+  const now = nowWall();
+  if (ticket.available_from && now < ticket.available_from)
+    throw ticketUnavailable(ticket.id, `it is on offer from ${ticket.available_from}`);
+  if (ticket.available_until && now > ticket.available_until)
+    throw ticketUnavailable(ticket.id, `it was on offer until ${ticket.available_until}`);
+  const token = randomBytes(24).toString('base64url');
+  const at = new Date();
+  const attendee: AttendeeRecord = {
+    id: await nextId('post'),
+    post_id: ticket.post_id,
+    ticket_id: ticket.id,
+    status,
+    ...nowDates(at),
+    ...nowStamps(at),
+    provider: ticket.provider,
+    full_name: body.full_name.trim(),
+    email: body.email.trim().toLowerCase(),
+    checked_in: false,
+    security_code: randomBytes(5).toString('hex'),
+    token_hash: hash(token),
+    author: c.user?.sub ?? '',
+  };
+  const outcome = await repo.register(attendee, body.waitlist === true);
+  if (outcome === 'sold_out') throw soldOut(ticket.id);
+  if (outcome === 'gone') throw ticketNotFound(ticket.id);
+  const saved: AttendeeRecord = outcome === 'waitlisted' ? { ...attendee, status: 'waitlist' } : attendee;
+  // The registrant sees their own address and the secret that lets them cancel; nobody else gets it.
+  return { ...attendeeOut(saved, c, true), token };
+}
+
+/** The attendee and whether the caller manages its event's attendees. */
+async function attendeeFor(id: number, c: TicketCaller) {
+  const attendee = await repo.getAttendee(id);
+  const event = attendee && (await eventOf(attendee.post_id));
+  if (!attendee || !event) throw attendeeNotFound(id);
+  return { attendee, manages: managesAttendees(c.user, event.author) };
+}
+
+export async function getAttendee(id: number, c: TicketCaller) {
+  const { attendee, manages } = await attendeeFor(id, c);
+  if (!manages) throw forbidden();
+  return attendeeOut(attendee, c, true);
+}
+
+export interface AttendeeQuery {
+  page?: number;
+  per_page?: number;
+  post_id?: number;
+  ticket_id?: number;
+  checkedin?: boolean;
+  include?: number[];
+  exclude?: number[];
+  rsvp_going_status?: 'yes' | 'no';
+}
+
+export async function listAttendees(q: AttendeeQuery, c: TicketCaller) {
+  let author: string | undefined;
+  if (q.ticket_id !== undefined) {
+    const ticket = await repo.getTicket(q.ticket_id);
+    const event = ticket && (await eventOf(ticket.post_id));
+    if (!ticket || !event) throw ticketNotFound(q.ticket_id);
+    author = event.author;
+  } else if (q.post_id !== undefined) {
+    const event = await eventOf(q.post_id);
+    if (!event) throw notFound('event', q.post_id);
+    author = event.author;
+  }
+  // Without an event the list spans every event: editors and administrators only.
+  if (!managesAttendees(c.user, author ?? '\u0000')) throw forbidden();
+  const all = await repo.listAttendees({ ticketId: q.ticket_id, eventId: q.post_id });
+  const matching = all.filter(
+    (a) =>
+      a.status !== 'cancelled' &&
+      (q.post_id === undefined || a.post_id === q.post_id) &&
+      (q.checkedin === undefined || a.checked_in === q.checkedin) &&
+      (!q.include?.length || q.include.includes(a.id)) &&
+      !q.exclude?.includes(a.id) &&
+      (q.rsvp_going_status === undefined || (a.status === 'going') === (q.rsvp_going_status === 'yes')),
+  );
+  const paging = pageOf(q);
+  return {
+    items: sliceOf(matching, paging).map((a) => attendeeOut(a, c, true)),
+    total: matching.length,
+    paging,
+  };
+}
+
+export async function checkIn(id: number, checkedIn: boolean, c: TicketCaller) {
+  const { attendee, manages } = await attendeeFor(id, c);
+  if (!manages) throw forbidden();
+  if (attendee.status !== 'going')
+    throw new DomainError(
+      'conflict',
+      'attendee_not_going',
+      'Only an attendee who is going can be checked in.',
+    );
+  if (attendee.checked_in !== checkedIn && !(await repo.setCheckIn(attendee, checkedIn, nowStamps())))
+    throw new DomainError(
+      'conflict',
+      'rest_conflict',
+      'The attendee changed at the same time; read it again.',
+    );
+  return attendeeOut((await repo.getAttendee(id)) ?? attendee, c, true);
+}
+
+/** Editors (and the event's author) cancel any registration; the attendee with the secret token, their own. */
+export async function cancelAttendee(id: number, token: string | undefined, c: TicketCaller) {
+  const { attendee, manages } = await attendeeFor(id, c);
+  const own = token !== undefined && hash(token) === attendee.token_hash;
+  if (!manages && !own) throw forbidden();
+  const outcome = attendee.status === 'cancelled' ? 'stale' : await cancelOnce(attendee);
+  if (outcome !== 'ok') {
+    const now = await repo.getAttendee(id);
+    if (now?.status === 'cancelled')
+      throw new DomainError('gone', 'attendee_cancelled', 'The registration is already cancelled.');
+    throw new DomainError('conflict', 'rest_conflict', 'The attendee changed at the same time; retry.');
+  }
+  return attendeeOut({ ...attendee, status: 'cancelled' }, c, manages || own);
+}
+
+/**
+ * Cancels, handing a freed seat to the first on the waitlist in the same transaction. The waitlist is
+ * read from an index (eventually consistent): while the ticket's count says someone waits whom the
+ * read did not show, or the one read stopped waiting, it is read again.
+ */
+async function cancelOnce(attendee: AttendeeRecord): Promise<repo.CancelOutcome> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const ticket = attendee.status === 'going' ? await repo.getTicket(attendee.ticket_id) : undefined;
+    const promote =
+      (ticket?.waitlisted ?? 0) > 0
+        ? (await repo.listAttendees({ ticketId: attendee.ticket_id })).find((a) => a.status === 'waitlist')
+        : undefined;
+    const outcome = await repo.cancel(attendee, nowStamps(), promote);
+    if (outcome === 'ok' || outcome === 'stale') return outcome;
+    await new Promise((r) => setTimeout(r, 20 + Math.random() * 50));
+  }
+  return 'stale';
+}
