@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 import {
+  type BackgroundPart,
   LOCAL_TIME_FACTOR,
   localPeriodMs,
   type ScheduledPart,
@@ -57,7 +58,7 @@ export const loadHandler = async (part: ScheduledPart): Promise<JobHandler> =>
 export const deployedTimeoutMs = (part: ScheduledPart) => part.timeoutSeconds * 1000;
 
 /** The Lambda context of one invocation: its time left counts down from the invocation's start. */
-export function jobContext(part: ScheduledPart, timeoutMs: number): Context {
+export function jobContext(part: BackgroundPart, timeoutMs: number): Context {
   const ends = Date.now() + timeoutMs;
   return {
     functionName: part.name,
@@ -72,9 +73,10 @@ const SCHEDULED_EVENT = {};
 
 /** One invocation of `handler` under `timeoutMs`: its result, its error, or a timed-out run. */
 export async function invokeUnderTimeout(
-  part: ScheduledPart,
+  part: BackgroundPart,
   handler: JobHandler,
   timeoutMs: number,
+  event: unknown = SCHEDULED_EVENT,
 ): Promise<JobOutcome> {
   const started = Date.now();
   const ms = () => Date.now() - started;
@@ -83,7 +85,7 @@ export async function invokeUnderTimeout(
     timer = setTimeout(() => ok({ part: part.name, status: 'timed out', ms: ms() }), timeoutMs);
   });
   const run = Promise.resolve()
-    .then(() => handler(SCHEDULED_EVENT, jobContext(part, timeoutMs)))
+    .then(() => handler(event, jobContext(part, timeoutMs)))
     .then(
       (result): JobOutcome => ({ part: part.name, status: 'ok', ms: ms(), result }),
       (e: unknown): JobOutcome => ({
