@@ -46,7 +46,12 @@ export interface ApiFunctionProps {
   files?: Record<string, string>;
   /** A scheduled job's longer run; requests keep FUNCTION_TIMEOUT. */
   timeout?: Duration;
+  /** A background part's memory (shared/contracts/background.ts); requests keep FUNCTION_MEMORY_MB. */
+  memoryMb?: number;
 }
+
+/** The construct ID of a background part's function: its name, capitalized (`extendSeries` → `ExtendSeries`). */
+export const constructIdOf = (name: string) => name[0]!.toUpperCase() + name.slice(1);
 
 /** Lambda's longest function name. */
 const MAX_FUNCTION_NAME = 64;
@@ -85,7 +90,7 @@ export class ApiFunction extends Construct {
       handler: `${FUNCTION_ENTRY.replace(/\.mjs$/, '')}.handler`,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: FUNCTION_MEMORY_MB,
+      memorySize: props.memoryMb ?? FUNCTION_MEMORY_MB,
       timeout: props.timeout ?? FUNCTION_TIMEOUT,
       tracing: Tracing.ACTIVE,
       logGroup,

@@ -21,32 +21,26 @@ import type { Construct } from 'constructs';
 import { WEBHOOK_QUEUE_URL_ENV } from '../shared/config';
 import { keys } from '../shared/db/keys';
 import { FunctionAlarms } from './alarms';
-import { ApiFunction, type FunctionGroupProps } from './function-defaults';
+import { type BackgroundPart, backgroundPart } from '../shared/contracts/background';
+import { ApiFunction, constructIdOf, type FunctionGroupProps } from './function-defaults';
 
-/**
- * What the engine's functions do to the table (shared/repositories/webhook-deliveries.ts and the reads
- * of records for payloads): read items and lists, write deliveries, lane markers and jobs (in
- * transactions, which IAM authorizes item by item), delete jobs and markers. No Scan, no batch writes.
- */
-export const WEBHOOK_ENGINE_TABLE_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-];
+/** The engine's table grants, declared with its functions (shared/contracts/background.ts). */
+export { WEBHOOK_ENGINE_TABLE_ACTIONS } from '../shared/contracts/background';
+
+const dispatchPart = backgroundPart('webhookDispatch');
+const deliverPart = backgroundPart('webhookDeliver');
+const batchOf = (part: BackgroundPart) => (part.trigger.kind === 'schedule' ? 1 : part.trigger.batchSize);
 
 /** A delivery's run: attempts of a batch go at once, each at most 10 s, plus its table writes. */
-export const DELIVERER_TIMEOUT = Duration.seconds(60);
+export const DELIVERER_TIMEOUT = Duration.seconds(deliverPart.timeoutSeconds);
 /** A stream batch: the payloads' reads and the deliveries of up to DISPATCH_BATCH changes. */
-export const DISPATCHER_TIMEOUT = Duration.seconds(60);
+export const DISPATCHER_TIMEOUT = Duration.seconds(dispatchPart.timeoutSeconds);
 /**
  * Small: each change is delivered to every subscriber, so a batch's cost grows with both. A batch
  * that would outlive the function stops at its remaining time and names its next record
  * (functions/webhook-engine/dispatch.ts), which Lambda hands over again from there.
  */
-export const DISPATCH_BATCH = 10;
+export const DISPATCH_BATCH = batchOf(dispatchPart);
 /**
  * Tries of a batch before its records are given up to the dispatch-failures queue. Each try that
  * stopped for time did at least one record, so a batch stopped for time alone never runs out of them;
@@ -54,7 +48,7 @@ export const DISPATCH_BATCH = 10;
  * minutes, bisected down to the record at fault, instead of holding its shard for DISPATCH_MAX_RECORD_AGE.
  */
 export const DISPATCH_RETRY_ATTEMPTS = 2 * DISPATCH_BATCH;
-export const DELIVER_BATCH = 10;
+export const DELIVER_BATCH = batchOf(deliverPart);
 /** Runs of one job that threw (the table throttled, a bug) before its message is set aside. */
 export const DELIVERY_MAX_RECEIVES = 5;
 /** A job waits at most 15 minutes in the queue (SQS's longest delay), then is sent again. */
@@ -151,15 +145,17 @@ export class WebhookEngine extends NestedStack {
       });
 
     const tableId = Stack.of(props.table).getLogicalId(props.table.node.defaultChild as CfnResource);
-    const fn = (name: string, handler: string, timeout: Duration) => {
-      const construct = new ApiFunction(this, name[0]!.toUpperCase() + name.slice(1), {
+    const fn = (part: BackgroundPart) => {
+      const { name } = part;
+      const construct = new ApiFunction(this, constructIdOf(name), {
         repoRoot: props.repoRoot,
-        handler,
+        handler: part.handler,
         functionName: props.functionName(name),
         environment: { ...props.environment, [WEBHOOK_QUEUE_URL_ENV]: this.queue.queueUrl },
         logRetention: props.logRetention,
         retainLogs: props.retainLogs,
-        timeout,
+        timeout: Duration.seconds(part.timeoutSeconds),
+        memoryMb: part.memoryMb,
       });
       const f = construct.fn;
       Validations.of(construct).acknowledge({
@@ -168,21 +164,22 @@ export class WebhookEngine extends NestedStack {
           "Queries only, on the table's own global secondary indexes, which reading a record for a payload uses.",
       });
       f.addToRolePolicy(
-        new PolicyStatement({ actions: WEBHOOK_ENGINE_TABLE_ACTIONS, resources: [props.table.tableArn] }),
+        new PolicyStatement({ actions: [...part.grants.table], resources: [props.table.tableArn] }),
       );
       // Records are read for payloads through the indexes too: queries only.
       f.addToRolePolicy(
         new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${props.table.tableArn}/index/*`] }),
       );
       // Both hand jobs to the queue: the dispatcher every new one, the deliverer one due past 15 minutes.
-      f.addToRolePolicy(
-        new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),
-      );
+      if (part.grants.sendsToDeliveryQueue)
+        f.addToRolePolicy(
+          new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),
+        );
       this.functions.set(name, f);
       return f;
     };
 
-    const dispatcher = fn('webhookDispatch', 'functions/webhook-engine/dispatch', DISPATCHER_TIMEOUT);
+    const dispatcher = fn(dispatchPart);
     dispatcher.addEventSource(
       new DynamoEventSource(props.table, {
         // From the oldest record: changes written between the stream's creation and the mapping's count.
@@ -210,7 +207,7 @@ export class WebhookEngine extends NestedStack {
       }),
     );
 
-    const deliverer = fn('webhookDeliver', 'functions/webhook-engine/deliver', DELIVERER_TIMEOUT);
+    const deliverer = fn(deliverPart);
     deliverer.addEventSource(
       new SqsEventSource(this.queue, {
         batchSize: DELIVER_BATCH,

@@ -1,16 +1,20 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startSeriesFinisher } from '../../local/series-finisher';
-import { startSeriesTimer } from '../../local/series-timer';
+import { backgroundPart, type ScheduledPart } from '../../shared/contracts/background';
 import type { FinisherRun } from '../../shared/services/series/finisher';
 import type { ExtendProgress } from '../../shared/services/series/extend';
+import { startJobs } from '../../local/jobs';
 
 /**
- * The local stack's extend timer (issue 27, local/series-timer.ts): a run when it starts, one each
- * interval, one at a time, and none after it stops; and its finisher of series writes
- * (local/series-finisher.ts). The intervals and the jobs are injected, and the clock is Vitest's: no
- * hour is waited for.
+ * The local stack's extend job (issue 27) and finisher of series writes, as the local job runner runs
+ * them (local/jobs.ts, from shared/contracts/background.ts): the extend job when the stack starts, one
+ * each local period, one at a time, and none after it stops; the finisher on each period, not at the
+ * start. The handlers are stand-ins, the periods a factor given, and the clock is Vitest's.
  */
 const HOUR = 60 * 60 * 1000;
+const extend = backgroundPart('extendSeries') as ScheduledPart;
+const finisher = backgroundPart('finishSeriesWrites') as ScheduledPart;
+/** The factor that makes the extend job's day an hour. */
+const HOURLY = 24;
 const progress = (o: Partial<ExtendProgress> = {}): ExtendProgress => ({
   series: 0,
   finished: 0,
@@ -22,11 +26,15 @@ const progress = (o: Partial<ExtendProgress> = {}): ExtendProgress => ({
 
 afterEach(() => vi.useRealTimers());
 
-describe('the local extend timer', () => {
+describe('the local extend job', () => {
+  const run = (job: () => Promise<ExtendProgress>, factor: number, log: (l: string) => void = () => {}) =>
+    startJobs({ parts: [extend], load: async () => job, factor, log });
+
   it('runs the job when it starts and again on each interval, until it stops', async () => {
     vi.useFakeTimers();
     const job = vi.fn(async () => progress());
-    const timer = startSeriesTimer({ job, everyMs: HOUR, log: () => {} });
+    const timer = run(job, HOURLY);
+    await vi.advanceTimersByTimeAsync(0);
     expect(job).toHaveBeenCalledTimes(1);
 
     await vi.advanceTimersByTimeAsync(HOUR - 1);
@@ -52,7 +60,8 @@ describe('the local extend timer', () => {
         }),
     );
     const lines: string[] = [];
-    const timer = startSeriesTimer({ job, everyMs: 1000, log: (l) => lines.push(l) });
+    // A second's period: runs every second, were the first not still under way.
+    const timer = run(job, 24 * 60 * 60, (l) => lines.push(l));
     await vi.advanceTimersByTimeAsync(3000);
     expect(job).toHaveBeenCalledTimes(1);
 
@@ -74,12 +83,12 @@ describe('the local extend timer', () => {
       .mockRejectedValueOnce(new Error('table not found'))
       .mockResolvedValue(progress({ finished: 1 }));
     const lines: string[] = [];
-    const timer = startSeriesTimer({ job, everyMs: 1000, log: (l) => lines.push(l) });
+    const timer = run(job, 24 * 60 * 60, (l) => lines.push(l));
     await vi.advanceTimersByTimeAsync(1000);
     await timer.stop();
     expect(job).toHaveBeenCalledTimes(2);
     expect(lines).toEqual([
-      'Recurring series could not be extended (table not found); next try in an hour.',
+      'Job extendSeries failed (table not found); next run in 1 s.',
       'Recurring series: 1 interrupted writes finished, 0 occurrences added.',
     ]);
   });
@@ -102,7 +111,14 @@ describe('the local finisher of series writes', () => {
       .mockRejectedValueOnce(new Error('table not found'))
       .mockResolvedValue(run());
     const lines: string[] = [];
-    const timer = startSeriesFinisher({ job, everyMs: 5000, log: (l) => lines.push(l) });
+    // Every 5 s: a minute's schedule sped up 12 times.
+    const timer = startJobs({
+      parts: [finisher],
+      load: async () => job,
+      factor: 12,
+      log: (l) => lines.push(l),
+    });
+    await vi.advanceTimersByTimeAsync(0);
     expect(job).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(15_000);
     await timer.stop();
@@ -110,7 +126,7 @@ describe('the local finisher of series writes', () => {
     // An idle run says nothing.
     expect(lines).toEqual([
       'Recurring series: 2 series writes finished.',
-      'Series writes could not be finished (table not found); next try in a few seconds.',
+      'Job finishSeriesWrites failed (table not found); next run in 5 s.',
     ]);
     await vi.advanceTimersByTimeAsync(15_000);
     expect(job).toHaveBeenCalledTimes(3);
