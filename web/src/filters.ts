@@ -1,4 +1,4 @@
-import type { EventQuery } from './api';
+import type { EventQuery, Term } from './api';
 import { archiveFilter } from './page-route';
 
 /**
@@ -22,6 +22,47 @@ export interface Filters {
 export interface PageState extends Filters {
   view: string;
   date: string;
+}
+
+/** The filters' keys, in the order the page counts them. */
+export const FILTER_KEYS = [
+  'search',
+  'category',
+  'tag',
+  'venue',
+  'organizer',
+  'featured',
+  'trash',
+  'series',
+] as const satisfies ReadonlyArray<keyof Filters>;
+
+/** No filter applied (the *Clear* button's). */
+export const NO_FILTERS: Filters = {
+  search: '',
+  category: '',
+  tag: '',
+  venue: '',
+  organizer: '',
+  featured: false,
+  trash: false,
+  series: '',
+};
+
+/** How many filters apply (the folded filters' button on a phone says so, filter-toggle.ts). */
+export const activeFilters = (f: Filters): number => FILTER_KEYS.filter((k) => f[k]).length;
+
+/** Categories in tree order, children indented under their parent. */
+export function categoryTree(terms: Term[]): Array<{ term: Term; depth: number }> {
+  const out: Array<{ term: Term; depth: number }> = [];
+  const known = new Set(terms.map((t) => t.id));
+  const walk = (parent: number, depth: number) => {
+    for (const t of terms.filter((x) => (known.has(x.parent ?? 0) ? x.parent : 0) === parent)) {
+      out.push({ term: t, depth });
+      if (depth < 8) walk(t.id, depth + 1);
+    }
+  };
+  walk(0, 0);
+  return out;
 }
 
 export const VIEWS = ['dayGridMonth', 'timeGridWeek', 'timeGridDay', 'listMonth', 'listYear'] as const;

@@ -1,11 +1,18 @@
+import { PAGE_PREFIXES } from '../../shared/domain/page-paths';
+
 /**
- * The page's addresses besides `/`: the public pages the API's `url` fields name (issue 29). The server
- * renders them (functions/pages) into this page's HTML, and the app starts on them:
+ * The one reader of the page's own address (the server's list of page addresses is
+ * shared/domain/page-paths.ts; the server renders those pages, functions/pages, into this page's HTML
+ * and the app starts on them):
  *   /event/<slug>/              the calendar with that event open
  *   /events/category/<path>/    the calendar filtered by the category (the last slug of the path)
  *   /tag/<slug>/                the calendar filtered by the tag
- * Venue and organizer pages show the calendar below their own content, unfiltered.
+ *   /venue/<slug>/, /organizer/<slug>/   the calendar below the record's own content, unfiltered
+ * The page takes a slug as its address gives it, decoded (the API takes a slug either way).
  */
+export type PageAddress =
+  { kind: 'event' | 'venue' | 'organizer' | 'tag' | 'category'; slug: string } | { kind: 'calendar' };
+
 export interface ArchiveFilter {
   category?: string;
   tag?: string;
@@ -19,18 +26,31 @@ const decode = (s: string) => {
   }
 };
 
+/** Which page an address is: its kind and (decoded) slug, or the calendar's own. */
+export function pageAddressOf(pathname = location.pathname): PageAddress {
+  const prefix = PAGE_PREFIXES.find((p) => pathname.startsWith(p));
+  if (!prefix) return { kind: 'calendar' };
+  const rest = pathname.slice(prefix.length);
+  const parts = (rest.endsWith('/') ? rest.slice(0, -1) : rest).split('/');
+  if (parts.some((p) => p === '')) return { kind: 'calendar' };
+  const kind = prefix.slice(1, -1).replace('events/', '') as
+    'event' | 'venue' | 'organizer' | 'tag' | 'category';
+  // A category's archive names its ancestors' slugs too: the last one is the category.
+  if (kind !== 'category' && parts.length !== 1) return { kind: 'calendar' };
+  return { kind, slug: decode(parts.at(-1)!) };
+}
+
 /** The filter a category's or tag's address applies. */
 export function archiveFilter(pathname = location.pathname): ArchiveFilter {
-  const category = /^\/events\/category\/(?:[^/]+\/)*([^/]+)\/?$/.exec(pathname);
-  if (category) return { category: decode(category[1]!) };
-  const tag = /^\/tag\/([^/]+)\/?$/.exec(pathname);
-  return tag ? { tag: decode(tag[1]!) } : {};
+  const page = pageAddressOf(pathname);
+  if (page.kind === 'category') return { category: page.slug };
+  return page.kind === 'tag' ? { tag: page.slug } : {};
 }
 
 /** The slug of the event an address names (`/event/<slug>/`), or null. */
 export function eventSlugOf(pathname = location.pathname): string | null {
-  const m = /^\/event\/([^/]+)\/?$/.exec(pathname);
-  return m ? decode(m[1]!) || null : null;
+  const page = pageAddressOf(pathname);
+  return page.kind === 'event' ? page.slug || null : null;
 }
 
 /**
@@ -38,12 +58,13 @@ export function eventSlugOf(pathname = location.pathname): string | null {
  * the one applied (the query then leaves it out), else `/`.
  */
 export function calendarPath(state: { category: string; tag: string }, pathname = location.pathname) {
+  const page = pageAddressOf(pathname);
   const archive = archiveFilter(pathname);
   if (archive.category && archive.category === state.category && !state.tag)
     return { path: pathname, omit: 'category' as const };
   if (archive.tag && archive.tag === state.tag && !state.category)
     return { path: pathname, omit: 'tag' as const };
   // A venue's or organizer's page keeps its address: the calendar shows below its own content.
-  if (/^\/(venue|organizer)\/[^/]+\/?$/.test(pathname)) return { path: pathname, omit: undefined };
+  if (page.kind === 'venue' || page.kind === 'organizer') return { path: pathname, omit: undefined };
   return { path: '/', omit: undefined };
 }

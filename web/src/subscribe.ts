@@ -1,3 +1,6 @@
+import { API_ROOT } from './api';
+import { apiFilters, type Filters, searchOf } from './filters';
+
 /**
  * "Subscribe" for the view's filters, as the reference plugin's menu offers it: Google Calendar, Apple
  * Calendar (`webcal://`), Outlook 365, Outlook.com, the feed's URL to copy, and the `.ics` to download.
@@ -105,4 +108,16 @@ export function updateSubscribe(path: string, filtered: boolean): void {
   set('apple', links.apple);
   set('outlook365', links.outlook365);
   set('outlook-com', links.outlookCom);
+}
+
+/** The feed of a view's filters (the trash is never a feed's): its API path and whether it is filtered. */
+export function feedOf(f: Filters): { path: string; filtered: boolean } {
+  const q = searchOf(apiFilters({ ...f, trash: false }, false)).toString();
+  return { path: `${API_ROOT}/events/ical${q ? `?${q}` : ''}`, filtered: q !== '' };
+}
+
+/** The menu follows the view's filters. */
+export function renderSubscribe(f: Filters): void {
+  const { path, filtered } = feedOf(f);
+  updateSubscribe(path, filtered);
 }
