@@ -1,5 +1,5 @@
 import { loadEveryBodyPart } from '../shared/http/lazy-parts';
-import { runDueImports } from '../shared/services/imports/imports';
+import { runDueImports } from '../shared/services/imports';
 import { repeatJob } from './repeating-job';
 
 /**

@@ -1,4 +1,4 @@
-import { publishDue } from '../shared/services/maintenance/scheduled';
+import { publishDue } from '../shared/services/maintenance';
 import { repeatJob } from './repeating-job';
 
 /**

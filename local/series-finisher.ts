@@ -1,4 +1,4 @@
-import { type FinisherRun, finishDueSeriesWrites } from '../shared/services/series/finisher';
+import { type FinisherRun, finishDueSeriesWrites } from '../shared/services/series';
 import { repeatJob } from './repeating-job';
 
 /**

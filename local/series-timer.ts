@@ -1,4 +1,4 @@
-import { type ExtendProgress, extendAllSeries } from '../shared/services/series/extend';
+import { type ExtendProgress, extendAllSeries } from '../shared/services/series';
 import { repeatJob } from './repeating-job';
 
 /**

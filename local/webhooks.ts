@@ -18,8 +18,8 @@ import {
   dispatchChanges,
   type StreamedChange,
   streamOrder,
-} from '../shared/services/webhooks/dispatch';
-import { runJob } from '../shared/services/webhooks/delivery';
+} from '../shared/services/webhooks';
+import { runJob } from '../shared/services/webhooks';
 import { checkpointStore } from './stream-checkpoints';
 import { onLocalWrite } from './write-signal';
 

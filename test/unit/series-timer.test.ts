@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSeriesFinisher } from '../../local/series-finisher';
 import { startSeriesTimer } from '../../local/series-timer';
-import type { FinisherRun } from '../../shared/services/series/finisher';
-import type { ExtendProgress } from '../../shared/services/series/extend';
+import type { FinisherRun } from '../../shared/services/series';
+import type { ExtendProgress } from '../../shared/services/series';
 
 /**
  * The local stack's extend timer (issue 27, local/series-timer.ts): a run when it starts, one each
