@@ -17,8 +17,8 @@ import { getPosts } from '../shared/repositories/posts';
 import * as compiled from '../shared/schemas/compiled/listEvents';
 import { coerceObject } from '../shared/schemas/coerce';
 import { checker } from '../shared/schemas/validation-errors';
-import { listEvents } from '../shared/services/events/list/list';
-import { presentEvents } from '../shared/services/events/view';
+import { listEvents } from '../shared/services/events/list';
+import { presentEvents } from '../shared/services/events';
 
 let inFlight = 0;
 let since = 0;

@@ -14,8 +14,8 @@
 import type { EventBody, SeedRefs } from '../local/seed';
 import { planEvents, pool } from '../local/seed';
 import { getSeries } from '../shared/repositories/series';
-import { finishJournal } from '../shared/services/series/journal';
-import { extendAllSeries, type ExtendProgress } from '../shared/services/series/extend';
+import { finishJournal } from '../shared/services/series';
+import { extendAllSeries, type ExtendProgress } from '../shared/services/series';
 import { caseTable, json, table, type Figures } from './report';
 import type { SeriesResults, SeriesWrite } from './report-markdown';
 import { startRunInfo } from './run-info';

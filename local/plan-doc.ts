@@ -4,8 +4,8 @@ import { parseQueryString } from '../shared/http/params';
 import { coerceObject } from '../shared/schemas/coerce';
 import * as compiled from '../shared/schemas/compiled/listEvents';
 import { checker } from '../shared/schemas/validation-errors';
-import { EXAMPLE_QUERIES, explainPlan, planTable } from '../shared/services/events/list/explain';
-import { type EventListPlan, type EventListQuery, planEventList } from '../shared/services/events/list/plan';
+import { EXAMPLE_QUERIES, explainPlan, planTable } from '../shared/services/events/list';
+import { type EventListPlan, type EventListQuery, planEventList } from '../shared/services/events/list';
 
 /**
  * The list plans table of docs/data-model.md, generated from the planner (`npm run plan -- --write

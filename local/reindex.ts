@@ -22,10 +22,10 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 // Imported only now: the client reads its settings when its module loads.
 const { config } = await import('../shared/config');
-const { rebuildFeaturedIndex } = await import('../shared/services/maintenance/featured-reindex');
-const { rebuildSearchIndex } = await import('../shared/services/maintenance/search-reindex');
-const { rebuildTallies } = await import('../shared/services/maintenance/tally-rebuild');
-const { rebuildTermIndex } = await import('../shared/services/maintenance/term-reindex');
+const { rebuildFeaturedIndex } = await import('../shared/services/maintenance');
+const { rebuildSearchIndex } = await import('../shared/services/maintenance');
+const { rebuildTallies } = await import('../shared/services/maintenance');
+const { rebuildTermIndex } = await import('../shared/services/maintenance');
 const where = `table ${config.tableName}${config.dynamoEndpoint ? ` at ${config.dynamoEndpoint}` : ''}`;
 console.log(`Rebuilding the search index of ${where}…`);
 try {

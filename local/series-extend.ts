@@ -21,7 +21,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 // Imported only now: the client reads its settings when its module loads.
 const { config } = await import('../shared/config');
-const { extendAllSeries } = await import('../shared/services/series/extend');
+const { extendAllSeries } = await import('../shared/services/series');
 const where = `table ${config.tableName}${config.dynamoEndpoint ? ` at ${config.dynamoEndpoint}` : ''}`;
 console.log(`Extending the recurring series of ${where} to ${config.seriesHorizonMonths} months ahead…`);
 try {

@@ -3,7 +3,7 @@ import { createHandler } from '../../shared/http/handler';
 import { idempotent } from '../../shared/http/idempotency';
 import * as compiled from '../../shared/schemas/compiled/createCategory';
 import { created } from '../../shared/http/replies';
-import { termWrites } from '../../shared/services/terms/write';
+import { termWrites } from '../../shared/services/terms';
 
 const categories = termWrites('tribe_events_cat');
 

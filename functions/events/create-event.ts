@@ -3,7 +3,7 @@ import { createHandler } from '../../shared/http/handler';
 import { idempotent } from '../../shared/http/idempotency';
 import * as compiled from '../../shared/schemas/compiled/createEvent';
 import { created, seriesWriteReply } from '../../shared/http/replies';
-import { createEvent } from '../../shared/services/events/write/write';
+import { createEvent } from '../../shared/services/events/write';
 
 // Sent with an Idempotency-Key, the create is done at most once (shared/http/idempotency.ts). A series
 // whose occurrences are not all written yet: a 202 says how many (issue 38).

@@ -2,7 +2,7 @@ import type { eventOps } from '../../shared/contracts/events';
 import { createHandler } from '../../shared/http/handler';
 import * as compiled from '../../shared/schemas/compiled/updateEventBySlug';
 import { ok, seriesWriteReply } from '../../shared/http/replies';
-import { updateEvent } from '../../shared/services/events/write/write';
+import { updateEvent } from '../../shared/services/events/write';
 
 // Occurrences still to write: a 202 says how many (issue 38).
 export const handler = createHandler<typeof eventOps.updateBySlug>(compiled, (req) =>

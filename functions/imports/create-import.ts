@@ -4,7 +4,7 @@ import { idempotent } from '../../shared/http/idempotency';
 import { loadEveryBodyPart } from '../../shared/http/lazy-parts';
 import { accepted, created, ok } from '../../shared/http/replies';
 import * as compiled from '../../shared/schemas/compiled/createImport';
-import { createImport } from '../../shared/services/imports/imports';
+import { createImport } from '../../shared/services/imports';
 
 type Op = typeof importOps.create;
 

@@ -1,6 +1,6 @@
 import { powertoolsLogger } from '../../shared/http/powertools-logger';
 import { SERVICE_NAME } from '../../shared/config';
-import { type ExtendProgress, extendAllSeries } from '../../shared/services/series/extend';
+import { type ExtendProgress, extendAllSeries } from '../../shared/services/series';
 
 /**
  * The daily extend job of recurring events, deployed (docs/recurrence.md, docs/operations.md): invoked

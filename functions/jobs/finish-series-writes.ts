@@ -1,6 +1,6 @@
 import { powertoolsLogger } from '../../shared/http/powertools-logger';
 import { SERVICE_NAME } from '../../shared/config';
-import { type FinisherRun, finishDueSeriesWrites } from '../../shared/services/series/finisher';
+import { type FinisherRun, finishDueSeriesWrites } from '../../shared/services/series';
 
 /**
  * The finisher of series writes, deployed (docs/recurrence.md): invoked every minute by an EventBridge

@@ -1,6 +1,6 @@
 import { powertoolsLogger } from '../../shared/http/powertools-logger';
 import { SERVICE_NAME } from '../../shared/config';
-import { type PublishRun, publishDue } from '../../shared/services/maintenance/scheduled';
+import { type PublishRun, publishDue } from '../../shared/services/maintenance';
 
 /**
  * Scheduled publication, deployed (decisions §9, docs/api-guide.md): invoked every minute by an

@@ -3,7 +3,7 @@ import { runDeadline } from '../../shared/domain/import-budget';
 import { loadEveryBodyPart } from '../../shared/http/lazy-parts';
 import { powertoolsLogger } from '../../shared/http/powertools-logger';
 import { SERVICE_NAME } from '../../shared/config';
-import { runDueImports } from '../../shared/services/imports/imports';
+import { runDueImports } from '../../shared/services/imports';
 
 /**
  * The re-sync of feed imports, deployed (docs/import-export.md): invoked every minute by an EventBridge

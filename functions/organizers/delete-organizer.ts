@@ -2,8 +2,8 @@ import type { organizerOps } from '../../shared/contracts/organizers';
 import { createHandler } from '../../shared/http/handler';
 import * as compiled from '../../shared/schemas/compiled/deleteOrganizer';
 import { ok } from '../../shared/http/replies';
-import { linkedPostDeletes } from '../../shared/services/linked/delete';
-import { organizerView } from '../../shared/services/linked/organizer-type';
+import { linkedPostDeletes } from '../../shared/services/linked';
+import { organizerView } from '../../shared/services/linked';
 
 const organizers = linkedPostDeletes(organizerView);
 

@@ -2,8 +2,8 @@ import type { organizerOps } from '../../shared/contracts/organizers';
 import { createHandler } from '../../shared/http/handler';
 import * as compiled from '../../shared/schemas/compiled/listOrganizers';
 import { LISTS, listReply } from '../../shared/http/replies';
-import { linkedPostReads } from '../../shared/services/linked/read';
-import { organizerView } from '../../shared/services/linked/organizer-type';
+import { linkedPostReads } from '../../shared/services/linked';
+import { organizerView } from '../../shared/services/linked';
 
 const organizers = linkedPostReads(organizerView);
 

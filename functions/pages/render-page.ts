@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { pageFailure, pageResponse } from '../../shared/http/page-reply';
-import { renderPage } from '../../shared/services/pages/render';
+import { renderPage } from '../../shared/services/pages';
 import { calendarShell } from './shell';
 
 /**

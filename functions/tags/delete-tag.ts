@@ -2,7 +2,7 @@ import type { tagOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
 import * as compiled from '../../shared/schemas/compiled/deleteTag';
 import { ok } from '../../shared/http/replies';
-import { termDeletes } from '../../shared/services/terms/delete';
+import { termDeletes } from '../../shared/services/terms';
 
 const tags = termDeletes('post_tag');
 

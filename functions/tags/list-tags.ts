@@ -2,7 +2,7 @@ import type { tagOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
 import * as compiled from '../../shared/schemas/compiled/listTags';
 import { LISTS, listReply } from '../../shared/http/replies';
-import { termReads } from '../../shared/services/terms/read';
+import { termReads } from '../../shared/services/terms';
 
 const tags = termReads('post_tag');
 

@@ -2,7 +2,7 @@ import type { tagOps } from '../../shared/contracts/terms';
 import { createHandler } from '../../shared/http/handler';
 import * as compiled from '../../shared/schemas/compiled/updateTag';
 import { ok } from '../../shared/http/replies';
-import { termWrites } from '../../shared/services/terms/write';
+import { termWrites } from '../../shared/services/terms';
 
 const tags = termWrites('post_tag');
 

@@ -2,7 +2,7 @@ import type { ticketOps } from '../../shared/contracts/tickets';
 import { createHandler } from '../../shared/http/handler';
 import { listReply } from '../../shared/http/replies';
 import * as compiled from '../../shared/schemas/compiled/listTickets';
-import * as tickets from '../../shared/services/tickets/tickets';
+import * as tickets from '../../shared/services/tickets';
 
 const SHAPE = { key: 'tickets', pastEnd: 'empty', itemsFirst: false } as const;
 

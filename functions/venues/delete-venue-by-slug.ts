@@ -2,8 +2,8 @@ import type { venueOps } from '../../shared/contracts/venues';
 import { createHandler } from '../../shared/http/handler';
 import * as compiled from '../../shared/schemas/compiled/deleteVenueBySlug';
 import { ok } from '../../shared/http/replies';
-import { linkedPostDeletes } from '../../shared/services/linked/delete';
-import { venueView } from '../../shared/services/linked/venue-type';
+import { linkedPostDeletes } from '../../shared/services/linked';
+import { venueView } from '../../shared/services/linked';
 
 const venues = linkedPostDeletes(venueView);
 

@@ -2,8 +2,8 @@ import type { venueOps } from '../../shared/contracts/venues';
 import { createHandler } from '../../shared/http/handler';
 import * as compiled from '../../shared/schemas/compiled/listVenues';
 import { LISTS, listReply } from '../../shared/http/replies';
-import { linkedPostReads } from '../../shared/services/linked/read';
-import { venueView } from '../../shared/services/linked/venue-type';
+import { linkedPostReads } from '../../shared/services/linked';
+import { venueView } from '../../shared/services/linked';
 
 const venues = linkedPostReads(venueView);
 

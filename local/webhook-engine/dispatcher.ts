@@ -10,7 +10,7 @@ import {
   dispatchChanges,
   type StreamedChange,
   streamOrder,
-} from '../../shared/services/webhooks/dispatch';
+} from '../../shared/services/webhooks';
 import type { CheckpointStore } from '../stream-checkpoints';
 import { openIterator, shardList } from './shards';
 

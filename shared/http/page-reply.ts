@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { PageOutcome } from '../services/pages/render';
+import type { PageOutcome } from '../services/pages';
 import { logger } from './logger';
 
 const STATUS: Record<PageOutcome, number> = { ok: 200, 'not-found': 404, gone: 410 };

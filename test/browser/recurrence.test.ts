@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { finishJournal } from '../../shared/services/series/journal';
+import { finishJournal } from '../../shared/services/series';
 import { ensureWebBuilt } from '../../web/build';
 import { useStack } from '../support/use-stack';
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_TABLE_ACTIONS } from '../../infra/jobs';
-import { RESYNC_LEASE_MS } from '../../shared/services/imports/imports';
-import { FINISHER_LEASE_MS } from '../../shared/services/series/finisher';
+import { RESYNC_LEASE_MS } from '../../shared/services/imports';
+import { FINISHER_LEASE_MS } from '../../shared/services/series';
 import { synth } from './synth';
 
 /**

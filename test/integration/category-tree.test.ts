@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rebuildTallies } from '../../shared/services/maintenance/tally-rebuild';
+import { rebuildTallies } from '../../shared/services/maintenance';
 import { type DbCall, measure } from '../support/db-calls';
 import { useStack } from '../support/use-stack';
 import { type Rec } from '../support/bodies';

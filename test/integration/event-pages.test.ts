@@ -3,7 +3,7 @@ import { findAll, findOne, textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import type { Event as SchemaEvent, WithContext } from 'schema-dts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { finishJournal } from '../../shared/services/series/journal';
+import { finishJournal } from '../../shared/services/series';
 import { aCategory, aTag, anEvent, anOrganizer, aVenue, creator, type Rec } from '../support/bodies';
 import { useStack } from '../support/use-stack';
 

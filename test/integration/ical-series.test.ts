@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { finishJournal } from '../../shared/services/series/journal';
+import { finishJournal } from '../../shared/services/series';
 import { anEvent } from '../support/bodies';
 import { checkAgainstDoc } from '../support/doc-check';
 import { expandCalendar } from '../support/ical-expand';

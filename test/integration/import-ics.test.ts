@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { main as importCli } from '../../local/import/cli';
 import { loadEveryBodyPart } from '../../shared/http/lazy-parts';
-import { runDueImports } from '../../shared/services/imports/imports';
+import { runDueImports } from '../../shared/services/imports';
 import { startSecondStack } from '../support/second-stack';
 import { useStack } from '../support/use-stack';
 

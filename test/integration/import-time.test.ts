@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadEveryBodyPart } from '../../shared/http/lazy-parts';
-import { runDueImports } from '../../shared/services/imports/imports';
+import { runDueImports } from '../../shared/services/imports';
 import { useStack } from '../support/use-stack';
 
 /**

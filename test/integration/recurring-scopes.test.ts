@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { finishJournal } from '../../shared/services/series/journal';
+import { finishJournal } from '../../shared/services/series';
 import { anEvent, type Rec } from '../support/bodies';
 import { useStack } from '../support/use-stack';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { publishDue } from '../../shared/services/maintenance/scheduled';
+import { publishDue } from '../../shared/services/maintenance';
 import { anEvent, anOrganizer, aVenue, type Rec } from '../support/bodies';
 import { useStack } from '../support/use-stack';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deleteWordItems, putWordItems, storedWords, wordItem } from '../../shared/repositories/search-index';
-import { rebuildSearchIndex } from '../../shared/services/maintenance/search-reindex';
+import { rebuildSearchIndex } from '../../shared/services/maintenance';
 import { measure } from '../support/db-calls';
 import { useStack } from '../support/use-stack';
 import { type Rec } from '../support/bodies';

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { describe, expect, it, vi } from 'vitest';
 import { apiClient } from '../../local/seed';
 import { seedSeries } from '../../local/seed-series';
-import { finishJournal } from '../../shared/services/series/journal';
+import { finishJournal } from '../../shared/services/series';
 import { useStack } from '../support/use-stack';
 
 /** `npm run seed`'s recurring events (local/seed-series.ts), through the typed client and the API. */

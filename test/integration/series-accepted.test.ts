@@ -2,7 +2,7 @@ import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/l
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ddb } from '../../shared/db/client';
 import { dueJournals } from '../../shared/repositories/series';
-import { finishJournal } from '../../shared/services/series/journal';
+import { finishJournal } from '../../shared/services/series';
 import { anEvent } from '../support/bodies';
 import { useStack } from '../support/use-stack';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import ICAL from 'ical.js';
 import { describe, expect, it, vi } from 'vitest';
-import { finishJournal } from '../../shared/services/series/journal';
+import { finishJournal } from '../../shared/services/series';
 import { anEvent, type Rec } from '../support/bodies';
 import { expandCalendar } from '../support/ical-expand';
 import { useStack } from '../support/use-stack';

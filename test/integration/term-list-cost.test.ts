@@ -2,7 +2,7 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb, tableName } from '../../shared/db/client';
 import { keys, STATUS_SHARDS } from '../../shared/db/keys';
-import { rebuildTermIndex } from '../../shared/services/maintenance/term-reindex';
+import { rebuildTermIndex } from '../../shared/services/maintenance';
 import { measure } from '../support/db-calls';
 import { byName } from '../support/term-order';
 import { useStack } from '../support/use-stack';

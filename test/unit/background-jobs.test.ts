@@ -11,8 +11,8 @@ import {
   scheduledParts,
 } from '../../shared/contracts/background';
 import { FUNCTION_MEMORY_MB } from '../../shared/contracts/function-limits';
-import { RESYNC_LEASE_MS } from '../../shared/services/imports/imports';
-import { FINISHER_LEASE_MS } from '../../shared/services/series/finisher';
+import { RESYNC_LEASE_MS } from '../../shared/services/imports';
+import { FINISHER_LEASE_MS } from '../../shared/services/series';
 import { invokeUnderTimeout, jobContext, startJobs } from '../../local/jobs';
 
 /**

@@ -8,8 +8,8 @@ import { listWindow } from '../../shared/domain/list-window';
 import { listStatuses } from '../../shared/domain/post-rules';
 import type { User } from '../../shared/domain/roles';
 import { canSeeLinked } from '../../shared/domain/visibility';
-import { listEventRows } from '../../shared/services/events/list/list';
-import { type EventListQuery, planEventList, type ScopePlan } from '../../shared/services/events/list/plan';
+import { listEventRows } from '../../shared/services/events/list';
+import { type EventListQuery, planEventList, type ScopePlan } from '../../shared/services/events/list';
 import { type FakeCalendar, fakeReads, post, term } from './fake-list-reads';
 
 /**

@@ -3,7 +3,7 @@ import { type EventData, type EventRecord, type EventRow, rowOf } from '../../sh
 import { byStart, eventIndexWords } from '../../shared/domain/event-query';
 import type { MemberKind, PostRecord, TermRecord } from '../../shared/domain/records';
 import { dayKey, type TallyScope } from '../../shared/domain/tallies';
-import type { ListReads } from '../../shared/services/events/list/reads';
+import type { ListReads } from '../../shared/services/events/list';
 
 /**
  * An in-memory calendar behind the reads an event list makes (shared/services/events/list/reads.ts):

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { intlTimes } from '../../shared/domain/intl-times';
 import { expandSeries } from '../../shared/domain/recurrence';
-import { renderCalendar, seriesUid } from '../../shared/services/feeds/ical';
-import type { EventView as Event } from '../../shared/services/events/view';
+import { renderCalendar, seriesUid } from '../../shared/services/feeds';
+import type { EventView as Event } from '../../shared/services/events';
 import { type Expanded, expandCalendar } from '../support/ical-expand';
 
 /**

@@ -16,8 +16,8 @@ import {
   sequenceOf,
   tzidOf,
   windowSlices,
-} from '../../shared/services/feeds/ical';
-import type { EventView } from '../../shared/services/events/view';
+} from '../../shared/services/feeds';
+import type { EventView } from '../../shared/services/events';
 
 /** The pure parts of the iCalendar routes: text, zones, window, conditional GETs, the document. */
 

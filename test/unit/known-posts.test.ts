@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PostRecord } from '../../shared/domain/records';
-import { type ListReads, repositoryReads, withKnownPosts } from '../../shared/services/events/list/reads';
+import { type ListReads, repositoryReads, withKnownPosts } from '../../shared/services/events/list';
 
 const post = (id: number) => ({ id, type: 'event', slug: `e-${id}` }) as unknown as PostRecord<object>;
 

@@ -61,9 +61,9 @@ async function site(zone: string) {
     dates: await import('../../shared/domain/dates'),
     pub: await import('../../shared/domain/publication-dates'),
     clock: await import('../../shared/domain/clock'),
-    state: await import('../../shared/services/linked/post-state'),
+    state: await import('../../shared/services/linked'),
     lazy: await import('../../shared/http/lazy-parts'),
-    venue: (await import('../../shared/services/linked/venue-input')).venueType,
+    venue: (await import('../../shared/services/linked')).venueType,
   };
 }
 type Site = Awaited<ReturnType<typeof site>>;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backgroundPart, type ScheduledPart } from '../../shared/contracts/background';
-import type { FinisherRun } from '../../shared/services/series/finisher';
-import type { ExtendProgress } from '../../shared/services/series/extend';
+import type { FinisherRun } from '../../shared/services/series';
+import type { ExtendProgress } from '../../shared/services/series';
 import { startJobs } from '../../local/jobs';
 
 /**

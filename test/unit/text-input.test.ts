@@ -7,8 +7,8 @@ import { DomainError } from '../../shared/domain/errors';
 import { parseBody } from '../../shared/http/body';
 import { ApiError } from '../../shared/http/errors';
 import { parseQueryString } from '../../shared/http/params';
-import { renderCalendar } from '../../shared/services/feeds/ical';
-import type { EventView } from '../../shared/services/events/view';
+import { renderCalendar } from '../../shared/services/feeds';
+import type { EventView } from '../../shared/services/events';
 
 /**
  * Text that stays text (issue 24): bodies are read in their declared charset, bytes that are not text

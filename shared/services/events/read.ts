@@ -3,7 +3,7 @@ import { notFound, slugNotFound } from '../../domain/errors';
 import { assertReadable } from '../../domain/post-rules';
 import { eventBySlugIndex } from '../../repositories/events';
 import { getPost, getPostBySlug } from '../../repositories/posts';
-import type { Caller, Ref } from '../common/context';
+import type { Caller, Ref } from '../common';
 import { type EventView, presentEvent } from './view';
 
 /** The event a path names; unknown IDs and slugs (and other types' IDs) are not found. */

@@ -9,9 +9,9 @@ import { imageView, storedHtmlText } from '../../domain/html';
 import { type Linked, linkedRecordsOf } from '../../repositories/events';
 import type { eventSchema } from '../../schemas/event';
 import type { Infer } from '../../schemas/infer';
-import type { Caller } from '../common/context';
-import { linkedPostJsonLd, linkedPostView } from '../linked/embed';
-import { embeddedTermView } from '../terms/view';
+import type { Caller } from '../common';
+import { linkedPostJsonLd, linkedPostView } from '../linked';
+import { embeddedTermView } from '../terms';
 
 /** An event as the API shows it (reference §3.1), typed by the contract's schema. */
 export type EventView = Infer<typeof eventSchema>;

@@ -9,7 +9,7 @@ import {
   positionAt,
 } from '../../domain/changes';
 import { changesAfter } from '../../repositories/changes';
-import type { Caller } from '../common/context';
+import type { Caller } from '../common';
 
 export interface ChangeView {
   resource: ChangeResource;

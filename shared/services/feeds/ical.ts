@@ -10,11 +10,11 @@ import { withTimeMaths } from '../../domain/time-maths';
 import { descriptionText, foldContentLines, paramText, withoutIcalControls } from '../../domain/ical-text';
 import type { eventIcalQuery } from '../../schemas/ical';
 import type { Infer } from '../../schemas/infer';
-import type { Caller } from '../common/context';
-import { type EventListQuery, listEvents } from '../events/list/list';
-import { getEvent } from '../events/read';
+import type { Caller } from '../common';
+import { type EventListQuery, listEvents } from '../events/list';
+import { getEvent } from '../events';
 import { type ExpandSeries, feedVevents, type TimeForm, type Vevent } from './ical-series';
-import type { EventView } from '../events/view';
+import type { EventView } from '../events';
 
 /**
  * The iCalendar (RFC 5545) routes: a feed of the events GET /events would list, in a window, and one

@@ -1,8 +1,8 @@
 import { COLUMN_OF, CellError, type CsvEventBody, type ParsedRow, rowToEvent } from '../../domain/csv-events';
 import { DomainError } from '../../domain/errors';
 import { type ImportRecord, type ImportReport, putImported } from '../../repositories/imports';
-import type { Writer } from '../common/context';
-import { createEvent, type EventBody } from '../events/write/write';
+import type { Writer } from '../common';
+import { createEvent, type EventBody } from '../events/write';
 import { checkAsPostEvents, emptyReport, reasonOf } from './report';
 
 /**

@@ -15,7 +15,7 @@ import {
   listImports as listRecords,
   putImport,
 } from '../../repositories/imports';
-import type { Caller, Writer } from '../common/context';
+import type { Caller, Writer } from '../common';
 
 /** The imports API (editors and administrators; docs/import-export.md). */
 

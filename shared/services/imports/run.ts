@@ -14,10 +14,10 @@ import {
   putImported,
 } from '../../repositories/imports';
 import { getSeries } from '../../repositories/series';
-import type { Writer } from '../common/context';
-import { removeEvent } from '../events/write/delete';
+import type { Writer } from '../common';
+import { removeEvent } from '../events/write';
 import { checkAsPostEvents, emptyReport, reasonOf } from './report';
-import { createEvent, type EventBody, updateEvent } from '../events/write/write';
+import { createEvent, type EventBody, updateEvent } from '../events/write';
 
 /** One run of an import: fetch, read, upsert by UID, trash what the feed no longer has (docs/import-export.md). */
 

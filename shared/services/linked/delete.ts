@@ -5,7 +5,7 @@ import type { PostRecord } from '../../domain/records';
 import { assertMeets } from '../../domain/revisions';
 import { finishDelete, markDeleting } from '../../repositories/deletes';
 import { getPostBeingDeleted, getPostBySlug, updatePost } from '../../repositories/posts';
-import { type Ref, retryStale, staleError, type Writer } from '../common/context';
+import { type Ref, retryStale, staleError, type Writer } from '../common';
 import { loadLinked } from './read';
 import type { LinkedData, LinkedPostView } from './post-type';
 import { linkedView } from './post-view';

@@ -17,7 +17,7 @@ import {
 } from '../../repositories/posts';
 import type { Infer } from '../../schemas/infer';
 import type { venueListQuery } from '../../schemas/venue';
-import type { Caller, Ref } from '../common/context';
+import type { Caller, Ref } from '../common';
 import type { LinkedData, LinkedPostView } from './post-type';
 import { linkedView } from './post-view';
 

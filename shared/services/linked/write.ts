@@ -7,7 +7,7 @@ import { canSee } from '../../domain/visibility';
 import { createPost, nextPostId, postsWithSlugPrefix, updatePost } from '../../repositories/posts';
 import { coerceObject, type Shape } from '../../schemas/coerce';
 import { checker, type RawValidate } from '../../schemas/validation-errors';
-import { type Ref, retryStale, staleError, type Writer } from '../common/context';
+import { type Ref, retryStale, staleError, type Writer } from '../common';
 import { loadLinked } from './read';
 import { nextState } from './post-state';
 import type { Body, LinkedData, LinkedPostType } from './post-type';

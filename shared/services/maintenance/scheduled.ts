@@ -4,7 +4,7 @@ import { utcWallOf } from '../../domain/post-rules';
 import type { User } from '../../domain/roles';
 import { getPost } from '../../repositories/posts';
 import { dropScheduled, dueScheduled, type ScheduledMark } from '../../repositories/scheduled';
-import type { Writer } from '../common/context';
+import type { Writer } from '../common';
 
 /**
  * Scheduled publication (decisions §9): a `future` post becomes `publish` when its date comes. Every
@@ -31,17 +31,15 @@ const sent = new Set(['status']);
 /** Publishes one due post, as an update of its status that holds only on the version read. */
 async function publish(mark: ScheduledMark, ctx: Writer): Promise<void> {
   if (mark.type === 'event') {
-    const { updateEvent } = await import('../events/write/write');
+    const { updateEvent } = await import('../events/write');
     // One occurrence of a series is published on its own: each has its own mark.
     const post = await getPost<{ series?: unknown }>(mark.id);
     await updateEvent({ id: mark.id }, body, sent, ctx, post?.data.series ? 'this' : undefined);
     return;
   }
-  const { linkedPostWrites } = await import('../linked/write');
+  const { linkedPostWrites } = await import('../linked');
   const def =
-    mark.type === 'venue'
-      ? (await import('../linked/venue-input')).venueType
-      : (await import('../linked/organizer-input')).organizerType;
+    mark.type === 'venue' ? (await import('../linked')).venueType : (await import('../linked')).organizerType;
   await linkedPostWrites(def as never).update({ id: mark.id }, body as never, sent, ctx);
 }
 

@@ -9,8 +9,8 @@ import type {
 } from 'schema-dts';
 import { storedHtmlText } from '../../domain/html';
 import { isoWithOffset } from '../../domain/wall-time';
-import type { EventView } from '../events/view';
-import type { LinkedView } from '../linked/post-view';
+import type { EventView } from '../events';
+import type { LinkedView } from '../linked';
 import { imageUrl, venuesOf } from './templates';
 
 /**

@@ -4,14 +4,14 @@ import type { EventRecord } from '../../domain/event-record';
 import { type PageRoute, pageRouteOf } from '../../domain/page-paths';
 import type { Taxonomy } from '../../domain/records';
 import { findTerms } from '../../repositories/term-lookup';
-import type { Caller } from '../common/context';
-import { readableEvent } from '../events/read';
-import { listEvents } from '../events/list/list';
-import { repositoryReads, withKnownPosts } from '../events/list/reads';
-import { type EventView, presentEvent } from '../events/view';
-import { linkedPostReads } from '../linked/read';
-import type { LinkedView } from '../linked/post-view';
-import { organizerView } from '../linked/organizer-type';
+import type { Caller } from '../common';
+import { readableEvent } from '../events';
+import { listEvents } from '../events/list';
+import { repositoryReads, withKnownPosts } from '../events/list';
+import { type EventView, presentEvent } from '../events';
+import { linkedPostReads } from '../linked';
+import type { LinkedView } from '../linked';
+import { organizerView } from '../linked';
 import { eventJsonLd, jsonLdScript, linkedJsonLd } from './json-ld';
 import {
   archiveHeading,
@@ -26,8 +26,8 @@ import {
   SITE_NAME,
   type TermLinks,
 } from './templates';
-import { archiveUrl, type TermPath } from '../terms/view';
-import { venueView } from '../linked/venue-type';
+import { archiveUrl, type TermPath } from '../terms';
+import { venueView } from '../linked';
 
 /**
  * The public pages at the addresses the API's `url` fields name: an event, a venue, an organizer (their

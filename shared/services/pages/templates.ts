@@ -1,8 +1,8 @@
 import { config } from '../../config';
 import { sandboxEmbeds } from '../../domain/embeds';
 import { storedHtmlText } from '../../domain/html';
-import type { EventView } from '../events/view';
-import type { LinkedView } from '../linked/post-view';
+import type { EventView } from '../events';
+import type { LinkedView } from '../linked';
 
 /**
  * The HTML of the public pages, as strings: what a search engine or a link preview reads before any

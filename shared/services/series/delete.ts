@@ -5,9 +5,9 @@ import { keys } from '../../db/keys';
 import { commit } from '../../db/transact';
 import { tableName } from '../../db/client';
 import { getSeries, type SeriesItem, seriesWrite } from '../../repositories/series';
-import { type Ref, staleError, type Writer } from '../common/context';
-import { loadEvent } from '../events/read';
-import { type EventView, presentEvent } from '../events/view';
+import { type Ref, staleError, type Writer } from '../common';
+import { loadEvent } from '../events';
+import { type EventView, presentEvent } from '../events';
 import { splitPlan } from './series';
 import { finishJournal, newToken, shifted, wallDiff } from './journal';
 

@@ -21,7 +21,7 @@ import {
 import { clearJournal, getSeries, type JournalEntry, type SeriesItem } from '../../repositories/series';
 import { commitWithSlugs, slugStates } from '../../repositories/slug-claims';
 import { syncTermsInUse } from '../../repositories/term-use';
-import { linkedGone, parentsFor } from '../events/write-parts';
+import { linkedGone, parentsFor } from '../events';
 
 /**
  * Finishing a series' journal (docs/recurrence.md, "A write of many transactions"): every occurrence it

@@ -18,7 +18,7 @@ import {
   type Template,
   templateOf,
 } from '../../repositories/series';
-import { staleError, type Writer } from '../common/context';
+import { staleError, type Writer } from '../common';
 import { finishJournal, newToken, shifted, wallDiff } from './journal';
 import { cutLines, restLines } from './lines';
 

@@ -5,7 +5,7 @@ import { movedTrees } from '../../domain/tallies';
 import { seesAll } from '../../domain/visibility';
 import { finishDelete, markDeleting } from '../../repositories/deletes';
 import { getTerm, getTermBeingDeleted, listTerms } from '../../repositories/terms';
-import { retryStale, staleError, type Writer } from '../common/context';
+import { retryStale, staleError, type Writer } from '../common';
 import { byIdMap, termNoun } from './read';
 import { type TermView, termView } from './view';
 

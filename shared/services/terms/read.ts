@@ -12,7 +12,7 @@ import { getTerm, listTerms, termsByName, type TermTotals, termTotals } from '..
 import { termsInUseByName } from '../../repositories/term-use';
 import type { Infer } from '../../schemas/infer';
 import type { categoryListQuery } from '../../schemas/term';
-import type { Caller } from '../common/context';
+import type { Caller } from '../common';
 import { type TermView, termView, visibleCount } from './view';
 
 /** A category or tag list query (tags have no `parent`). */

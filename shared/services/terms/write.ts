@@ -9,7 +9,7 @@ import { markStaleTrees } from '../../repositories/tallies';
 import { createTerm, listTerms, type TermChanges, updateTerm } from '../../repositories/terms';
 import type { Infer } from '../../schemas/infer';
 import type { categoryUpdateBody } from '../../schemas/term';
-import { retryStale, staleError, type Writer } from '../common/context';
+import { retryStale, staleError, type Writer } from '../common';
 import { byIdMap, loadTerm, termNoun } from './read';
 import { type TermView, termView } from './view';
 

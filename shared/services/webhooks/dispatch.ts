@@ -11,12 +11,12 @@ import {
 import { changesAfter, nextPosition } from '../../repositories/changes';
 import { createDelivery, type DeliveryRecord, laneHead } from '../../repositories/webhook-deliveries';
 import { listWebhooks, type WebhookRecord } from '../../repositories/webhooks';
-import type { Caller } from '../common/context';
-import { getEvent } from '../events/read';
-import { linkedPostReads } from '../linked/read';
-import { organizerView } from '../linked/organizer-type';
-import { termReads } from '../terms/read';
-import { venueView } from '../linked/venue-type';
+import type { Caller } from '../common';
+import { getEvent } from '../events';
+import { linkedPostReads } from '../linked';
+import { organizerView } from '../linked';
+import { termReads } from '../terms';
+import { venueView } from '../linked';
 
 /**
  * The dispatcher: turns change-log entries, in the order the table's stream gives them, into one

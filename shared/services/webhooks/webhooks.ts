@@ -17,7 +17,7 @@ import {
   updateWebhook as updateRecord,
   type WebhookRecord,
 } from '../../repositories/webhooks';
-import type { Caller } from '../common/context';
+import type { Caller } from '../common';
 import { queuePing } from './dispatch';
 
 /** The subscriptions API (administrators only; docs/webhooks.md). Secrets leave only at creation and rotation. */

@@ -12,7 +12,7 @@ import {
 import { indexedQueryWords } from '../../../domain/search';
 import { pageStart, type TallyWho } from '../../../domain/tallies';
 import type { PageSize } from '../../../db/query';
-import { allInOrder } from '../../common/all-in-order';
+import { allInOrder } from '../../common';
 import type { Driver, EventListPlan, EventListQuery } from './plan';
 import type { ListReads } from './reads';
 import type { Check } from './targets';

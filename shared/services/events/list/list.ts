@@ -12,12 +12,12 @@ import { listWindow } from '../../../domain/list-window';
 import type { Page } from '../../../domain/paging';
 import { canSeeLinked } from '../../../domain/visibility';
 import { pageWithLinked } from '../../../repositories/events';
-import type { Caller } from '../../common/context';
+import type { Caller } from '../../common';
 import { DRIVERS, type Found } from './drivers';
 import { type EventListPlan, type EventListQuery, planEventList } from './plan';
 import { type ListReads, repositoryReads } from './reads';
 import { resolveTargets } from './targets';
-import { type EventView, presentEvents } from '../view';
+import { type EventView, presentEvents } from '..';
 
 export type { EventListQuery } from './plan';
 

@@ -7,7 +7,7 @@ import { indexedQueryWords } from '../../../domain/search';
 import type { TallyWho } from '../../../domain/tallies';
 import type { eventListQuery } from '../../../schemas/event';
 import type { Infer } from '../../../schemas/infer';
-import type { Caller } from '../../common/context';
+import type { Caller } from '../../common';
 
 export type EventListQuery = Infer<typeof eventListQuery>;
 

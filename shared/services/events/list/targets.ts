@@ -5,7 +5,7 @@ import type { PostRecord } from '../../../domain/records';
 import type { EventRecord } from '../../../domain/event-record';
 import { slugKey } from '../../../domain/slugs';
 import { termIdsOf } from '../../../domain/term-refs';
-import { allInOrder } from '../../common/all-in-order';
+import { allInOrder } from '../../common';
 import type { EventListQuery } from './plan';
 import type { ListReads } from './reads';
 

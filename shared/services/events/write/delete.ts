@@ -9,11 +9,11 @@ import { eventWrites } from '../../../repositories/event-writes';
 import { deletePost, updatePost } from '../../../repositories/posts';
 import { leaveSeries } from '../../../repositories/series';
 import { syncTermsInUse } from '../../../repositories/term-use';
-import { type Ref, retryStale, staleError, type Writer } from '../../common/context';
-import { loadEvent } from '../read';
-import { type EventView, presentEvent } from '../view';
-import { linkedGone, parentsFor } from '../write-parts';
-import type { Scope } from '../../series/series';
+import { type Ref, retryStale, staleError, type Writer } from '../../common';
+import { loadEvent } from '..';
+import { type EventView, presentEvent } from '..';
+import { linkedGone, parentsFor } from '..';
+import type { Scope } from '../../series';
 
 // Apart from the creates and updates so that the delete function carries no body handling and no
 // HTML sanitizer.
@@ -37,7 +37,7 @@ async function removeOnce(ref: Ref, force: boolean, ctx: Writer, scope?: Scope):
       'rest_invalid_param',
     );
   if (occurrence && (scope === 'all' || scope === 'following'))
-    return (await import('../../series/delete')).removeSeriesPart(ref, current, force, scope, ctx);
+    return (await import('../../series')).removeSeriesPart(ref, current, force, scope, ctx);
   assertCanDelete(current, ctx.user, force);
   if (!force && current.status === 'trash') throw trashed('event');
   assertMeets(ctx.ifMatch, current, 'event');

@@ -26,12 +26,12 @@ import { createPost, statusTotals, updatePost } from '../../../repositories/post
 import { syncTermsInUse } from '../../../repositories/term-use';
 import type { Infer } from '../../../schemas/infer';
 import type { eventUpdateBody } from '../../../schemas/event';
-import { allInOrder } from '../../common/all-in-order';
-import { type Ref, retryStale, staleError, type Writer } from '../../common/context';
-import { linkedGone, parentsFor } from '../write-parts';
-import { loadEvent } from '../read';
-import type { Scope, SeriesHook, SeriesProgress } from '../../series/series';
-import { type EventView, presentEvent } from '../view';
+import { allInOrder } from '../../common';
+import { type Ref, retryStale, staleError, type Writer } from '../../common';
+import { linkedGone, parentsFor } from '..';
+import { loadEvent } from '..';
+import type { Scope, SeriesHook, SeriesProgress } from '../../series';
+import { type EventView, presentEvent } from '..';
 import {
   checkLinks,
   linkReads,
@@ -233,7 +233,7 @@ async function save(
 }
 
 /** The series code, loaded only for a series: it stays out of a single event's cold start (docs/cold-start.md). */
-const seriesCode = () => import('../../series/series');
+const seriesCode = () => import('../../series');
 
 /**
  * POST /events: the new event as every event route shows it. With `recurrence`, the first occurrence

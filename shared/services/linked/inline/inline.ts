@@ -1,9 +1,9 @@
-import type { PostRecord } from '../../domain/records';
-import type { User } from '../../domain/roles';
-import * as inline from '../../schemas/compiled/inlineRecords';
-import { type InlineResult, linkedPostWrites } from './write';
-import { organizerType } from './organizer-input';
-import { venueType } from './venue-input';
+import type { PostRecord } from '../../../domain/records';
+import type { User } from '../../../domain/roles';
+import * as inline from '../../../schemas/compiled/inlineRecords';
+import { type InlineResult, linkedPostWrites } from '..';
+import { organizerType } from '..';
+import { venueType } from '..';
 
 const writers = { venue: linkedPostWrites(venueType), organizer: linkedPostWrites(organizerType) };
 

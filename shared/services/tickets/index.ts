@@ -1,0 +1,2 @@
+/** Tickets and attendees (issue 42). */
+export * from './tickets';
