@@ -1,7 +1,8 @@
+import { type Account, accountLabel, accountOf, pastedToken } from './account-claims';
 import { token } from './api';
 import { renderFilters } from './filter-panel';
-import { $ } from './page-dom';
-import type { Page, PageContext } from './page-state';
+import { $, type PageContext } from './page-dom';
+import type { Page } from './page-state';
 import {
   beginSignIn,
   type Callback,
@@ -13,41 +14,10 @@ import {
 } from './signin';
 
 /**
- * Who is signed in: the one module that reads the tab's token for the page and decodes its payload
- * (the token is the API's; its payload only labels the page). The rest of the page asks the state's
- * `account` (page-state.ts). Signing in by pasting a token or through the sign-in page (signin.ts).
+ * Who is signed in: the one module that reads the tab's token for the page (its payload decoded by
+ * account-claims.ts). The rest of the page asks the state's `account` (page-state.ts). Signing in by
+ * pasting a token or through the sign-in page (signin.ts).
  */
-export interface Account {
-  role?: string;
-  sub?: string;
-}
-
-/** The account a token names: null without one, no labels when its payload cannot be read. */
-export function accountOf(jwt: string | null): Account | null {
-  if (!jwt) return null;
-  try {
-    const payload = JSON.parse(atob(jwt.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as Record<
-      string,
-      unknown
-    >;
-    const groups = payload['cognito:groups'];
-    const role =
-      (payload['cal:role'] as string | undefined) ?? (Array.isArray(groups) ? String(groups[0]) : undefined);
-    return { role, sub: payload.sub as string | undefined };
-  } catch {
-    return {};
-  }
-}
-
-/** What the page says of the account. */
-export const accountLabel = (a: Account | null): string =>
-  a ? `Signed in${a.role ? ` as ${a.role}` : ''}${a.sub ? ` (${a.sub})` : ''}` : 'Not signed in';
-
-/** The token in pasted text (a `Bearer ` prefix allowed), or null when it is not three dotted parts. */
-export function pastedToken(text: string): string | null {
-  const t = text.trim().replace(/^Bearer\s+/i, '');
-  return t.split('.').length === 3 ? t : null;
-}
 
 /** The account as the tab's token says now. */
 export const readAccount = (): Account | null => accountOf(token.get());

@@ -1,20 +1,12 @@
 import type { CalEvent } from './api';
-import { eventPagePath } from './crawlable';
-import { readState, stateQuery } from './filters';
-import { $ } from './page-dom';
-import { calendarPath, eventSlugOf } from './page-route';
-import type { Page, PageContext } from './page-state';
+import { calendarUrl, readState } from './filters';
+import { $, type PageContext } from './page-dom';
+import { eventPagePath, eventSlugOf } from './page-route';
 
 /**
  * The page's address follows its state: the calendar's view and filters (filters.ts), or the open
  * event's page (page-route.ts reads addresses). Back and Forward set the state from the address.
  */
-
-/** The address of the calendar's view for a state. */
-export function calendarUrl(s: Page): string {
-  const { path, omit } = calendarPath(s, s.home.path);
-  return `${path}${stateQuery(omit ? { ...s, [omit]: '' } : s)}`;
-}
 
 /**
  * Keeps the URL in step with the page: a new entry for a filter change or a month browsed (so Back
@@ -24,7 +16,7 @@ export function calendarUrl(s: Page): string {
 export function syncUrl(ctx: PageContext, push: boolean): void {
   const s = ctx.page.get();
   if (s.openSlug) return;
-  const url = calendarUrl(s);
+  const url = calendarUrl(s, s.home.path);
   if (url === `${location.pathname}${location.search}`) return;
   if (push) history.pushState(null, '', url);
   else history.replaceState(null, '', url);
@@ -48,7 +40,7 @@ export function leaveEventAddress(ctx: PageContext): void {
   document.querySelector('#record[data-kind="event"]')?.remove();
   // Opened from the calendar: its entry is the one before. Opened at its address: there is none.
   if ((history.state as { event?: string } | null)?.event) history.back();
-  else history.replaceState(null, '', calendarUrl(ctx.page.get()));
+  else history.replaceState(null, '', calendarUrl(ctx.page.get(), s.home.path));
 }
 
 /** Back and Forward: an event's address opens it again; the calendar's sets the view and filters. */
@@ -58,7 +50,7 @@ export function followHistory(
   writeFilters: () => void,
 ): void {
   window.addEventListener('popstate', () => {
-    const slug = eventSlugOf();
+    const slug = eventSlugOf(location.pathname);
     if (slug) {
       openEvent(slug);
       return;

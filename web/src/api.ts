@@ -2,21 +2,28 @@ import {
   type ArgList,
   type Args,
   CalApiError,
-  type Category,
   createClient,
-  type Event,
   type Item,
   type ListOperationId,
-  type Organizer as OrganizerRecord,
-  type Venue as VenueRecord,
 } from '../../client/src';
+import { API_ROOT } from './api-types';
+
+export {
+  API_ROOT,
+  type CalEvent,
+  type EventQuery,
+  type Organizer,
+  organizersOf,
+  type Term,
+  type Venue,
+  venuesOf,
+} from './api-types';
 
 /**
  * The page's only way to its data: the public API on the same origin, through the typed client
  * (client/), as any client would call it. The client follows `next_rest_url` below this origin's API
  * root, so the page keeps working when the API builds links from another host name (a CDN).
  */
-export const API_ROOT = '/cal/events/v1';
 
 const TOKEN_KEY = 'cal-token';
 
@@ -30,16 +37,6 @@ export const token = {
 export const cal = createClient({ baseUrl: API_ROOT, token: () => token.get() });
 
 export { CalApiError as ApiError };
-export type CalEvent = Event;
-/** A category or a tag, as far as the page reads them. */
-export type Term = Pick<Category, 'id' | 'name' | 'slug' | 'parent'>;
-/**
- * A venue or an organizer embedded in an event. The contract promises only its `id` there, so the page
- * reads the rest as optional.
- */
-export type Venue = Pick<VenueRecord, 'id'> & Partial<VenueRecord>;
-export type Organizer = Pick<OrganizerRecord, 'id'> & Partial<OrganizerRecord>;
-export type EventQuery = NonNullable<Args<'listEvents'>['query']>;
 
 /** The message for each parameter an error names: `{field: reason}` (missing ones say so). */
 export function fieldMessages(error: CalApiError): Record<string, string> {
@@ -64,6 +61,3 @@ export async function listAll<K extends ListOperationId>(
   for await (const item of cal.items(operation, ...([args] as ArgList<K>))) if (out.push(item) >= max) break;
   return out;
 }
-
-export const venuesOf = (e: CalEvent): Venue[] => [e.venue].flat();
-export const organizersOf = (e: CalEvent): Organizer[] => e.organizer;

@@ -5,14 +5,15 @@ import timeGridPlugin from '@fullcalendar/timegrid';
 import { signOut } from './account';
 import { ApiError, listAll } from './api';
 import { syncUrl } from './address';
-import { coloursReady, legendElement, renderLegend } from './colours';
+import { coloursReady } from './colours';
+import { legendElement, renderLegend } from './legend';
 import { moreLinkIsButton, unlinkDayLabels } from './crawlable';
 import { el } from './detail';
 import { NEXT_DAY_THRESHOLD_H, localDate, overlaps, rangeQuery, toInputEvent } from './event-input';
 import { activeFilters, apiFilters } from './filters';
 import { TIME_FORMAT } from './format';
-import { $ } from './page-dom';
-import { isSignedIn, type PageContext } from './page-state';
+import { $, type PageContext } from './page-dom';
+import { isSignedIn } from './page-state';
 import { frameHours, scrollToOpeningHour } from './time-frame';
 import { viewStatus, type ViewStatus } from './view-status';
 

@@ -1,10 +1,9 @@
-import type { Calendar } from '@fullcalendar/core';
-import type { CalEvent, Term } from './api';
+import type { CalEvent, Term } from './api-types';
 
 /**
  * A colour per category (issue 29): each top-level category has one of the palette's, and its children
  * share it (Jazz is drawn as Music is). Each keeps 4.5:1 contrast with white text; events without a
- * category keep the page's accent. A legend names the colours of the events in view.
+ * category keep the page's accent. A legend names the colours of the events in view (legend.ts).
  */
 const PALETTE = ['#a3262a', '#2b6a2f', '#6a3d9a', '#8a4b00', '#00667a', '#a0266b', '#5c5300', '#555555'];
 export const NO_CATEGORY = '#1d4f91';
@@ -36,45 +35,4 @@ export function colourOf(e: CalEvent): { colour: string; category: string } {
   const first = e.categories?.[0];
   const root = first ? roots.get(rootOf.get(first.id) ?? first.id) : undefined;
   return root ? { colour: root.colour, category: root.name } : { colour: NO_CATEGORY, category: '' };
-}
-
-/** The legend of the colours the view shows, by category name, "Other" (no category) last. */
-export function renderLegend(legend: HTMLElement, calendar: Calendar): void {
-  const { activeStart, activeEnd } = calendar.view;
-  const shown = new Map<string, string>();
-  for (const ev of calendar.getEvents()) {
-    if (!ev.start || ev.start >= activeEnd || (ev.end ?? ev.start) < activeStart) continue;
-    const p = ev.extendedProps as { colour?: string; category?: string };
-    shown.set(p.category || 'Other', p.colour ?? NO_CATEGORY);
-  }
-  const entries = [...shown].sort(([a], [b]) =>
-    a === 'Other' ? 1 : b === 'Other' ? -1 : a.localeCompare(b),
-  );
-  legend.hidden = entries.length === 0;
-  legend.querySelector('ul')!.replaceChildren(
-    ...entries.map(([name, colour]) => {
-      const li = document.createElement('li');
-      const swatch = document.createElement('span');
-      swatch.className = 'swatch';
-      swatch.style.background = colour;
-      swatch.setAttribute('aria-hidden', 'true');
-      li.append(swatch, name);
-      return li;
-    }),
-  );
-}
-
-/** The legend's element, placed before the calendar. */
-export function legendElement(): HTMLElement {
-  const legend = document.createElement('div');
-  legend.id = 'legend';
-  legend.className = 'legend';
-  legend.hidden = true;
-  const heading = document.createElement('span');
-  heading.id = 'legend-title';
-  heading.textContent = 'Colours:';
-  const list = document.createElement('ul');
-  list.setAttribute('aria-labelledby', 'legend-title');
-  legend.append(heading, list);
-  return legend;
 }

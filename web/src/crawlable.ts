@@ -3,7 +3,7 @@
  * search engine follows an anchor's `href`, and an anchor without one, in a page that listens to clicks,
  * is a link that leads nowhere. FullCalendar draws three kinds of them:
  *
- * - events: they get their page's address (the `url` of their input, main.ts), which FullCalendar
+ * - events: they get their page's address (the `url` of their input, event-input.ts), which FullCalendar
  *   renders as the `href`; a click still opens the detail here (eventClick).
  * - the "+2 more" of a month day: an action (it opens the day's list), so a button by its role;
  *   FullCalendar already gives it the keyboard (Enter, Space) and focus.
@@ -28,8 +28,5 @@ export function moreLinkIsButton(link: HTMLElement): void {
   if (!link.hasAttribute('href')) link.setAttribute('role', 'button');
 }
 
-/**
- * An event's page on this site: the `href` of its element in the calendar. A slug is already fit for
- * a path (non-ASCII is percent-encoded, decisions §9): encoding it again would name another address.
- */
-export const eventPagePath = (slug: string): string => `/event/${slug}/`;
+/** An event's page: the `href` of its element in the calendar (page-route.ts). */
+export { eventPagePath } from './page-route';

@@ -4,28 +4,12 @@
  * FullCalendar's interaction plugin (drag and drop, selection; a quarter of the page's script again) is
  * not bundled for one click. Keyboard users have the *New event* button, at the day shown.
  */
-export interface NewEventAt {
-  /** datetime-local values (`YYYY-MM-DDTHH:MM`) in the viewer's zone, as the form takes them. */
-  start: string;
-  end: string;
-  allDay: boolean;
-}
+import { newEventAt, type NewEventAt } from './new-event';
+
+export { newEventAt, type NewEventAt };
 
 /** Things in a cell that have a click of their own. */
 const OWN_CLICK = '.fc-event, .fc-more-link, .fc-daygrid-more-link, .fc-popover, a[href], button';
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** An all-day event on `date`, or a one-hour event from `time` (`HH:MM:SS`) on it. */
-export function newEventAt(date: string, time?: string): NewEventAt {
-  if (!time) return { start: `${date}T00:00`, end: `${date}T23:59`, allDay: true };
-  const [h, m] = time.split(':').map(Number) as [number, number];
-  const start = new Date(Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10), h, m));
-  const end = new Date(start.getTime() + 3600_000);
-  const input = (d: Date) =>
-    `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
-  return { start: input(start), end: input(end), allDay: false };
-}
 
 /** Where a click in the calendar asks for a new event, or null when it is not on an empty day or slot. */
 function target(ev: MouseEvent): NewEventAt | null {

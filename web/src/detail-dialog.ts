@@ -1,10 +1,11 @@
 import { type CalEvent, cal } from './api';
-import { calendarUrl, showEventAddress } from './address';
+import { showEventAddress } from './address';
+import { calendarUrl } from './filters';
 import { el, renderDetail } from './detail';
 import { openEditor } from './editor';
-import { $ } from './page-dom';
+import { $, type PageContext } from './page-dom';
 import { eventSlugOf } from './page-route';
-import { isSignedIn, type PageContext } from './page-state';
+import { isSignedIn } from './page-state';
 import { changeStatus } from './trash-actions';
 
 /** An event's read for its detail, by ID or slug. */
@@ -29,7 +30,8 @@ export async function showDetail(
     ({ data: e, etag } = await read);
   } catch (err) {
     ctx.notice(`Could not open the event: ${(err as Error).message}`);
-    if ('slug' in ref && eventSlugOf()) history.replaceState(null, '', calendarUrl(ctx.page.get()));
+    if ('slug' in ref && eventSlugOf(location.pathname))
+      history.replaceState(null, '', calendarUrl(ctx.page.get(), ctx.page.get().home.path));
     return;
   }
   showEventAddress(ctx, e);

@@ -2,6 +2,7 @@ import { type CalEvent, organizersOf, type Venue, venuesOf } from './api';
 import { addLinksElement } from './add-links';
 import { seriesDatesElement } from './series-dates';
 import { whenRows } from './zone-switch';
+import { statusLabel } from './format';
 
 /** The sandbox of a description's embeds: shared/domain/embeds.ts EMBED_SANDBOX. */
 const EMBED_SANDBOX = 'allow-scripts allow-same-origin';
@@ -18,15 +19,7 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-const STATUS_LABEL: Record<string, string> = {
-  publish: 'Published',
-  draft: 'Draft',
-  pending: 'Pending review',
-  private: 'Private',
-  future: 'Scheduled',
-  trash: 'In the trash',
-};
-export const statusLabel = (s: string) => STATUS_LABEL[s] ?? s;
+export { statusLabel };
 
 const isHttp = (url: string | null | undefined): url is string => !!url && /^https?:\/\//i.test(url);
 

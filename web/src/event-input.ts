@@ -1,9 +1,7 @@
-import type { EventInput } from '@fullcalendar/core';
-import { type CalEvent, venuesOf } from './api';
+import { type CalEvent, venuesOf } from './api-types';
 import { colourOf } from './colours';
-import { eventPagePath } from './crawlable';
-import { statusLabel } from './detail';
-import { nextDay, utcInstant } from './format';
+import { eventPagePath } from './page-route';
+import { nextDay, statusLabel, utcInstant } from './format';
 
 /** Where a timed event's day ends in the month view and in the all-day row (FullCalendar's option). */
 export const NEXT_DAY_THRESHOLD_H = 6;
@@ -36,11 +34,25 @@ export function overlaps(e: CalEvent, start: Date, end: Date): boolean {
   return utcInstant(e.utc_end_date ?? '') > start && utcInstant(e.utc_start_date ?? '') < end;
 }
 
+/** What FullCalendar is given to draw an event (its EventInput, as far as the page fills it). */
+export interface DrawnEvent {
+  id: string;
+  url: string;
+  title: string;
+  classNames: string[];
+  extendedProps: { status: string; colour: string; category: string; venue: string };
+  backgroundColor?: string;
+  borderColor?: string;
+  allDay?: boolean;
+  start?: string;
+  end?: string;
+}
+
 /** An event as FullCalendar draws it in a view (`timeGrid`: the week and day views). */
-export function toInputEvent(e: CalEvent, timeGrid: boolean): EventInput {
+export function toInputEvent(e: CalEvent, timeGrid: boolean): DrawnEvent {
   const pending = e.status !== 'publish';
   const { colour, category } = colourOf(e);
-  const base: EventInput = {
+  const base: DrawnEvent = {
     id: String(e.id),
     // The element is a link to the event's page (crawlable.ts); a click opens the detail (eventClick).
     url: eventPagePath(e.slug),

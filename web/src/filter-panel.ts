@@ -3,8 +3,7 @@ import { syncUrl } from './address';
 import { setCategories } from './colours';
 import { el } from './detail';
 import { categoryTree, type Filters, NO_FILTERS, type PageState } from './filters';
-import { $ } from './page-dom';
-import type { PageContext } from './page-state';
+import { $, type PageContext } from './page-dom';
 import { renderSubscribe } from './subscribe';
 
 /**

@@ -1,5 +1,5 @@
-import type { EventQuery, Term } from './api';
-import { archiveFilter } from './page-route';
+import type { EventQuery, Term } from './api-types';
+import { archiveFilter, calendarPath } from './page-route';
 
 /**
  * The page's state lives in its URL, so any view can be bookmarked and shared:
@@ -75,12 +75,12 @@ export function isDay(date: string): boolean {
 }
 
 /** The `date` of the address when it is there but names no day (the page says so and shows today). */
-export const badDate = (search = location.search): string | null => {
+export const badDate = (search: string): string | null => {
   const date = new URLSearchParams(search).get('date');
   return date !== null && date !== '' && !isDay(date) ? date : null;
 };
 
-export function readState(search = location.search, pathname = location.pathname): PageState {
+export function readState(search: string, pathname: string): PageState {
   const q = new URLSearchParams(search);
   const view = q.get('view') ?? '';
   // A category's or tag's page applies its filter (page-route.ts).
@@ -134,4 +134,10 @@ export function apiFilters(f: Filters, signedIn: boolean): EventQuery {
 
 /** The query string of API parameters (lists comma-separated, as the client sends them). */
 export const searchOf = (q: EventQuery): URLSearchParams =>
-  new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]));
+  new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)]));
+
+/** The address of the calendar's view for a state, the calendar being at `home` (page-route.ts). */
+export function calendarUrl(s: PageState, home: string): string {
+  const { path, omit } = calendarPath(s, home);
+  return `${path}${stateQuery(omit ? { ...s, [omit]: '' } : s)}`;
+}

@@ -1,4 +1,4 @@
-import type { CalEvent } from './api';
+import type { CalEvent } from './api-types';
 
 /** The viewer's IANA zone: the calendar shows every timed event in it. */
 export const viewerZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -80,3 +80,14 @@ export const toInput = (wallTime: string): string => wallTime.slice(0, 16).repla
 /** The API's `YYYY-MM-DD HH:MM:SS` from a datetime-local value (empty stays empty). */
 export const fromInput = (value: string): string =>
   value ? `${value.replace('T', ' ')}:00`.slice(0, 19) : '';
+
+/** How the page names an event's status. */
+const STATUS_LABEL: Record<string, string> = {
+  publish: 'Published',
+  draft: 'Draft',
+  pending: 'Pending review',
+  private: 'Private',
+  future: 'Scheduled',
+  trash: 'In the trash',
+};
+export const statusLabel = (s: string) => STATUS_LABEL[s] ?? s;

@@ -10,9 +10,9 @@ import { setUpFilterToggle } from './filter-toggle';
 import { activeFilters, badDate, readState } from './filters';
 import { viewerZone } from './format';
 import { calendarLocale } from './locale';
-import { $, notice, yieldToMain } from './page-dom';
+import { $, notice, yieldToMain, type PageContext } from './page-dom';
 import { eventSlugOf } from './page-route';
-import { createPage, type PageContext } from './page-state';
+import { createPage } from './page-state';
 import { renderPage } from './render';
 import { setUpSubscribe } from './subscribe';
 
@@ -26,9 +26,9 @@ import { setUpSubscribe } from './subscribe';
 
 // The sign-in's answer leaves the URL before the filters are read from it.
 const signInCallback = takeSignInCallback();
-const eventPage = eventSlugOf();
+const eventPage = eventSlugOf(location.pathname);
 const page = createPage({
-  ...readState(),
+  ...readState(location.search, location.pathname),
   account: readAccount(),
   openSlug: null,
   // An event's page returns to the calendar at `/`; a category's, tag's, venue's page to itself.
@@ -53,7 +53,7 @@ async function start(): Promise<void> {
   renderPage(page.get());
   const recordDate = document.querySelector<HTMLElement>('#record[data-kind="event"]')?.dataset.date;
   if (eventPage && !page.get().date && recordDate) page.update({ date: recordDate });
-  const bad = badDate();
+  const bad = badDate(location.search);
   if (bad) notice(`“${bad}” in the address is not a date of the calendar: showing today instead.`);
   const narrow = window.matchMedia('(max-width: 600px)').matches;
   // A phone opens on the list unless the URL names a view.

@@ -27,7 +27,7 @@ const decode = (s: string) => {
 };
 
 /** Which page an address is: its kind and (decoded) slug, or the calendar's own. */
-export function pageAddressOf(pathname = location.pathname): PageAddress {
+export function pageAddressOf(pathname: string): PageAddress {
   const prefix = PAGE_PREFIXES.find((p) => pathname.startsWith(p));
   if (!prefix) return { kind: 'calendar' };
   const rest = pathname.slice(prefix.length);
@@ -41,14 +41,14 @@ export function pageAddressOf(pathname = location.pathname): PageAddress {
 }
 
 /** The filter a category's or tag's address applies. */
-export function archiveFilter(pathname = location.pathname): ArchiveFilter {
+export function archiveFilter(pathname: string): ArchiveFilter {
   const page = pageAddressOf(pathname);
   if (page.kind === 'category') return { category: page.slug };
   return page.kind === 'tag' ? { tag: page.slug } : {};
 }
 
 /** The slug of the event an address names (`/event/<slug>/`), or null. */
-export function eventSlugOf(pathname = location.pathname): string | null {
+export function eventSlugOf(pathname: string): string | null {
   const page = pageAddressOf(pathname);
   return page.kind === 'event' ? page.slug || null : null;
 }
@@ -57,7 +57,7 @@ export function eventSlugOf(pathname = location.pathname): string | null {
  * The path of the calendar's own address for a state: a category's or tag's page while its filter is
  * the one applied (the query then leaves it out), else `/`.
  */
-export function calendarPath(state: { category: string; tag: string }, pathname = location.pathname) {
+export function calendarPath(state: { category: string; tag: string }, pathname: string) {
   const page = pageAddressOf(pathname);
   const archive = archiveFilter(pathname);
   if (archive.category && archive.category === state.category && !state.tag)
@@ -68,3 +68,9 @@ export function calendarPath(state: { category: string; tag: string }, pathname 
   if (page.kind === 'venue' || page.kind === 'organizer') return { path: pathname, omit: undefined };
   return { path: '/', omit: undefined };
 }
+
+/**
+ * An event's page on this site: the `href` of its element in the calendar. A slug is already fit for
+ * a path (non-ASCII is percent-encoded, decisions §9): encoding it again would name another address.
+ */
+export const eventPagePath = (slug: string): string => `/event/${slug}/`;

@@ -1,5 +1,4 @@
-import type { Calendar } from '@fullcalendar/core';
-import type { Account } from './account';
+import type { Account } from './account-claims';
 import { FILTER_KEYS, type PageState } from './filters';
 import { changed, createStore, type Store } from './store';
 
@@ -15,15 +14,6 @@ export interface Page extends PageState {
   openSlug: string | null;
   /** The calendar's own address and title while an event is open (a record's page names its record). */
   home: { path: string; title: string };
-}
-
-/** What every feature is given: the state, the page's notice line and the calendar once it is made. */
-export interface PageContext {
-  page: Store<Page>;
-  /** The outcome of what the user did (kept until the next action). */
-  notice(text: string): void;
-  /** The calendar (FullCalendar starts loading in its constructor, before this answers). */
-  calendar(): Calendar;
 }
 
 export const createPage = (initial: Page): Store<Page> => createStore(initial);

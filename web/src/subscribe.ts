@@ -1,5 +1,5 @@
-import { API_ROOT } from './api';
-import { apiFilters, type Filters, searchOf } from './filters';
+import type { Filters } from './filters';
+import { feedOf, subscribeLinks } from './subscribe-links';
 
 /**
  * "Subscribe" for the view's filters, as the reference plugin's menu offers it: Google Calendar, Apple
@@ -9,31 +9,6 @@ import { apiFilters, type Filters, searchOf } from './filters';
  * last item, so without a script the download is still there.
  */
 const SITE_NAME = 'Event calendar';
-
-/** The feed as a calendar program subscribes to it: the same address with the webcal scheme. */
-export const webcalOf = (url: string): string => url.replace(/^https?:\/\//i, 'webcal://');
-
-export interface SubscribeLinks {
-  google: string;
-  apple: string;
-  outlook365: string;
-  outlookCom: string;
-  feed: string;
-}
-
-/** Where each option leads for the feed at `feed` (absolute http(s) URL), named `name`. */
-export function subscribeLinks(feed: string, name: string): SubscribeLinks {
-  const webcal = webcalOf(feed);
-  const outlook = (host: string) =>
-    `https://${host}/owa?path=/calendar/action/compose&rru=addsubscription&url=${encodeURIComponent(webcal)}&name=${encodeURIComponent(name)}`;
-  return {
-    google: `https://calendar.google.com/calendar/render?cid=${encodeURIComponent(webcal)}`,
-    apple: webcal,
-    outlook365: outlook('outlook.office.com'),
-    outlookCom: outlook('outlook.live.com'),
-    feed,
-  };
-}
 
 const item = (label: string, role: string, href?: string) => {
   const li = document.createElement('li');
@@ -108,12 +83,6 @@ export function updateSubscribe(path: string, filtered: boolean): void {
   set('apple', links.apple);
   set('outlook365', links.outlook365);
   set('outlook-com', links.outlookCom);
-}
-
-/** The feed of a view's filters (the trash is never a feed's): its API path and whether it is filtered. */
-export function feedOf(f: Filters): { path: string; filtered: boolean } {
-  const q = searchOf(apiFilters({ ...f, trash: false }, false)).toString();
-  return { path: `${API_ROOT}/events/ical${q ? `?${q}` : ''}`, filtered: q !== '' };
 }
 
 /** The menu follows the view's filters. */

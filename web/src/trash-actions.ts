@@ -1,7 +1,6 @@
 import { type CalEvent, cal } from './api';
-import { statusLabel } from './detail';
-import { $ } from './page-dom';
-import type { PageContext } from './page-state';
+import { $, type PageContext } from './page-dom';
+import { statusLabel } from './format';
 import { askScope } from './scope';
 import { beforeSeriesTrash } from './series-undo';
 import { confirmTrash, offerUndo } from './trash-undo';
