@@ -1,3 +1,5 @@
+import { pagePath } from '../../shared/domain/page-paths';
+
 /**
  * Every `<a>` of the calendar goes somewhere (issue 29; Lighthouse's "Links are not crawlable"): a
  * search engine follows an anchor's `href`, and an anchor without one, in a page that listens to clicks,
@@ -28,8 +30,5 @@ export function moreLinkIsButton(link: HTMLElement): void {
   if (!link.hasAttribute('href')) link.setAttribute('role', 'button');
 }
 
-/**
- * An event's page on this site: the `href` of its element in the calendar. A slug is already fit for
- * a path (non-ASCII is percent-encoded, decisions §9): encoding it again would name another address.
- */
-export const eventPagePath = (slug: string): string => `/event/${slug}/`;
+/** An event's page on this site (shared/domain/page-paths.ts): the `href` of its element in the calendar. */
+export const eventPagePath = (slug: string): string => pagePath('event', slug);
