@@ -32,6 +32,8 @@ export const CORS_EXPOSE_HEADERS = [
   'ETag',
   'Last-Modified',
   'Idempotent-Replayed',
+  'X-Cal-Series-Written',
+  'X-Cal-Series-Pending',
 ] as const;
 /** Request headers browsers may send cross-origin: conditional requests and idempotent creates included. */
 export const CORS_ALLOW_HEADERS = [

@@ -27,6 +27,8 @@ const REPO = resolve(WEB_ROOT, '..');
 const SWAGGER = join(REPO, 'node_modules', 'swagger-ui-dist');
 /** The typed client, bundled into the page. */
 const CLIENT_SRC = join(REPO, 'client', 'src');
+/** The domain rules the page shares with the service (page paths, recurrence lines), bundled too. */
+const DOMAIN_SRC = join(REPO, 'shared', 'domain');
 const STAMP = '.built';
 
 /** The newest modification time of the files below `dir` (0 when it does not exist). */
@@ -48,13 +50,13 @@ function fullCalendarLocales(): Array<{ code: string; file: string }> {
     .map((f) => ({ code: f.slice(0, -3), file: join(dir, f) }));
 }
 
-/** Whether web/dist is missing or older than a source of the page, the client it bundles or this script. */
+/** Whether web/dist is missing or older than a source of the page, what it bundles or this script. */
 export function webBuildNeeded(): boolean {
   const stamp = join(WEB_DIST, STAMP);
   if (!existsSync(stamp)) return true;
   const built = statSync(stamp).mtimeMs;
   return (
-    Math.max(newest(SRC), newest(CLIENT_SRC)) > built ||
+    Math.max(newest(SRC), newest(CLIENT_SRC), newest(DOMAIN_SRC)) > built ||
     statSync(fileURLToPath(import.meta.url)).mtimeMs > built
   );
 }

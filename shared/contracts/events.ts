@@ -47,8 +47,21 @@ const seriesAccepted = {
   },
 } as const;
 
+/** `GET /events?series=`: whether the series is still being written (issue 38, docs/recurrence.md). */
+const seriesListed = {
+  200: {
+    ...posts.list.responses[200],
+    optionalHeaders: {
+      'X-Cal-Series-Pending':
+        'With series: how many of the series’ occurrences are still to be written (or removed) by a write ' +
+        'that answered 202, at most; 0 once the series is whole.',
+    },
+  },
+} as const;
+
 export const eventOps = {
   ...posts,
+  list: { ...posts.list, responses: { ...posts.list.responses, ...seriesListed } },
   create: { ...posts.create, responses: { ...posts.create.responses, ...seriesAccepted } },
   // Writes of an occurrence take the scope of a series (docs/recurrence.md).
   update: {

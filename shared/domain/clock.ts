@@ -1,5 +1,6 @@
 import { config } from '../config';
 import { fieldsAt, intlZone, wallOf } from './intl-zones';
+import { wallAt } from './wall-time';
 
 // "Now" as the `modified` stamps (and the publication dates of a venue or organizer written without
 // one) show it, without luxon: the deletes, trash moves and most venue / organizer writes need nothing
@@ -8,7 +9,7 @@ import { fieldsAt, intlZone, wallOf } from './intl-zones';
 
 type Wall = (at: Date) => string;
 
-const iso = (at: Date) => at.toISOString().slice(0, 19).replace('T', ' ');
+const iso = (at: Date) => wallAt(at.getTime());
 
 /** The `Y-m-d H:i:s` wall clock of a zone name (UTC when the name is not a zone), as dates.ts reads it. */
 export function wallClock(name: string): Wall {

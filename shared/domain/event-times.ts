@@ -1,6 +1,7 @@
 import { inCalendar, outsideCalendar } from './calendar';
 import { invalidParam } from './errors';
 import { type TimeMaths, withTimeMaths } from './time-maths';
+import { wallDiff } from './wall-time';
 
 /** An event's times as stored: wall times in its zone, the same instants in UTC, and the zone. */
 export interface EventTimes {
@@ -45,12 +46,10 @@ export function writtenWall(value: unknown): string | undefined {
   return m ? `${m[1]} ${m[2]}:${m[3]}:${m[4] ?? '00'}` : undefined;
 }
 
-const floatingMs = (wall: string) => Date.parse(`${wall.replace(' ', 'T')}Z`);
-
 /** How far reading moved a written wall time forward (a daylight-saving gap), in ms; else 0. */
 function gapShift<Z, M>(maths: TimeMaths<Z, M>, read: M, value: unknown): number {
   const written = writtenWall(value);
-  const shift = written ? floatingMs(maths.wall(read)) - floatingMs(written) : 0;
+  const shift = written ? wallDiff(maths.wall(read), written) : 0;
   return shift > 0 ? shift : 0;
 }
 

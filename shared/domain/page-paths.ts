@@ -7,12 +7,33 @@ import { slugKey } from './slugs';
  * `/events/category/<path>/`, `/tag/<slug>/`). One list for the page renderer, the local gateway and
  * the CloudFront behaviours (infra/site.ts), so the three cannot drift.
  */
-export const PAGE_PREFIXES = ['/event/', '/venue/', '/organizer/', '/events/category/', '/tag/'] as const;
+const PREFIX = {
+  event: '/event/',
+  venue: '/venue/',
+  organizer: '/organizer/',
+  category: '/events/category/',
+  tag: '/tag/',
+} as const;
+export const PAGE_PREFIXES = [
+  PREFIX.event,
+  PREFIX.venue,
+  PREFIX.organizer,
+  PREFIX.category,
+  PREFIX.tag,
+] as const;
 
 export type PageRoute =
   | { kind: 'event' | 'venue' | 'organizer' | 'tag'; slug: string }
   /** A category's archive names its ancestors' slugs too; the last one is the category. */
   | { kind: 'category'; slug: string; path: string[] };
+
+/**
+ * The path of a page: a record's (`/event/<slug>/`), or a category's archive from its ancestors' slugs
+ * to its own (`/events/category/<parent>/<slug>/`). A slug is fit for a path as it is (non-ASCII is
+ * percent-encoded, decisions §9): encoding it again would name another address.
+ */
+export const pagePath = (kind: PageRoute['kind'], ...slugs: string[]): string =>
+  `${PREFIX[kind]}${slugs.join('/')}/`;
 
 const SLUG = /^[^\s/?#\\]+$/u;
 /** A path's slug: no separators, and no longer than any record's (a longer one is the pages' 404). */

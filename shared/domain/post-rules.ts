@@ -1,9 +1,11 @@
 import { config } from '../config';
+import { pagePath } from './page-paths';
 import type { PostType } from './records';
 import { atLeast, type User } from './roles';
 import { forbidden, invalidParam, noLongerAvailable, notAccessible } from './errors';
 import { LIVE_STATUSES, STATUSES } from './statuses';
 import { seesAll } from './visibility';
+import { wallAt } from './wall-time';
 
 const PUBLISHED = new Set(['publish', 'future', 'private']);
 
@@ -15,7 +17,7 @@ export function statusOnWrite(requested: string | undefined, user: User, current
 }
 
 /** `Y-m-d H:i:s` in UTC, as `date_utc` is written. */
-export const utcWallOf = (at: Date) => at.toISOString().slice(0, 19).replace('T', ' ');
+export const utcWallOf = (at: Date) => wallAt(at.getTime());
 
 /**
  * Scheduling, as WordPress's wp_insert_post does it (decisions §9): `publish` with a publication date
@@ -102,7 +104,7 @@ const siteHost = () => config.siteUrl.replace(/^https?:\/\//, '');
 export const globalId = (id: number) => `${siteHost()}?id=${id}`;
 
 /** Public page of a post, from the deployment's SITE_URL. */
-export const publicUrl = (type: PostType, slug: string) => `${config.siteUrl}/${type}/${slug}/`;
+export const publicUrl = (type: PostType, slug: string) => `${config.siteUrl}${pagePath(type, slug)}`;
 
 /**
  * The 400 of a `venue` / `organizer` parameter naming IDs that are no record of that type, or one in

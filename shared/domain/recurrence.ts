@@ -3,6 +3,7 @@ import { toText } from 'rrule-temporal/totext';
 import { invalidParam } from './errors';
 import { type LineTime, readRecurrenceLines, type Rule } from './recurrence-lines';
 import type { TimeMaths } from './time-maths';
+import { wallDiff, wallMs, wallPlus } from './wall-time';
 
 /**
  * A series' occurrences from its `recurrence` lines, in the event's wall time: 19:00 stays 19:00 across
@@ -44,9 +45,6 @@ const bad = (reason: string): never => {
   throw invalidParam('recurrence', reason, 'rest_invalid_recurrence');
 };
 
-/** A wall time (`Y-m-d H:i:s`) as a floating Date: its fields in the Date's UTC fields. */
-const floating = (wall: string) => new Date(`${wall.replace(' ', 'T')}Z`);
-const wallOf = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 /** A wall time as the library's date-time input, in UTC (a floating time). */
 const zoned = (wall: string) => ({
   timeZoneId: 'UTC',
@@ -57,7 +55,7 @@ const wallOfZoned = (d: { toString(): string }) => String(d).slice(0, 19).replac
 /** A line's date or date-time as a wall time of the event's zone (a date alone: at `timeOfDay`). */
 function eventWall<Z, M>(maths: TimeMaths<Z, M>, zone: Z, t: LineTime, timeOfDay: string): string {
   if (t.date) return `${t.wall} ${timeOfDay}`;
-  if (t.utc) return maths.wall(maths.at(floating(t.wall), zone));
+  if (t.utc) return maths.wall(maths.at(new Date(wallMs(t.wall)), zone));
   if (!t.tzid) return t.wall;
   const other = maths.zone(t.tzid) ?? bad(`TZID=${t.tzid} is not an IANA time zone.`);
   return maths.wall(maths.at(new Date(maths.ms(maths.read('recurrence', t.wall, other))), zone));
@@ -104,8 +102,7 @@ export function expandSeries<Z, M>(
   horizon: string,
 ): Series {
   const read = readRecurrenceLines(lines);
-  const start = floating(times.start);
-  const length = floating(times.end).getTime() - start.getTime();
+  const length = wallDiff(times.end, times.start);
   const timeOfDay = times.start.slice(11);
   // An all-day series recurs by date: its dates compared as days, whatever time a line gives.
   const key = (wall: string) => (times.allDay ? wall.slice(0, 10) : wall);
@@ -149,7 +146,7 @@ export function expandSeries<Z, M>(
   const occurrences = [...starts]
     .filter((s) => !excluded.has(key(s)))
     .sort()
-    .map((s) => ({ start: s, end: wallOf(new Date(floating(s).getTime() + length)) }));
+    .map((s) => ({ start: s, end: wallPlus(s, length) }));
   if (occurrences.length > MAX_OCCURRENCES) tooMany();
   if (!occurrences.length)
     bad('Every date of the series is excluded by an EXDATE: the series would be empty.');

@@ -16,6 +16,7 @@ import { tableName } from '../db/client';
 import { keys } from '../db/keys';
 import { collect, queryIndex } from '../db/query';
 import type { PlannedWrite } from '../db/transact';
+import { wallAt } from '../domain/wall-time';
 
 /**
  * The change log: one item per record a write changes, put in the same transaction as the write (so
@@ -39,7 +40,7 @@ export function nextPosition(now = Date.now()): string {
   return `${new Date(ms).toISOString()}#${writer}#${String(sequence).padStart(6, '0')}`;
 }
 
-const wallUtc = (at: number) => new Date(at).toISOString().slice(0, 19).replace('T', ' ');
+const wallUtc = wallAt;
 
 export interface Change {
   resource: ChangeResource;

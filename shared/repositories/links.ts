@@ -4,6 +4,7 @@ import type { LinkKind, MemberKind } from '../domain/records';
 import { patterns } from '../db/access-patterns';
 import { keys } from '../db/keys';
 import { batchGet, collect, itemKey, type PageSize, queryIndex } from '../db/query';
+import { wallAt } from '../domain/wall-time';
 
 /** IDs an event links to (terms, venues or organizers), in link order; a strongly consistent read. */
 export async function linkedIds(eventId: number, kind: LinkKind): Promise<number[]> {
@@ -87,7 +88,7 @@ export async function upcomingLinkedIds(
   visible: (event: { status: string; author: string }) => boolean,
 ): Promise<Set<number>> {
   const field = kind === 'VENUE' ? 'venues' : 'organizers';
-  const wallUtc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
+  const wallUtc = (d: Date) => wallAt(d.getTime());
   const nowUtc = wallUtc(now);
   const ids = new Set<number>();
   for await (const item of queryIndex(

@@ -25,6 +25,8 @@ export interface Journal {
   entries: JournalEntry[];
   /** Fields set on every occurrence, its own edits notwithstanding (a trash of every occurrence). */
   override?: string[];
+  /** How many occurrences its last writer (the request or a finisher run) left to write; unset before. */
+  pending?: number;
 }
 
 export interface SeriesItem {
@@ -153,6 +155,25 @@ export async function moveJournalDue(id: number, seen: string, untilMs: number):
     ),
   );
   return moved ? gsi2sk : undefined;
+}
+
+/**
+ * Notes how many occurrences a writer left in the journal when it stopped (issue 38), what
+ * `GET /events?series=` says until the journal is done; nothing when a later write replaced it.
+ */
+export async function noteJournalLeft(id: number, token: string, pending: number): Promise<void> {
+  await unlessConditionFails(
+    ddb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.series(id),
+        UpdateExpression: 'SET journal.#p = :p',
+        ConditionExpression: 'journal.#t = :t',
+        ExpressionAttributeNames: { '#t': 'token', '#p': 'pending' },
+        ExpressionAttributeValues: { ':t': token, ':p': pending },
+      }),
+    ),
+  );
 }
 
 /** Removes a finished journal (and its place among the due ones), unless a later write replaced it. */

@@ -2,7 +2,7 @@ import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/l
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ddb } from '../../shared/db/client';
 import { dueJournals } from '../../shared/repositories/series';
-import { finishJournal } from '../../shared/services/series';
+import { finishDueSeriesWrites, finishJournal } from '../../shared/services/series';
 import { anEvent } from '../support/bodies';
 import { useStack } from '../support/use-stack';
 
@@ -31,9 +31,11 @@ function slowTransactions(text: string, ms: number) {
   }) as never);
 }
 
-const total = async (id: number) =>
-  (await api.get(`/events?series=${id}&start_date=2027-01-01&end_date=2028-12-31&per_page=1`)).body
-    .total as number;
+const seriesList = (id: number) =>
+  api.get(`/events?series=${id}&start_date=2027-01-01&end_date=2028-12-31&per_page=2`);
+const total = async (id: number) => (await seriesList(id)).body.total as number;
+/** What GET /events?series= says of the series' write: its X-Cal-Series-Pending. */
+const listedPending = async (id: number) => (await seriesList(id)).headers.get('x-cal-series-pending');
 
 describe('a series write that outlives its request', () => {
   it('answers 202 with the occurrence, its Location and the written and pending counts', async () => {
@@ -62,9 +64,14 @@ describe('a series write that outlives its request', () => {
     expect(await total(res.body.id)).toBe(written);
     // This request writes no more of it: the finisher may take it up at once.
     expect((await dueJournals(Date.now())).map((j) => j.id)).toContain(res.body.id);
+    // The series' list says it is still being written.
+    expect(await listedPending(res.body.id)).toBe(String(pending));
 
-    await finishJournal(res.body.id, Number.POSITIVE_INFINITY);
+    const run = await finishDueSeriesWrites(Date.now());
+    expect(run.finished).toBeGreaterThanOrEqual(1);
     expect(await total(res.body.id)).toBe(140);
+    expect(await listedPending(res.body.id)).toBe('0');
+    const other = (await seriesList(res.body.id)).body.events[1].id as number;
 
     // A scope=all change of the whole series, slowed again: a 202 too.
     const renamed = `${word}Renamed`;
@@ -74,7 +81,12 @@ describe('a series write that outlives its request', () => {
     expect(all.status, JSON.stringify(all.body)).toBe(202);
     expect(all.headers.get('location')).toBe(all.body.rest_url);
     expect(Number(all.headers.get('x-cal-series-pending'))).toBeGreaterThanOrEqual(1);
+    // By the first occurrence's ID or another's.
+    expect(await listedPending(res.body.id)).toBe(all.headers.get('x-cal-series-pending'));
+    expect(await listedPending(other)).toBe(all.headers.get('x-cal-series-pending'));
     await finishJournal(res.body.id, Number.POSITIVE_INFINITY);
+    expect(await listedPending(res.body.id)).toBe('0');
+    expect(await listedPending(other)).toBe('0');
 
     // Written within the request: 201 and 200, as before.
     const small = await api.post(
@@ -84,5 +96,8 @@ describe('a series write that outlives its request', () => {
     );
     expect(small.status, JSON.stringify(small.body)).toBe(201);
     expect(small.headers.get('x-cal-series-pending')).toBeNull();
+    expect(await listedPending(small.body.id)).toBe('0');
+    // Only a series' list says it: other lists have no such header.
+    expect((await api.get('/events?per_page=1')).headers.get('x-cal-series-pending')).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { pagePath } from '../../shared/domain/page-paths';
 import { type CalEvent, cal } from './api';
 import { describeDates } from './format';
 
@@ -25,7 +26,7 @@ export function seriesDatesElement(e: CalEvent): HTMLElement {
       const list = document.createElement('ul');
       for (const o of others) {
         const a = document.createElement('a');
-        a.href = `/event/${o.slug}/`; // a slug is fit for a path as it is
+        a.href = pagePath('event', o.slug);
         // An occurrence retitled on its own says so; the others are the series' own title.
         a.textContent = `${describeDates(o).main}${o.title !== e.title ? ` – ${o.title}` : ''}`;
         const item = document.createElement('li');

@@ -2122,6 +2122,8 @@ export interface operations {
                     "X-Cal-TotalPages": components["headers"]["X-Cal-TotalPages"];
                     Link: components["headers"]["Link"];
                     ETag: components["headers"]["ETag"];
+                    /** @description With series: how many of the series’ occurrences are still to be written (or removed) by a write that answered 202, at most; 0 once the series is whole. */
+                    "X-Cal-Series-Pending"?: string;
                     [name: string]: unknown;
                 };
                 content: {

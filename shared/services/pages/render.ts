@@ -1,8 +1,9 @@
 import { config, NAMESPACE } from '../../config';
 import { DomainError } from '../../domain/errors';
 import type { EventRecord } from '../../domain/event-record';
-import { type PageRoute, pageRouteOf } from '../../domain/page-paths';
+import { pagePath, type PageRoute, pageRouteOf } from '../../domain/page-paths';
 import type { Taxonomy } from '../../domain/records';
+import { wallAt } from '../../domain/wall-time';
 import { findTerms } from '../../repositories/term-lookup';
 import type { Caller } from '../common';
 import { readableEvent } from '../events';
@@ -120,7 +121,7 @@ async function seriesDates(e: EventRecord): Promise<EventView[] | undefined> {
 }
 
 /** The present as the list's date filters take it (a wall time, compared with each event's own). */
-const nowWall = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
+const nowWall = () => wallAt(Date.now());
 
 /** The archive paths of an event's categories (their ancestors' slugs included) and of its tags. */
 async function termLinks(e: EventView): Promise<TermLinks> {
@@ -150,7 +151,7 @@ async function termLinks(e: EventView): Promise<TermLinks> {
       name: c.name,
       href: sitePath(archiveUrl(byId.get(c.id)!, byId)),
     })),
-    tags: (e.tags ?? []).map((t) => ({ name: t.name, href: `/tag/${t.slug}/` })),
+    tags: (e.tags ?? []).map((t) => ({ name: t.name, href: pagePath('tag', t.slug) })),
   };
 }
 

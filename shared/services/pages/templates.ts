@@ -3,6 +3,7 @@ import { sandboxEmbeds } from '../../domain/embeds';
 import { storedHtmlText } from '../../domain/html';
 import type { EventView } from '../events';
 import type { LinkedView } from '../linked';
+import { wallMs } from '../../domain/wall-time';
 
 /**
  * The HTML of the public pages, as strings: what a search engine or a link preview reads before any
@@ -83,7 +84,7 @@ export function intoShell(shell: string, head: string, content: string): string 
 
 // ---- Dates: the event's own wall times, in its own zone ----------------------------------------
 
-const wall = (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
+const wall = (s: string) => new Date(wallMs(s));
 const dayFmt = new Intl.DateTimeFormat('en-GB', {
   weekday: 'long',
   day: 'numeric',

@@ -1,4 +1,5 @@
 import type { EventRecord } from '../../domain/event-record';
+import { wallDiff, wallPlus } from '../../domain/wall-time';
 import { assertCanDelete } from '../../domain/post-rules';
 import { assertMeets } from '../../domain/revisions';
 import { keys } from '../../db/keys';
@@ -9,7 +10,7 @@ import { type Ref, staleError, type Writer } from '../common';
 import { loadEvent } from '../events';
 import { type EventView, presentEvent } from '../events';
 import { splitPlan } from './series';
-import { finishJournal, newToken, shifted, wallDiff } from './journal';
+import { finishJournal, newToken } from './journal';
 
 /**
  * DELETE of an occurrence with scope=all or following (docs/recurrence.md): the series items take the
@@ -56,7 +57,7 @@ export async function removeSeriesPart(
     const { before, after } = await splitPlan(series, occurrence.start, {
       move: (from) => ({
         shift: 0,
-        anchor: { start: from, end: shifted(from, dur), allDay: s.allDay, timezone: s.timezone },
+        anchor: { start: from, end: wallPlus(from, dur), allDay: s.allDay, timezone: s.timezone },
       }),
       firstId: current.id,
       template: { ...series.template, status: 'trash' },

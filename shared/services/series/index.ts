@@ -10,3 +10,4 @@ export {
   type SeriesHook,
   type SeriesProgress,
 } from './series';
+export { seriesPending } from './state';

@@ -3,6 +3,7 @@ import { nowStamps } from '../../domain/clock';
 import { type EventRecord, termsRecounted } from '../../domain/event-record';
 import { resolveEventTimes } from '../../domain/event-times';
 import { TIME_FIELDS, withShared } from '../../domain/series-fields';
+import { wallDiff, wallPlus } from '../../domain/wall-time';
 import { keys } from '../../db/keys';
 import { mergeAdds } from '../../db/merge-adds';
 import { batchGet } from '../../db/query';
@@ -18,7 +19,13 @@ import {
   statusCount,
   statusTotals,
 } from '../../repositories/posts';
-import { clearJournal, getSeries, type JournalEntry, type SeriesItem } from '../../repositories/series';
+import {
+  clearJournal,
+  getSeries,
+  type JournalEntry,
+  noteJournalLeft,
+  type SeriesItem,
+} from '../../repositories/series';
 import { commitWithSlugs, slugStates } from '../../repositories/slug-claims';
 import { syncTermsInUse } from '../../repositories/term-use';
 import { linkedGone, parentsFor } from '../events';
@@ -35,13 +42,6 @@ import { linkedGone, parentsFor } from '../events';
 class Moved extends Error {}
 
 export const newToken = () => randomUUID();
-
-const floating = (wall: string) => new Date(`${wall.replace(' ', 'T')}Z`).getTime();
-const wallOf = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-
-/** A wall time moved by `ms` (wall-clock arithmetic, as the rule is read). */
-export const shifted = (wall: string, ms: number) => wallOf(floating(wall) + ms);
-export const wallDiff = (a: string, b: string) => floating(a) - floating(b);
 
 /** Stable text of what an occurrence shows, to tell whether it needs a write. */
 function shape(e: EventRecord): string {
@@ -85,7 +85,7 @@ export async function occurrenceState(
     ? undefined
     : await resolveEventTimes({
         start_date: start,
-        end_date: shifted(start, wallDiff(s.end, s.start)),
+        end_date: wallPlus(start, wallDiff(s.end, s.start)),
         timezone: s.timezone,
         all_day: s.allDay,
       });
@@ -267,7 +267,10 @@ export async function finishJournal(
     try {
       const left = await applyJournal(s, deadline);
       if (progress) progress.pending = left;
-      if (left > 0) return false;
+      if (left > 0) {
+        await noteJournalLeft(s.id, s.journal.token, left);
+        return false;
+      }
       await clearJournal(s.id, s.journal.token);
       return true;
     } catch (e) {

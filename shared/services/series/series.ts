@@ -6,6 +6,7 @@ import { normalLines } from '../../domain/recurrence-lines';
 import { editedFields, sharedWith, TIME_FIELDS } from '../../domain/series-fields';
 import { writtenWall } from '../../domain/event-times';
 import { withTimeMaths } from '../../domain/time-maths';
+import { wallDiff, wallPlus } from '../../domain/wall-time';
 import { nextIds } from '../../db/ids';
 import type { PlannedWrite } from '../../db/transact';
 import {
@@ -19,7 +20,7 @@ import {
   templateOf,
 } from '../../repositories/series';
 import { staleError, type Writer } from '../common';
-import { finishJournal, newToken, shifted, wallDiff } from './journal';
+import { finishJournal, newToken } from './journal';
 import { cutLines, restLines } from './lines';
 
 /**
@@ -107,7 +108,7 @@ function writtenAnchor(record: EventRecord, sentStart: unknown): Anchor {
     written.slice(0, 10) !== anchor.start.slice(0, 10)
   )
     return anchor;
-  return { ...anchor, start: written, end: shifted(written, wallDiff(anchor.end, anchor.start)) };
+  return { ...anchor, start: written, end: wallPlus(written, wallDiff(anchor.end, anchor.start)) };
 }
 
 /**
@@ -277,7 +278,7 @@ async function place(
   const members: Record<string, string> = {};
   const entries: JournalEntry[] = [];
   for (const [id, start] of old) {
-    const moved = shifted(start, shift);
+    const moved = wallPlus(start, shift);
     if (free.delete(moved)) {
       members[id] = moved;
       if (Number(id) !== skip) entries.push({ id: Number(id), start: moved });
@@ -296,17 +297,17 @@ async function place(
 function moved(series: SeriesItem, from: string, current: EventRecord, next: EventRecord, sent: Set<string>) {
   const timed = TIME_FIELDS.some((f) => sent.has(f));
   const shift = timed ? wallDiff(next.data.start, current.data.start) : 0;
-  const start = shifted(from, shift);
+  const start = wallPlus(from, shift);
   const anchor: Anchor = timed
     ? {
         start,
-        end: shifted(start, wallDiff(next.data.end, next.data.start)),
+        end: wallPlus(start, wallDiff(next.data.end, next.data.start)),
         allDay: next.data.allDay,
         timezone: next.data.timezone,
       }
     : {
         start: from,
-        end: shifted(from, wallDiff(series.end, series.start)),
+        end: wallPlus(from, wallDiff(series.end, series.start)),
         allDay: series.allDay,
         timezone: series.timezone,
       };

@@ -1,4 +1,5 @@
 import { config } from '../../config';
+import { pagePath } from '../../domain/page-paths';
 import type { Taxonomy, TermRecord } from '../../domain/records';
 import { withRevision } from '../../domain/revisions';
 
@@ -15,14 +16,14 @@ export type TermPath = Pick<TermRecord, 'id' | 'taxonomy' | 'slug' | 'parent'>;
 
 /** Public archive page: categories nest their ancestors' slugs, as WordPress permalinks do. */
 export function archiveUrl(t: TermPath, byId: Map<number, TermPath>): string {
-  if (t.taxonomy === 'post_tag') return `${config.siteUrl}/tag/${t.slug}/`;
+  if (t.taxonomy === 'post_tag') return `${config.siteUrl}${pagePath('tag', t.slug)}`;
   const path = [t.slug];
   const seen = new Set([t.id]);
   for (let p = byId.get(t.parent); p && !seen.has(p.id); p = byId.get(p.parent)) {
     path.unshift(p.slug);
     seen.add(p.id);
   }
-  return `${config.siteUrl}/events/category/${path.join('/')}/`;
+  return `${config.siteUrl}${pagePath('category', ...path)}`;
 }
 
 export function termUrls(t: TermRecord, root: string) {
