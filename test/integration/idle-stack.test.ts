@@ -5,7 +5,7 @@ import { eventually, startReceiver, verify } from '../support/webhook-receiver';
 
 /**
  * The local stack at rest (issue 38): the gateway and its background parts (local/background.ts: the
- * webhook engine, the series and import timers) as `npm start` runs them, in front of DynamoDB Local
+ * webhook engine and the job runner, local/jobs.ts) as `npm start` runs them, in front of DynamoDB Local
  * through a pass-through that counts every request. After a write and its webhook delivery, the idle
  * stack writes nothing and reads a few times a second at most; its dispatcher once fed the stream it
  * read (its checkpoint, written into the table after every read, was the next read's record), about
