@@ -4,10 +4,8 @@ import { parseArgs } from 'node:util';
 import { CalApiError } from '../client/src';
 import { LIVE_STATUSES } from '../shared/domain/statuses';
 import { withSuffix } from '../shared/domain/slugs';
-import { targetClient } from './import/cli';
-import { allEvents } from './import/export';
-import { ImportError } from './import/site-source';
-import type { ApiClient } from './seed';
+import { allEvents, type ApiClient, ImportError } from '../import-export/src';
+import { targetClient } from '../import-export/cli/target';
 import { rederived, urlWithSlug } from './slug-fixes';
 
 /**

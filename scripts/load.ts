@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type CalClient, CalApiError, createClient, type Reply, type Schemas } from '../client/src';
-import { freePort } from './dynamo';
-import { signLocalToken } from './token';
+import { freePort } from '../local/dynamo';
+import { signLocalToken } from '../local/token';
 
 /**
  * `npm run load`: a mixed workload against the local stack, then proof that nothing was lost.
