@@ -11,7 +11,7 @@ import { rederived, urlWithSlug } from './slug-fixes';
 /**
  * `npm run slugs [-- --apply] [--to <API root> --token T]`: re-derives, by the rule of decisions §9,
  * the slugs of records whose slug was made from their ID or lost its letters to the old rule (issue 39;
- * local/slug-fixes.ts says which). A dry run by default: it lists each URL change (old → new) and
+ * scripts/slug-fixes.ts says which). A dry run by default: it lists each URL change (old → new) and
  * writes nothing; `--apply` renames through the API. Records whose slug someone chose are kept. A new
  * slug another record holds gets the next free `-N`.
  */
