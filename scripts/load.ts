@@ -65,7 +65,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 type EventBody = Schemas['CreateEventBody'];
 
 // ---------------------------------------------------------------------------------------------------
-// The stack: a running one (--url), or one started here as `npm start` would (in memory).
+// The stack: a running one (--url), or `npm start`'s (local/start.ts over startLocalStack) in memory, in
+// a process of its own so that its handlers do not share this generator's event loop and CPU time.
 
 interface Target {
   base: string;
