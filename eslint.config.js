@@ -76,7 +76,7 @@ export default defineConfig([
     },
   },
   {
-    files: ['{shared,functions,local,web,infra,client,bench}/**/*.{ts,js,mjs}'],
+    files: ['{shared,functions,local,scripts,import-export,web,infra,client,bench}/**/*.{ts,js,mjs}'],
     rules: noDataReplacement,
   },
 ]);

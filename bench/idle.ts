@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../local/dynamo';
-import { seedCalendar } from '../local/seed';
+import { seedCalendar } from '../scripts/seed';
 import { signLocalToken } from '../local/token';
 
 /**

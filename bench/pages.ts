@@ -7,7 +7,8 @@
  * p50 / p99 are one request's time. Results go to bench/results/pages.json and, with --report, rendered
  * from that file into docs/benchmarks.md (between PAGES_MARKERS).
  */
-import type { ApiClient, EventBody } from '../local/seed';
+import type { ApiClient } from '../import-export/src';
+import type { EventBody } from '../scripts/seed';
 
 export interface PageCase {
   name: string;

@@ -6,52 +6,20 @@
  * tables are what its results file says: nobody pastes figures by hand. The generated part sits
  * between two markers; the hand-written text around it is kept.
  */
-import { f1, ratio, short, tripLimit, within, type Figures } from './report';
+import { blockSource, type Markers, withBlock } from '../scripts/lib/report-block';
+import {
+  type BenchResults,
+  f1,
+  ratio,
+  short,
+  type SizeFigures,
+  tripLimit,
+  within,
+  type Figures,
+} from './report';
 import type { RunInfo } from './run-info';
 
-/** One case's figures at one size, as the results JSON holds them. */
-export interface SizeFigures {
-  shown: number;
-  p50_ms: number;
-  p95_ms: number;
-  calls: number;
-  round_trips: number;
-  items_read: number;
-  rcu: number;
-  wcu: number;
-}
-
-/** What `--out` writes. Fields after `coldStart` are absent from results saved before they were kept. */
-export interface BenchResults {
-  sizes: number[];
-  cases: Array<{
-    name: string;
-    kind: 'read' | 'write';
-    /** What the request is, with the run's choices (page number, venue). */
-    note?: string;
-    bySize: Record<string, SizeFigures>;
-  }>;
-  coldStart: Array<{ function: string; bytes: number; ratio: number; median_ms?: number; extras?: string }>;
-  coldBaseline?: { function: string; bytes: number; median_ms: number };
-  handlerTime?: {
-    query: string;
-    size: number;
-    items: number;
-    db_ms: number;
-    stages: Array<{ stage: string; p50_ms: number; p95_ms: number; share: number }>;
-  };
-  run?: {
-    commit: string;
-    date: string;
-    node: string;
-    requests: number;
-    write_requests: number;
-    concurrency: number;
-    cold_rounds: number;
-    /** What the run chose and checked while setting up (bulk path check, drafted events, the venue). */
-    setup: string[];
-  };
-}
+export type { BenchResults, SizeFigures } from './report';
 
 export const BEGIN = '<!-- bench-report:begin';
 export const END = '<!-- bench-report:end -->';
@@ -348,25 +316,13 @@ export function renderColdReport(r: ColdResults, source: string): string {
   ].join('\n');
 }
 
-/**
- * `existing` with its generated part (between `markers`) replaced by `block`; a document without one
- * gets it appended.
- */
-export function withReport(
+/** `existing` with its bench report (between `markers`, the main report's by default) replaced by `block`. */
+export const withReport = (
   existing: string | undefined,
   block: string,
-  markers = { begin: BEGIN, end: END },
-): string {
-  if (existing === undefined) return `# Benchmarks\n\n${block}\n`;
-  const start = existing.indexOf(markers.begin);
-  const end = existing.indexOf(markers.end, start);
-  if (start < 0 || end < 0) return `${existing.trimEnd()}\n\n${block}\n`;
-  return existing.slice(0, start) + block + existing.slice(end + markers.end.length);
-}
+  markers: Markers = { begin: BEGIN, end: END },
+) => withBlock(existing, block, markers);
 
-/** The results file a document's generated part (from `begin`) was rendered from, if it has one. */
-export function reportSource(document: string, begin = BEGIN): string | undefined {
-  const start = document.indexOf(begin);
-  if (start < 0) return undefined;
-  return /source=(\S+?):/.exec(document.slice(start, document.indexOf('\n', start)))?.[1];
-}
+/** The results file a document's report (from `begin`) was rendered from, if it has one. */
+export const reportSource = (document: string, begin = BEGIN): string | undefined =>
+  blockSource(document, begin);

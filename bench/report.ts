@@ -1,7 +1,50 @@
 /** The bench's figures, tables and JSON. */
 import type { ColdStart } from './cold-start';
-import type { BenchResults } from './report-markdown';
 import type { Usage } from './usage';
+
+/** One case's figures at one size, as the results JSON holds them. */
+export interface SizeFigures {
+  shown: number;
+  p50_ms: number;
+  p95_ms: number;
+  calls: number;
+  round_trips: number;
+  items_read: number;
+  rcu: number;
+  wcu: number;
+}
+
+/** What `--out` writes. Fields after `coldStart` are absent from results saved before they were kept. */
+export interface BenchResults {
+  sizes: number[];
+  cases: Array<{
+    name: string;
+    kind: 'read' | 'write';
+    /** What the request is, with the run's choices (page number, venue). */
+    note?: string;
+    bySize: Record<string, SizeFigures>;
+  }>;
+  coldStart: Array<{ function: string; bytes: number; ratio: number; median_ms?: number; extras?: string }>;
+  coldBaseline?: { function: string; bytes: number; median_ms: number };
+  handlerTime?: {
+    query: string;
+    size: number;
+    items: number;
+    db_ms: number;
+    stages: Array<{ stage: string; p50_ms: number; p95_ms: number; share: number }>;
+  };
+  run?: {
+    commit: string;
+    date: string;
+    node: string;
+    requests: number;
+    write_requests: number;
+    concurrency: number;
+    cold_rounds: number;
+    /** What the run chose and checked while setting up (bulk path check, drafted events, the venue). */
+    setup: string[];
+  };
+}
 
 export interface Figures {
   p50: number;
@@ -125,7 +168,7 @@ export function caseTable(
   return `${table(headers, rows)}\n(ratios: ${short(large)} / ${short(small)} events; units are RCU for reads, WCU for writes; trips: round trips of a request sent alone, against the issue's limit)`;
 }
 
-/** The results file (`--out`); bench/report-markdown.ts renders it, `BenchResults` there is its type. */
+/** The results file (`--out`); bench/report-markdown.ts renders it, `BenchResults` above is its type. */
 export function json(
   sizes: number[],
   cases: CaseLike[],

@@ -39,17 +39,18 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:net';
+import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import { CalApiError } from '../client/src';
-import type { ApiClient, EventBody } from '../local/seed';
+import type { ApiClient } from '../import-export/src';
+import type { EventBody } from '../scripts/seed';
 import type { Figures } from './report';
 import type { BenchResults, ColdResults, SeriesResults } from './report-markdown';
 import type { PagesResults } from './pages';
 import type { WebhooksResults } from './webhooks';
 import type { ImportResults } from './import';
 import type { IdleResults } from './idle';
-import { gitCommit } from '../local/git-commit';
+import { gitCommit } from '../scripts/lib/git-commit';
 
 const USAGE =
   'Usage: npm run bench -- [--sizes 1000,50000] [--out file.json] [--requests 100] [--concurrency 4] ' +
@@ -247,8 +248,9 @@ Object.assign(process.env, {
   ...(args.webhooks ? { CAL_OUTBOUND_LOCAL: '1' } : {}),
 });
 
-const { startDynamo, ensureTable } = await import('../local/dynamo');
-const seed = await import('../local/seed');
+const { startLocalStack } = await import('../local/stack');
+const { apiClient, pool } = await import('../import-export/src');
+const seed = await import('../scripts/seed');
 const { signLocalToken } = await import('../local/token');
 const { usage, instrument, startTrip, roundTrips, settled } = await import('./usage');
 const { bulkCreate, verifyBulk } = await import('./bulk');
@@ -257,20 +259,9 @@ const report = await import('./report');
 // ---------------------------------------------------------------------------------------------------
 // Stack lifecycle
 
-let server: Server | undefined;
-let dynamo: { stop: () => Promise<void> } | undefined;
+let stack: { stop: () => Promise<void> } | undefined;
 let stopping: Promise<void> | undefined;
-const stopAll = () =>
-  (stopping ??= (async () => {
-    if (server) {
-      const s = server;
-      await new Promise<void>((ok) => {
-        s.close(() => ok());
-        (s as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
-    }
-    await dynamo?.stop();
-  })());
+const stopAll = () => (stopping ??= (async () => await stack?.stop())());
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, () => {
     console.error(`\n${signal}: stopping`);
@@ -279,14 +270,16 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
 
 async function startStack(): Promise<string> {
   const t0 = performance.now();
-  dynamo = await startDynamo({ port: dynamoPort });
-  // Only the webhook engine reads the table's stream, and DynamoDB Local's emulation of it slows every
-  // write as the run goes (local/dynamo.ts): measured with it, the import ran at 4 events a second.
-  await ensureTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME!, { stream: args.webhooks });
   await instrument({ sizeWrites: !args.import });
-  const { startGateway } = await import('../local/gateway');
-  server = await startGateway(0, '127.0.0.1');
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cal/events/v1`;
+  const started = await startLocalStack({
+    dynamo: { port: dynamoPort },
+    // Only the webhook engine reads the table's stream, and DynamoDB Local's emulation of it slows every
+    // write as the run goes (local/dynamo.ts): measured with it, the import ran at 4 events a second.
+    table: { name: process.env.TABLE_NAME!, stream: args.webhooks },
+    gateway: { port: 0 },
+  });
+  stack = started;
+  const base = started.base!;
   console.log(
     `Stack up in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${base} (DynamoDB Local in memory, table ${process.env.TABLE_NAME})`,
   );
@@ -321,7 +314,7 @@ async function sendAll(n: number, send: (i: number) => Promise<void>): Promise<n
     await send(i);
     trips.push(roundTrips());
   }
-  await seed.pool(
+  await pool(
     Array.from({ length: n - alone }, (_, i) => alone + i),
     CONCURRENCY,
     send,
@@ -468,7 +461,7 @@ async function bench(): Promise<void> {
   const t0 = performance.now();
   const base = await startStack();
   const token = await signLocalToken(secret, 'administrator', 'bench', '12h');
-  const api = seed.apiClient(base, token);
+  const api = apiClient(base, token);
   console.log(
     `${REQUESTS} requests per read case and ${WRITE_REQUESTS} per write case, ${CONCURRENCY} at a time, after ${WARMUP} warm-up requests per case; times in ms.\n`,
   );
@@ -663,7 +656,7 @@ async function bench(): Promise<void> {
     ];
     const results = new Map<string, Figures>();
     for (const c of read)
-      await seed.pool(Array.from({ length: WARMUP }), CONCURRENCY, () =>
+      await pool(Array.from({ length: WARMUP }), CONCURRENCY, () =>
         fetch(`${base}${c.path}`).then((r) => r.arrayBuffer()),
       );
     for (const [i, c] of read.entries()) {
@@ -837,7 +830,7 @@ async function pagesBench(): Promise<void> {
   const load_average = loadavg().map((l) => Math.round(l * 100) / 100);
   const base = await startStack();
   const token = await signLocalToken(secret, 'administrator', 'bench', '2h');
-  const pages = await seedPages(seed.apiClient(base, token));
+  const pages = await seedPages(apiClient(base, token));
   const origin = new URL(base).origin;
   console.log(`${REQUESTS} requests per page, one at a time, after ${WARMUP} unmeasured ones:`);
   const measured = [];
@@ -868,7 +861,7 @@ async function seriesBench(): Promise<void> {
   const { runSeriesBench } = await import('./series');
   const base = await startStack();
   const token = await signLocalToken(secret, 'administrator', 'bench', '12h');
-  const api = seed.apiClient(base, token);
+  const api = apiClient(base, token);
   const terms = await seed.seedTerms(api, 8);
   const linked = await seed.seedLinkedPosts(api, 8);
   const results = await runSeriesBench({

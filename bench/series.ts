@@ -11,8 +11,8 @@
  * (d) A daily extend run over N open weekly series (default 1,000), each made a fortnight before the
  *     horizon, so that the run, a day on, adds the occurrences that cross the new horizon.
  */
-import type { EventBody, SeedRefs } from '../local/seed';
-import { planEvents, pool } from '../local/seed';
+import { pool } from '../import-export/src';
+import { type EventBody, planEvents, type SeedRefs } from '../scripts/seed';
 import { getSeries } from '../shared/repositories/series';
 import { finishJournal } from '../shared/services/series';
 import { extendAllSeries, type ExtendProgress } from '../shared/services/series';

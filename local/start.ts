@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { DATA_DIR, localSecret } from './secret';
-import { ensureTable, type LocalDynamo, startDynamo } from './dynamo';
+import { type LocalStack, startLocalStack } from './stack';
 
 /**
- * `npm start`: the embedded DynamoDB, the table from the shared definition, and the same handlers
- * behind a local gateway. `CAL_IN_MEMORY=1` (or `--in-memory`) keeps no data on disk.
+ * `npm start`: the local stack (local/stack.ts) with every part: the embedded DynamoDB, the table from
+ * the shared definition, the same handlers behind a local gateway, the calendar page and the background
+ * jobs. `CAL_IN_MEMORY=1` (or `--in-memory`) keeps no data on disk.
  *
  * Stopping: SIGINT, SIGTERM or SIGHUP close the gateway and stop DynamoDB Local. `npm start` runs this
  * file as npm → sh → tsx → node, and a SIGTERM sent to npm alone ends npm and its shell without reaching
@@ -18,7 +18,6 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const port = Number(process.env.PORT ?? 3000);
 const inMemory = process.env.CAL_IN_MEMORY === '1' || process.argv.includes('--in-memory');
 const tableName = process.env.TABLE_NAME ?? 'cal-events';
-const SERVER_CLOSE_GRACE_MS = 2_000;
 const WATCH_INTERVAL_MS = 500;
 
 /** The parent of each of `pids` that still runs (from /proc where there is one, else from one `ps`). */
@@ -80,30 +79,15 @@ function launchChain(): Array<[child: number, parent: number]> {
   return links;
 }
 
-let dynamo: LocalDynamo | undefined;
-let server: Server | undefined;
-let background: { stop: () => Promise<void> } | undefined;
+let stack: LocalStack | undefined;
 let stopping = false;
-
-/** Lets requests in flight finish (briefly), then drops every connection. */
-const closeServer = (s: Server) =>
-  new Promise<void>((ok) => {
-    s.close(() => ok());
-    s.closeIdleConnections();
-    setTimeout(() => {
-      s.closeAllConnections();
-      ok();
-    }, SERVER_CLOSE_GRACE_MS).unref();
-  });
 
 const stop = async (code = 0) => {
   if (stopping) return;
   stopping = true;
   clearInterval(watch);
-  if (server) await closeServer(server);
-  await background?.stop();
-  // Stopped before DynamoDB Local was up: exiting kills it (local/dynamo.ts).
-  await dynamo?.stop();
+  // Stopped before the stack was up: exiting kills DynamoDB Local (local/dynamo.ts).
+  await stack?.stop();
   process.exit(code);
 };
 
@@ -116,36 +100,25 @@ watch.unref();
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop());
 
 try {
-  dynamo = await startDynamo({ dataDir: inMemory ? undefined : join(DATA_DIR, 'dynamodb') });
-  await ensureTable(dynamo.endpoint, tableName);
   Object.assign(process.env, {
-    TABLE_NAME: tableName,
-    DYNAMODB_ENDPOINT: dynamo.endpoint,
     AUTH_LOCAL_SECRET: localSecret(),
     SITE_URL: process.env.SITE_URL ?? `http://localhost:${port}`,
     // Webhooks may reach receivers on this machine (http://127.0.0.1, localhost): the local stack only.
     CAL_OUTBOUND_LOCAL: '1',
   });
-  // The calendar page (web/dist), built when a source changed since the last build; the API runs without it.
-  const web = await import('../web/build')
-    .then(async (m) => {
-      if (m.webBuildNeeded()) console.log('Building the calendar page (web/dist)…');
-      await m.ensureWebBuilt();
-      return true;
-    })
-    .catch((e: Error) => {
-      console.error(`The calendar page could not be built (${e.message}); serving the API only.`);
-      return false;
-    });
-  // Imported only now: handler modules read their configuration when they load.
-  const { startGateway } = await import('./gateway');
-  server = await startGateway(port, process.env.HOST ?? '127.0.0.1');
-  // The webhook engine and the scheduled jobs (local/background.ts).
-  background = await (await import('./background')).startBackground({ endpoint: dynamo.endpoint, tableName });
+  stack = await startLocalStack({
+    dynamo: { dataDir: inMemory ? undefined : join(DATA_DIR, 'dynamodb') },
+    table: { name: tableName },
+    gateway: { port, host: process.env.HOST ?? '127.0.0.1' },
+    // The calendar page (web/dist), built when a source changed since the last build; the API runs without it.
+    web: 'optional',
+    // The webhook engine and the scheduled jobs (local/background.ts).
+    background: true,
+  });
   console.log(
     `Event calendar API ready at http://localhost:${port}/cal/events/v1 (${inMemory ? 'in memory' : `data in ${DATA_DIR}/`})`,
   );
-  if (web)
+  if (stack.web)
     console.log(`Calendar at http://localhost:${port}/ and API explorer at http://localhost:${port}/docs`);
   console.log('Get a token with: npm run token -- --role editor');
 } catch (e) {

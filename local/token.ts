@@ -1,10 +1,9 @@
-import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
-import { ROLES, type Role } from '../shared/domain/roles';
+import type { Role } from '../shared/domain/roles';
 import { LOCAL_ISSUER } from '../shared/http/auth';
 import { localSecret } from './secret';
 
-/** Signs a token for the local stack: `npm run token -- --role editor [--sub ID] [--expires 2h]`. */
+/** Signs a token of the local issuer (the one the local stack verifies) for `role` and subject `sub`. */
 export async function signLocalToken(
   secret: string,
   role: Role,
@@ -20,18 +19,6 @@ export async function signLocalToken(
     .sign(new TextEncoder().encode(secret));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({
-    options: {
-      role: { type: 'string', default: 'editor' },
-      sub: { type: 'string' },
-      expires: { type: 'string', default: '12h' },
-    },
-  });
-  const role = values.role as Role;
-  if (!ROLES.includes(role)) {
-    console.error(`--role must be one of ${ROLES.join(', ')}`);
-    process.exit(2);
-  }
-  console.log(await signLocalToken(localSecret(), role, values.sub ?? `local-${role}`, values.expires));
-}
+/** An administrator token signed with the local secret (the one `npm start` verifies), for the tools. */
+export const adminToken = (secret = localSecret()) =>
+  signLocalToken(secret, 'administrator', 'local-seed', '2h');

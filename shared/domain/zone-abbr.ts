@@ -3,7 +3,7 @@ import { TZ_ABBRS, TZ_LINKS } from './tz-abbrs';
 /**
  * A zone's abbreviation at an offset as the tz database writes it, which is what PHP prints (decisions
  * §9): a lettered name where the database has one (`GMT`, `BST`, `EST`, `CEST`, `IST`, table generated
- * by local/gen-tz-abbrs.ts), else the offset in its numeric form (`-03`, `+0545`, `+00`). Intl cannot
+ * by scripts/gen-tz-abbrs.ts), else the offset in its numeric form (`-03`, `+0545`, `+00`). Intl cannot
  * give these: it names the offset (`GMT-3`). Undefined for a zone the database does not name (a fixed
  * offset such as `UTC+2`), which the caller names its own way.
  */

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../client/src';
-import { importCsv } from '../../local/import/csv-import';
-import { importLinkedCsv } from '../../local/import/csv-linked-import';
-import { csv } from '../../local/import/export';
-import { progress } from '../../local/import/progress';
-import type { ImportState } from '../../local/import/state';
-import { importClient } from '../../local/import/target';
+import { importCsv } from '../../import-export/src/csv-import';
+import { importLinkedCsv } from '../../import-export/src/csv-linked-import';
+import { csv } from '../../import-export/src/export';
+import { progress } from '../../import-export/src/progress';
+import type { ImportState } from '../../import-export/src/state';
+import { importClient } from '../../import-export/src/target';
 import { useStack } from '../support/use-stack';
 
 /**

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../client/src';
-import { importAnyCsv } from '../../local/import/csv-linked-import';
-import { progress } from '../../local/import/progress';
-import type { ImportState } from '../../local/import/state';
-import { importClient } from '../../local/import/target';
+import { importAnyCsv } from '../../import-export/src/csv-linked-import';
+import { progress } from '../../import-export/src/progress';
+import type { ImportState } from '../../import-export/src/state';
+import { importClient } from '../../import-export/src/target';
 import { useStack } from '../support/use-stack';
 
 // Venue and organizer CSV files in the reference plugin's columns: the kind told by the first line,

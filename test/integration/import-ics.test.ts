@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { main as importCli } from '../../local/import/cli';
+import { main as importCli } from '../../import-export/cli/import';
 import { loadEveryBodyPart } from '../../shared/http/lazy-parts';
 import { runDueImports } from '../../shared/services/imports';
 import { startSecondStack } from '../support/second-stack';

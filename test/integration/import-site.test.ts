@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../client/src';
-import { progress } from '../../local/import/progress';
-import { importSite } from '../../local/import/site-import';
-import { ImportError, openSite, type SourceAuth } from '../../local/import/site-source';
-import type { ImportState } from '../../local/import/state';
-import { importClient } from '../../local/import/target';
+import { progress } from '../../import-export/src/progress';
+import { importSite } from '../../import-export/src/site-import';
+import { ImportError, openSite, type SourceAuth } from '../../import-export/src/site-source';
+import type { ImportState } from '../../import-export/src/state';
+import { importClient } from '../../import-export/src/target';
 import { anEvent } from '../support/bodies';
 import { expectImported, readAll } from '../support/import-compare';
 import { type ReplaySite, startReplaySite } from '../support/replay-site';

@@ -1,11 +1,11 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it, vi } from 'vitest';
-import { apiClient } from '../../local/seed';
-import { seedSeries } from '../../local/seed-series';
+import { apiClient } from '../../import-export/src';
+import { seedSeries } from '../../scripts/seed-series';
 import { finishJournal } from '../../shared/services/series';
 import { useStack } from '../support/use-stack';
 
-/** `npm run seed`'s recurring events (local/seed-series.ts), through the typed client and the API. */
+/** `npm run seed`'s recurring events (scripts/seed-series.ts), through the typed client and the API. */
 const {
   api,
   tokens: { admin },

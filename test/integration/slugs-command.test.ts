@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { main as slugsCli } from '../../local/slugs';
+import { main as slugsCli } from '../../scripts/slugs';
 import { useStack } from '../support/use-stack';
 
 /**

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startDynamo } from '../../local/dynamo';
+import { startLocalStack } from '../../local/stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,7 +13,7 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  const dynamo = await startDynamo({ sharedDb: false });
+  const dynamo = await startLocalStack({ dynamo: { sharedDb: false } });
   project.provide('dynamoEndpoint', dynamo.endpoint);
   return () => dynamo.stop();
 }

@@ -1,8 +1,8 @@
 import { decodeHTML } from 'entities';
 import { expect } from 'vitest';
 import type { CalClient } from '../../client/src';
-import type { SiteSource } from '../../local/import/site-source';
-import type { ImportState } from '../../local/import/state';
+import type { SiteSource } from '../../import-export/src/site-source';
+import type { ImportState } from '../../import-export/src/state';
 
 /**
  * Every record a site import read, compared with what it became at the target, field by field (the

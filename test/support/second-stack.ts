@@ -35,10 +35,12 @@ export async function startSecondStack(): Promise<{ base: string; close(): Promi
 }
 
 if (process.env.CAL_SECOND_STACK === '1' && process.argv[1] === import.meta.filename) {
-  const { ensureTable } = await import('../../local/dynamo');
-  await ensureTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME!);
-  const { startGateway } = await import('../../local/gateway');
-  const server = await startGateway(0);
-  process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
-  process.once('SIGTERM', () => server.close(() => process.exit(0)));
+  const { startLocalStack } = await import('../../local/stack');
+  const stack = await startLocalStack({
+    dynamo: { endpoint: process.env.DYNAMODB_ENDPOINT! },
+    table: { name: process.env.TABLE_NAME! },
+    gateway: { port: 0 },
+  });
+  process.stdout.write(`listening ${(stack.server!.address() as AddressInfo).port}\n`);
+  process.once('SIGTERM', () => void stack.stop().then(() => process.exit(0)));
 }

@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import { createClient } from '../../client/src';
 import type { Role } from '../../shared/contracts/types';
-import { ensureTable } from '../../local/dynamo';
+import { startLocalStack } from '../../local/stack';
 import { signLocalToken } from '../../local/token';
 import { checkAgainstDoc } from './doc-check';
 
@@ -31,12 +30,13 @@ export const signToken = (role: Role, sub = `user-${role}`): Promise<string> =>
 export async function startStack(
   options: { signed?: Array<{ role: Role; sub: string; token: string }> } = {},
 ) {
-  const tableName = process.env.TABLE_NAME!;
-  await ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName);
-  const { startGateway } = await import('../../local/gateway');
-  const server = await startGateway(0);
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const base = `${origin}/cal/events/v1`;
+  const local = await startLocalStack({
+    dynamo: { endpoint: process.env.DYNAMODB_ENDPOINT! },
+    table: { name: process.env.TABLE_NAME! },
+    gateway: { port: 0 },
+  });
+  const origin = local.origin!;
+  const base = local.base!;
   // Tokens signed before the stack started (by useStack) are the ones `token()` hands out for them.
   const tokens = new Map<string, string>((options.signed ?? []).map((t) => [`${t.role}:${t.sub}`, t.token]));
 
@@ -82,7 +82,7 @@ export async function startStack(
       if (!tokens.has(key)) tokens.set(key, await signToken(role, sub));
       return tokens.get(key)!;
     },
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
+    close: () => local.stop(),
   };
 }
 

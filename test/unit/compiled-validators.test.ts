@@ -6,7 +6,7 @@ import {
   compileModule,
   runtimeOperation,
   validatorModules,
-} from '../../local/compile-validators';
+} from '../../scripts/compile-validators';
 import { operations } from '../../shared/contracts';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BLOCKS, blockIn } from '../../local/plan-doc';
+import { BLOCKS, blockIn } from '../../scripts/plan-doc';
 
 /**
  * docs/data-model.md shows what the code does: its access-pattern table is rendered from the

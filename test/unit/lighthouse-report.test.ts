@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportSource } from '../../bench/report-markdown';
-import { type LighthouseResults, MARKERS, renderLighthouseReport } from '../../local/lighthouse-report';
+import { type LighthouseResults, MARKERS, renderLighthouseReport } from '../../scripts/lighthouse-report';
 
 /** docs/calendar-page.md carries the Lighthouse scores as `npm run lighthouse` wrote them, never by hand. */
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { CalApiError } from '../client/src';
-import type { ApiClient, SeedRefs } from './seed';
+import type { ApiClient } from '../import-export/src';
 
 /**
  * The recurring events `npm run seed` adds (issue 27; docs/recurrence.md): a weekly class, a monthly
@@ -34,7 +34,7 @@ async function occurrencesOf(api: ApiClient, seriesId: number) {
 /** Creates the three series; returns each with the number of occurrences it ended with. */
 export async function seedSeries(
   api: ApiClient,
-  refs: Pick<SeedRefs, 'categories'>,
+  refs: { categories: Map<string, number> },
   anchor: DateTime,
 ): Promise<SeededSeries[]> {
   const day = anchor.toUTC().startOf('day');

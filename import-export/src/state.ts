@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DATA_DIR } from '../secret';
 import { ImportError } from './site-source';
 
 /**
@@ -42,9 +41,9 @@ const slugOf = (url: string) =>
     .replace(/^-|-$/g, '')
     .toLowerCase();
 
-/** The state file of one source and one target (under .data/import/ unless given). */
-export const defaultStateFile = (source: string, target: string) =>
-  join(DATA_DIR, 'import', `${slugOf(source)}--to--${slugOf(target)}.json`);
+/** The state file of one source and one target (under `<dataDir>/import/`: .data/import/ for the CLI). */
+export const defaultStateFile = (dataDir: string, source: string, target: string) =>
+  join(dataDir, 'import', `${slugOf(source)}--to--${slugOf(target)}.json`);
 
 export function loadState(file: string, source: string, target: string): ImportState {
   if (!existsSync(file)) return { version: 1, source, target, records: {} };

@@ -14,11 +14,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { withReport } from '../bench/report-markdown';
 import {
   CATEGORIES,
   type Category,
@@ -28,7 +26,8 @@ import {
   renderLighthouseReport,
   TARGET,
 } from './lighthouse-report';
-import { gitCommit } from './git-commit';
+import { gitCommit } from './lib/git-commit';
+import { withBlock } from './lib/report-block';
 
 const USAGE =
   'Usage: npm run lighthouse -- [--url http://localhost:3000] [--out bench/results/lighthouse.json] ' +
@@ -53,7 +52,7 @@ const args = parsed.values;
 
 function writeReport(results: LighthouseResults, source: string): void {
   const existing = existsSync(args.report) ? readFileSync(args.report, 'utf8') : undefined;
-  writeFileSync(args.report, withReport(existing, renderLighthouseReport(results, source), MARKERS));
+  writeFileSync(args.report, withBlock(existing, renderLighthouseReport(results, source), MARKERS));
   console.log(`Wrote the scores of ${source} into ${args.report}.`);
 }
 
@@ -105,22 +104,14 @@ const CHROME_FLAGS = [
   '--no-first-run',
 ];
 
-let server: Server | undefined;
-let dynamo: { stop: () => Promise<void> } | undefined;
+let stack: { stop: () => Promise<void> } | undefined;
 let chrome: { kill: () => void } | undefined;
 async function stopAll(): Promise<void> {
   chrome?.kill();
   chrome = undefined;
-  if (server) {
-    const s = server;
-    server = undefined;
-    await new Promise<void>((ok) => {
-      s.close(() => ok());
-      s.closeAllConnections();
-    });
-  }
-  await dynamo?.stop();
-  dynamo = undefined;
+  const s = stack;
+  stack = undefined;
+  await s?.stop();
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, () => {
@@ -130,21 +121,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
 
 /** A stack of this run's own: DynamoDB Local in memory, a fresh table, the gateway, the page built. */
 async function startStack(): Promise<string> {
-  const { freePort, startDynamo, ensureTable, requireJava } = await import('./dynamo');
+  const { freePort, requireJava } = await import('../local/dynamo');
   requireJava();
-  const [port, web] = [await freePort(), await freePort()];
+  const web = await freePort();
   // The pages' canonical links and the API's urls name the origin measured.
-  Object.assign(process.env, {
-    DYNAMODB_ENDPOINT: `http://127.0.0.1:${port}`,
-    SITE_URL: `http://127.0.0.1:${web}`,
-  });
+  process.env.SITE_URL = `http://127.0.0.1:${web}`;
   console.log('Starting a stack of its own (DynamoDB Local in memory) and building the page…');
-  const { ensureWebBuilt } = await import('../web/build');
-  const [started] = await Promise.all([startDynamo({ port }), ensureWebBuilt()]);
-  dynamo = started;
-  await ensureTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME!);
-  const { startGateway } = await import('./gateway');
-  server = await startGateway(web, '127.0.0.1');
+  const { startLocalStack } = await import('../local/stack');
+  stack = await startLocalStack({
+    table: { name: process.env.TABLE_NAME! },
+    gateway: { port: web },
+    web: 'required',
+  });
   return process.env.SITE_URL!;
 }
 
@@ -175,10 +163,11 @@ async function eventPath(origin: string): Promise<string> {
 
 /** A venue, an organizer, a category and three upcoming events: what the two pages show. */
 async function seedFew(api: string): Promise<void> {
-  const seed = await import('./seed');
+  const { adminToken } = await import('../local/token');
+  const { apiClient } = await import('../import-export/src');
   // The run's own stack's secret, or the one `npm start` keeps under .data/.
-  const token = await (given ? seed.adminToken() : seed.adminToken(process.env.AUTH_LOCAL_SECRET!));
-  const cal = seed.apiClient(api, token);
+  const token = await (given ? adminToken() : adminToken(process.env.AUTH_LOCAL_SECRET!));
+  const cal = apiClient(api, token);
   const venue = await cal.createVenue({
     body: {
       venue: 'Harbour Hall',

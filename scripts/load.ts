@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type CalClient, CalApiError, createClient, type Reply, type Schemas } from '../client/src';
-import { freePort } from './dynamo';
-import { signLocalToken } from './token';
+import { freePort } from '../local/dynamo';
+import { signLocalToken } from '../local/token';
 
 /**
  * `npm run load`: a mixed workload against the local stack, then proof that nothing was lost.
@@ -65,7 +65,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 type EventBody = Schemas['CreateEventBody'];
 
 // ---------------------------------------------------------------------------------------------------
-// The stack: a running one (--url), or one started here as `npm start` would (in memory).
+// The stack: a running one (--url), or `npm start`'s (local/start.ts over startLocalStack) in memory, in
+// a process of its own so that its handlers do not share this generator's event loop and CPU time.
 
 interface Target {
   base: string;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ApiClient } from '../seed';
+import type { ApiClient } from './api-client';
 import { ImportError } from './site-source';
 
 /**

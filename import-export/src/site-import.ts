@@ -1,8 +1,7 @@
 import { CalApiError } from '../../client/src';
 import { decodeHTML } from 'entities';
 import { LIVE_STATUSES } from '../../shared/domain/statuses';
-import type { ApiClient } from '../seed';
-import { pool } from '../seed';
+import { type ApiClient, pool } from './api-client';
 import type { Progress } from './progress';
 import { removedMarkup } from './removed-markup';
 import { categoryBody, eventBody, type Links, organizerBody, tagBody, venueBody } from './site-records';

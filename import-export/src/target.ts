@@ -1,4 +1,4 @@
-import { type ApiClient, apiClient } from '../seed';
+import { type ApiClient, apiClient } from './api-client';
 
 /**
  * The target's typed client: the seed's, retried after a 409, 429, 503 or a dropped connection, and

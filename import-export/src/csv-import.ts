@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { LIVE_STATUSES } from '../../shared/domain/statuses';
 import { CalApiError } from '../../client/src';
-import { type ApiClient, pool } from '../seed';
+import { type ApiClient, pool } from './api-client';
 import { CsvFileError, type ParsedRow, readCsvRows } from '../../shared/domain/csv-events';
 import { CellError, COLUMN_OF, rowToEvent } from './csv-columns';
 import type { Progress } from './progress';

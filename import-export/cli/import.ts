@@ -1,15 +1,20 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { adminToken, type ApiClient } from '../seed';
-import { progress } from './progress';
-import { importAnyCsv } from './csv-linked-import';
-import { importIcs } from './ics';
-import { importSite } from './site-import';
-import { ImportError, openSite } from './site-source';
-import { defaultStateFile, loadState, saveState } from './state';
-import { importClient } from './target';
-import { reportLines } from './upsert';
+import { DATA_DIR } from '../../local/secret';
+import {
+  defaultStateFile,
+  importAnyCsv,
+  ImportError,
+  importIcs,
+  importSite,
+  loadState,
+  openSite,
+  progress,
+  reportLines,
+  saveState,
+} from '../src';
+import { targetClient } from './target';
 
 /**
  * `npm run import -- <kind> <source> [options]` (docs/import-export.md):
@@ -29,25 +34,6 @@ const USAGE =
   '       npm run import -- csv <file.csv> [--type events|venues|organizers] [options]\n' +
   '       npm run import -- ics <feed URL or .ics file> [--categories A,B] [--status S] [--resync minutes]\n' +
   'Options: [--to <API root> --token T] [--dry-run] [--no-deletes] [--state file] [--concurrency 8] [--quiet]';
-
-export const LOCAL_API = 'http://localhost:3000/cal/events/v1';
-
-/** The target's client, after a read that shows an API answers there. */
-export async function targetClient(to: string | undefined, token: string | undefined): Promise<ApiClient> {
-  const base = (to ?? process.env.CAL_BASE_URL ?? LOCAL_API).replace(/\/+$/, '');
-  const probe = await fetch(`${base}/categories?per_page=1`).catch((e: Error) => e);
-  if (probe instanceof Error || !probe.ok)
-    throw new ImportError(
-      `No API answers at ${base}` +
-        (probe instanceof Error
-          ? ` (${(probe.cause as Error | undefined)?.message ?? probe.message})`
-          : ` (HTTP ${probe.status})`) +
-        (to ? ': check --to.' : ': start the local stack with `npm start`, or give --to and --token.'),
-    );
-  if (to && !token)
-    throw new ImportError('--to needs --token: an editor or administrator token of that API.');
-  return importClient(base, token ?? (await adminToken()));
-}
 
 /** Whether a URL is this machine (loopback and plain http are allowed for it, as the local stack). */
 const isLocal = (raw: string) => {
@@ -99,7 +85,7 @@ async function main(argv: string[]): Promise<void> {
         )
       : undefined;
   const sourceName = source?.root ?? `csv:${resolve(from)}`;
-  const file = values.state ?? defaultStateFile(sourceName, api.base);
+  const file = values.state ?? defaultStateFile(DATA_DIR, sourceName, api.base);
   const state = loadState(file, sourceName, api.base);
   const dryRun = values['dry-run'];
   const checkpoint = () => {

@@ -4,16 +4,14 @@ import { parseArgs } from 'node:util';
 import { CalApiError } from '../client/src';
 import { LIVE_STATUSES } from '../shared/domain/statuses';
 import { withSuffix } from '../shared/domain/slugs';
-import { targetClient } from './import/cli';
-import { allEvents } from './import/export';
-import { ImportError } from './import/site-source';
-import type { ApiClient } from './seed';
+import { allEvents, type ApiClient, ImportError } from '../import-export/src';
+import { targetClient } from '../import-export/cli/target';
 import { rederived, urlWithSlug } from './slug-fixes';
 
 /**
  * `npm run slugs [-- --apply] [--to <API root> --token T]`: re-derives, by the rule of decisions §9,
  * the slugs of records whose slug was made from their ID or lost its letters to the old rule (issue 39;
- * local/slug-fixes.ts says which). A dry run by default: it lists each URL change (old → new) and
+ * scripts/slug-fixes.ts says which). A dry run by default: it lists each URL change (old → new) and
  * writes nothing; `--apply` renames through the API. Records whose slug someone chose are kept. A new
  * slug another record holds gets the next free `-N`.
  */

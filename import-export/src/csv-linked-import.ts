@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { LIVE_STATUSES } from '../../shared/domain/statuses';
 import { parse } from 'csv-parse/sync';
 import { CalApiError } from '../../client/src';
-import { type ApiClient, pool } from '../seed';
+import { type ApiClient, pool } from './api-client';
 import { CellError } from './csv-columns';
 import { type CsvImportOptions, importCsv, readRows } from './csv-import';
 import { LINKED_COLUMN_OF, ORGANIZER_COLUMNS, rowToOrganizer, rowToVenue, VENUE_COLUMNS } from './csv-linked';

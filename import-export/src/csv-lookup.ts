@@ -1,5 +1,5 @@
 import { LIVE_STATUSES } from '../../shared/domain/statuses';
-import type { ApiClient } from '../seed';
+import type { ApiClient } from './api-client';
 import type { Progress } from './progress';
 
 /**
