@@ -9,11 +9,12 @@ export default defineConfig({
     setupFiles: ['test/support/env.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     pool: 'forks',
-    // Vitest's default is one worker fewer than the cores: one worker on a 2-core CI machine, where an
-    // integration file mostly waits (on DynamoDB Local's JVM, on timers, on child processes) and the
-    // second core idled. One more worker than cores keeps both busy; each file still has a database
-    // of its own (test/support/env.ts), so files in parallel do not meet.
-    maxWorkers: availableParallelism() + 1,
+    // Vitest's default is one worker fewer than the cores: one worker on a 2-core CI machine, where the
+    // worker and DynamoDB Local's JVM mostly take turns and an integration file often waits (on timers,
+    // child processes, a browser). A worker per core keeps both busy (on a loaded 2-core machine, four
+    // integration files took 334 s with two workers, 456 s with three, 568 s with one); each file still
+    // has a database of its own (test/support/env.ts), so files in parallel do not meet.
+    maxWorkers: availableParallelism(),
     // The slowest files start first (test/support/slow-files.ts), so none starts last on its own.
     sequence: { sequencer: SlowestFirst },
     // Generous: CI machines are shared and can be several times slower than a quiet laptop. Timing is
