@@ -32,7 +32,10 @@ export const JOB_TABLE_ACTIONS = [
 ];
 
 /** The environment carries SERIES_HORIZON_MONTHS: the API's series writes read it too. */
-export type ScheduledJobsProps = FunctionGroupProps;
+export interface ScheduledJobsProps extends FunctionGroupProps {
+  /** The SES identity the mail job sends as (`mailFrom`'s address or domain); every identity when absent. */
+  mailIdentityArn?: string;
+}
 
 /** How often feed imports are looked at for a due re-sync (`resync_minutes` is 5 at least). */
 export const RESYNC_IMPORTS_RATE = Duration.minutes(1);
@@ -52,6 +55,11 @@ export const PUBLISH_SCHEDULED_RATE = Duration.minutes(1);
 /** Its longest run: a minute's due posts, one write each; what is left the next run publishes. */
 export const PUBLISH_SCHEDULED_TIMEOUT = Duration.minutes(1);
 
+/** How often the outbox of attendees' e-mails is looked at (docs/tickets.md): a confirmation within a minute. */
+export const SEND_MAIL_RATE = Duration.minutes(1);
+/** Its longest run: fifty mails, one SES call each, well within it; what is left the next run sends. */
+export const SEND_MAIL_TIMEOUT = Duration.minutes(1);
+
 interface JobSpec {
   id: string;
   /** The schedule's construct ID (kept as first deployed: a new one would replace the schedule). */
@@ -66,6 +74,8 @@ interface JobSpec {
    * defaults when absent. A job that runs every minute has its retry in the next run.
    */
   retryAttempts?: number;
+  /** Whether it sends mail through SES (the sender identity's, from `mailIdentityArn`). */
+  sendsMail?: boolean;
 }
 
 const JOBS: JobSpec[] = [
@@ -106,6 +116,17 @@ const JOBS: JobSpec[] = [
     rate: PUBLISH_SCHEDULED_RATE,
     description: 'Publishes the scheduled (future) posts whose date has come (docs/api-guide.md)',
     retryAttempts: 0,
+  },
+  {
+    id: 'SendMail',
+    scheduleId: 'SendMailEveryMinute',
+    name: 'sendMail',
+    handler: 'functions/jobs/send-mail',
+    timeout: SEND_MAIL_TIMEOUT,
+    rate: SEND_MAIL_RATE,
+    description: "Sends the outbox's due attendee e-mails through SES (docs/tickets.md)",
+    retryAttempts: 0,
+    sendsMail: true,
   },
 ];
 
@@ -152,6 +173,19 @@ export class ScheduledJobs extends NestedStack {
       // while the schedule starts the next run anyway (each is safe to repeat). A failed run is counted
       // in the function's Errors (alarmed); the schedule's own retries cover only a refused invocation.
       fn.configureAsyncInvoke({ retryAttempts: 0 });
+      if (spec.sendsMail) {
+        const identity =
+          props.mailIdentityArn ?? `arn:${this.partition}:ses:${this.region}:${this.account}:identity/*`;
+        fn.addToRolePolicy(
+          new PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: [identity] }),
+        );
+        if (!props.mailIdentityArn)
+          Validations.of(job).acknowledge({
+            id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
+            reason:
+              'No mailFrom in the context: the mail job may send as any verified identity of the account.',
+          });
+      }
       this.functions.set(spec.name, fn);
 
       this.schedules.set(

@@ -26,8 +26,11 @@ export async function startBackground(o: {
   const importTimer = (await import('./import-timer')).startImportTimer({ log });
   // Scheduled (`future`) posts: published when their date comes (deployed, every minute).
   const publishTimer = (await import('./publish-timer')).startPublishTimer({ log });
+  // Attendees' e-mails: the outbox's due mails written to .data/outbox (deployed, the sendMail job).
+  const mailTimer = (await import('./mail-timer')).startMailTimer({ log });
   return {
     async stop() {
+      await mailTimer.stop();
       await importTimer.stop();
       await publishTimer.stop();
       await seriesFinisher.stop();
