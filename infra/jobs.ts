@@ -12,12 +12,16 @@ import { ApiFunction, constructIdOf, type FunctionGroupProps } from './function-
 export { JOB_TABLE_ACTIONS } from '../shared/contracts/background';
 
 /** The environment carries SERIES_HORIZON_MONTHS: the API's series writes read it too. */
-export type ScheduledJobsProps = FunctionGroupProps;
+export interface ScheduledJobsProps extends FunctionGroupProps {
+  /** The SES identity the mail job sends as (`mailFrom`'s address or domain); every identity when absent. */
+  mailIdentityArn?: string;
+}
 
 /**
  * The service's scheduled jobs, in a nested stack of their own, built from the scheduled parts of the
  * background list (shared/contracts/background.ts: the daily extend job of recurring events, the
- * finisher of series writes, the re-sync of feed imports and the publication of scheduled posts), each
+ * finisher of series writes, the re-sync of feed imports, the publication of scheduled posts and the
+ * attendees' mail), each
  * with its EventBridge Scheduler schedule and that schedule's role (allowed to invoke its function
  * only), and the functions' alarms. The jobs write what the API writes, with the same grants
  * (JOB_TABLE_ACTIONS); the re-sync also fetches feeds, guarded as the API's imports are (shared/outbound).
@@ -56,6 +60,19 @@ export class ScheduledJobs extends NestedStack {
       // while the schedule starts the next run anyway (each is safe to repeat). A failed run is counted
       // in the function's Errors (alarmed); the schedule's own retries cover only a refused invocation.
       fn.configureAsyncInvoke({ retryAttempts: 0 });
+      if (spec.grants.sendsMail) {
+        const identity =
+          props.mailIdentityArn ?? `arn:${this.partition}:ses:${this.region}:${this.account}:identity/*`;
+        fn.addToRolePolicy(
+          new PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: [identity] }),
+        );
+        if (!props.mailIdentityArn)
+          Validations.of(job).acknowledge({
+            id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
+            reason:
+              'No mailFrom in the context: the mail job may send as any verified identity of the account.',
+          });
+      }
       this.functions.set(spec.name, fn);
 
       this.schedules.set(

@@ -53,6 +53,11 @@ export interface Settings {
    * holds one of the account's concurrent executions, of which a new account may have 10 in all.
    */
   webhookConcurrency: number;
+  /**
+   * The sender of attendees' e-mails (`Name <address>` or an address): an identity verified in Amazon
+   * SES. Without it the mail job cannot send, and mails wait in the outbox (docs/tickets.md).
+   */
+  mailFrom?: string;
 }
 
 /** Reads and checks the context; `-c` values arrive as strings, cdk.json values as JSON. */
@@ -128,6 +133,7 @@ export function readSettings(scope: Construct): Settings {
     logLevel: str('logLevel', 'INFO')!,
     metricsNamespace: str('metricsNamespace', 'CalEvents')!,
     webhookConcurrency: deliveryConcurrency(num('webhookConcurrency', 2)),
+    mailFrom: str('mailFrom'),
   };
 }
 
@@ -156,4 +162,12 @@ function siteUrlOf(value: string | undefined): string | undefined {
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new Error(`Context "siteUrl" must be an http(s) URL, got ${value}`);
   return value.replace(/\/+$/, '');
+}
+
+/** The SES identity ARN of a sender (`Name <a@b.org>` or `a@b.org`): its address's. */
+export function mailIdentity(mailFrom: string): string {
+  const address = /<([^>]+)>\s*$/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+  if (!/^[^@\s]+@[^@\s]+$/.test(address))
+    throw new Error(`Context "mailFrom" must be an e-mail address or Name <address>, got ${mailFrom}`);
+  return address;
 }

@@ -8,7 +8,7 @@ import { EventsApi } from './api';
 import { Auth } from './auth';
 import { families, OperationFamily, pascal } from './family';
 import { ScheduledJobs } from './jobs';
-import { readSettings } from './settings';
+import { mailIdentity, readSettings } from './settings';
 import { Site } from './site';
 import { EventsTable } from './table';
 import { WebhookEngine } from './webhook-engine';
@@ -66,6 +66,8 @@ export class CalEventsStack extends Stack {
       SERIES_HORIZON_MONTHS: String(settings.seriesHorizonMonths),
       LOG_LEVEL: settings.logLevel,
       POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
+      MAIL_TRANSPORT: 'ses',
+      ...(settings.mailFrom ? { MAIL_FROM: settings.mailFrom } : {}),
       ...(settings.apiBaseUrl ? { API_BASE_URL: settings.apiBaseUrl } : {}),
       ...auth.environment,
     });
@@ -127,6 +129,13 @@ export class CalEventsStack extends Stack {
       ...common,
       environment: environment(siteUrlLater),
       functionName: (job) => `${functionPrefix}${job}`,
+      mailIdentityArn: settings.mailFrom
+        ? this.formatArn({
+            service: 'ses',
+            resource: 'identity',
+            resourceName: mailIdentity(settings.mailFrom),
+          })
+        : undefined,
     });
     this.webhooks = new WebhookEngine(this, 'WebhookEngine', {
       ...common,

@@ -16,6 +16,7 @@ import {
   timeoutOf,
 } from '../shared/contracts/function-limits';
 import { serveLocalSignIn } from './oauth';
+import { serveOutbox } from './outbox';
 import { readBody } from './request-body';
 import { serveWeb } from './web';
 
@@ -311,7 +312,7 @@ export async function startGateway(port: number, host = '127.0.0.1'): Promise<Se
     }
     // The calendar page and the API explorer (web/dist) outside /cal/, as CloudFront serves them, and
     // the local stand-in for Cognito's hosted sign-in.
-    if (serveLocalSignIn(req, res) || serveWeb(req, res)) return;
+    if (serveLocalSignIn(req, res) || serveOutbox(req, res) || serveWeb(req, res)) return;
     const { pathname } = new URL(req.url ?? '/', 'http://local');
     const page = (req.method === 'GET' || req.method === 'HEAD') && isPagePath(pathname);
     (page ? servePage(req, res) : dispatch(req, res)).catch((e) => {

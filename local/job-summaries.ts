@@ -13,6 +13,7 @@ const SUMMARIES: Record<string, (r: Result) => string | undefined> = {
   finishSeriesWrites: (r) =>
     r.finished ? `Recurring series: ${r.finished} series writes finished.` : undefined,
   publishScheduled: (r) => (r.published ? `Scheduled posts: ${r.published} published.` : undefined),
+  sendMail: (r) => (r.sent ? `Mail: ${r.sent} written to the outbox.` : undefined),
   resyncImports: (r) => (r.ran ? `Feed imports: ${r.ran} re-synced.` : undefined),
 };
 

@@ -127,6 +127,23 @@ export const config = {
     if (!url) throw new Error(`Setting ${WEBHOOK_QUEUE_URL_ENV} (the delivery queue's URL) is missing.`);
     return url;
   },
+  /**
+   * The sender of attendees' e-mails (docs/tickets.md): an address, or `Name <address>`; deployed, an
+   * identity verified in Amazon SES (CDK context `mailFrom`). Read when a mail is sent.
+   */
+  get mailFrom(): string {
+    return requireEnv('MAIL_FROM', 'Calendar <no-reply@localhost>');
+  },
+  /** How mails leave: `outbox` (files, the local stack) or `ses` (deployed). Read when a mail is sent. */
+  get mailTransport(): 'outbox' | 'ses' {
+    const t = requireEnv('MAIL_TRANSPORT', 'outbox');
+    if (t !== 'outbox' && t !== 'ses') throw new Error('Setting MAIL_TRANSPORT must be outbox or ses.');
+    return t;
+  },
+  /** The local outbox's folder (`.eml` files, listed at /dev/outbox); read at each use (tests set their own). */
+  get outboxDir(): string {
+    return optionalEnv('CAL_OUTBOX_DIR') ?? `${optionalEnv('CAL_DATA_DIR') ?? '.data'}/outbox`;
+  },
   /** How long one webhook attempt may take, in ms (CAL_WEBHOOK_TIMEOUT_MS; 10 s). */
   get webhookTimeoutMs(): number {
     const n = Number(optionalEnv('CAL_WEBHOOK_TIMEOUT_MS') ?? 10_000);

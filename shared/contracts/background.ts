@@ -64,7 +64,7 @@ export interface BackgroundPart {
   timeoutSeconds: number;
   memoryMb: number;
   /** The table actions its role gets on the table (and Query on its indexes); `queue`: it sends jobs. */
-  grants: { table: readonly string[]; sendsToDeliveryQueue?: boolean };
+  grants: { table: readonly string[]; sendsToDeliveryQueue?: boolean; sendsMail?: boolean };
 }
 
 export type ScheduledPart = BackgroundPart & { trigger: Extract<Trigger, { kind: 'schedule' }> };
@@ -123,6 +123,18 @@ export const BACKGROUND: readonly BackgroundPart[] = [
     timeoutSeconds: MINUTE,
     memoryMb: FUNCTION_MEMORY_MB,
     grants: { table: JOB_TABLE_ACTIONS },
+  },
+  {
+    name: 'sendMail',
+    handler: 'functions/jobs/send-mail',
+    description: "Sends the outbox's due attendee e-mails through SES (docs/tickets.md)",
+    // Not retried by its schedule: the next minute's run is the retry (a mail stays due until sent).
+    trigger: { kind: 'schedule', rateMinutes: 1, scheduleId: 'SendMailEveryMinute', retryAttempts: 0 },
+    // Fifty mails, one SES call each, well within it; what is left the next run sends.
+    timeoutSeconds: MINUTE,
+    memoryMb: FUNCTION_MEMORY_MB,
+    // SES as the sender identity (`mailFrom`, infra/jobs.ts).
+    grants: { table: JOB_TABLE_ACTIONS, sendsMail: true },
   },
   {
     name: 'webhookDispatch',

@@ -12,6 +12,8 @@ import {
   ticketSchema,
   ticketsQuery,
   ticketUpdateBody,
+  qrCheckInBody,
+  qrCheckInReply,
 } from '../schemas/tickets';
 import { errors, READ_ERRORS, WRITE_ERRORS } from './responses';
 import { systemOps } from './system';
@@ -187,6 +189,21 @@ export const attendeeOps = {
     responses: {
       200: { description: 'The cancelled attendee.', schema: attendeeSchema },
       ...errors(...WRITE_ERRORS, 404, 409, 410),
+    },
+  },
+  qrCheckIn: {
+    operationId: 'checkInByQr',
+    namespace,
+    methods: ['POST'],
+    path: '/qr',
+    handler: `${dir}/check-in-qr`,
+    summary: 'Check an attendee in by the security code of their QR code: editors and the event’s author',
+    access: 'contributor',
+    readOnly: false,
+    body: qrCheckInBody,
+    responses: {
+      201: { description: 'Checked in: the attendee.', schema: qrCheckInReply },
+      ...errors(...WRITE_ERRORS, 404),
     },
   },
 } as const satisfies Record<string, Operation>;

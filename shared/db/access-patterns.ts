@@ -279,6 +279,14 @@ export const patterns = {
     example: [],
     usedBy: 'tickets.ts listAttendees',
   }),
+  dueMail: pattern({
+    serves: "attendees' e-mails waiting in the outbox, due by a time, earliest first (the mail sender)",
+    index: 'bySlug',
+    partition: (_dueBy: string) => keys.mailQueuePartition,
+    sort: (dueBy) => ({ before: dueBy }),
+    example: ['2031-03-01T12:00:00.000Z~'],
+    usedBy: 'ticket-mail.ts dueMail',
+  }),
   allWebhooks: pattern({
     serves: 'every webhook subscription, in ID order (GET /webhooks, the dispatcher)',
     partition: () => keys.webhookPartition,

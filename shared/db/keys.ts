@@ -59,6 +59,9 @@ import type { TallyScope } from '../domain/tallies';
  *                                                       not_going, checked_in); bySlug = TICKETS / <id> (docs/tickets.md)
  *   attendee         ATTENDEE#<id> / ATTENDEE            a registration; bySlug = ATTENDEES#T<ticketId> / <id>,
  *                                                       byStart = ATTENDEES#P<eventId> / <id>, byEnd = ATTENDEES / <id>
+ *   mail             MAIL#<attendeeId> / <kind>          an attendee's e-mail (confirmation, promoted) in the outbox, put in
+ *                                                       the registration's transaction; bySlug = MAILQUEUE / <due ISO>#<id>#<kind>
+ *                                                       while it waits to be sent (sparse: removed once sent)
  *   imported event   IMPORT#<id> / UID#<uid>             what an import made of a feed's UID: the event (a series'
  *                                                       first occurrence) and a digest of what was written
  *
@@ -245,6 +248,14 @@ export const keys = {
     gsi2sk: pad(id),
     gsi3pk: 'ATTENDEES',
     gsi3sk: pad(id),
+  }),
+
+  /** The outbox of attendees' e-mails (docs/tickets.md): one item per attendee and kind, so never sent twice. */
+  mail: (attendeeId: number, kind: string): Key => ({ pk: `MAIL#${attendeeId}`, sk: kind }),
+  mailQueuePartition: 'MAILQUEUE',
+  mailQueueIndex: (dueMs: number, attendeeId: number, kind: string) => ({
+    gsi1pk: 'MAILQUEUE',
+    gsi1sk: `${new Date(dueMs).toISOString()}#${pad(attendeeId)}#${kind}`,
   }),
 
   /** A word of an event's texts in the search index; `head` is the word's first two characters. */

@@ -12,6 +12,7 @@ import { unlessConditionFails } from '../db/conditional';
 import { keys } from '../db/keys';
 import { collect, queryIndex } from '../db/query';
 import type { AttendeeRecord, TicketRecord } from '../domain/tickets';
+import { mailPut } from './ticket-mail';
 
 /**
  * Tickets and attendees (docs/tickets.md). A ticket's item carries its seat counters; a registration
@@ -206,6 +207,7 @@ export async function register(
         { '#cap': 'capacity' },
       ),
       attendeePut({ ...a, status: 'waitlist' }),
+      mailPut(a.id, 'confirmation'),
     ]);
     if (failed < 0) return 'waitlisted';
     if (!(await getTicket(a.ticket_id))) return 'gone';
@@ -227,7 +229,7 @@ async function takeSeat(a: AttendeeRecord): Promise<'ok' | 'sold_out' | 'gone'> 
       : ticketCounter(a.ticket_id, 'ADD not_going :one, registrations :one', 'attribute_exists(pk)', {
           ':one': 1,
         });
-  const failed = await transact([counter, attendeePut(a)]);
+  const failed = await transact([counter, attendeePut(a), mailPut(a.id, 'confirmation')]);
   if (failed < 0) return 'ok';
   return (await getTicket(a.ticket_id)) ? 'sold_out' : 'gone';
 }
@@ -304,6 +306,8 @@ export async function cancel(
         },
       },
     });
+  // The promoted attendee is told (docs/tickets.md): the mail commits with the promotion or not at all.
+  if (a.status === 'going' && promote) items.push(mailPut(promote.id, 'promoted'));
   const failed = await transact(items);
   return (['ok', 'stale', 'waiting', 'promotee'] as const)[failed + 1]!;
 }

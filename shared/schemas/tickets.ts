@@ -233,6 +233,32 @@ export const attendeeSchema = {
 } as const;
 
 export const attendeeList = envelope('attendees', attendeeSchema);
+
+/** POST /qr: the reference's check-in by QR code; its `ticket_id` is the attendee's ID (the ticket a person holds). */
+export const qrCheckInBody = {
+  type: 'object',
+  properties: {
+    ticket_id: {
+      ...id,
+      description: 'The ID of the attendee to check in (the held ticket, as in the reference).',
+    },
+    security_code: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      description: 'The code of the attendee’s QR code or e-mail.',
+    },
+    event_id: { ...id, description: 'The event the code must be for (optional).' },
+  },
+  required: ['ticket_id', 'security_code'],
+  additionalProperties: false,
+} as const;
+
+export const qrCheckInReply = {
+  type: 'object',
+  properties: { msg: str, attendee: attendeeSchema },
+  required: ['msg', 'attendee'],
+} as const;
 export { idPath };
 
 export type TicketView = Infer<typeof ticketSchema>;

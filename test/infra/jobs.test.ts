@@ -29,7 +29,7 @@ function statementsOf(roleId: string): Statement[] {
 const schedules = Object.values(jobs.findResources('AWS::Scheduler::Schedule'));
 
 it('has one schedule per job', () => {
-  expect(schedules).toHaveLength(4);
+  expect(schedules).toHaveLength(5);
 });
 
 describe.each([
@@ -37,6 +37,7 @@ describe.each([
   { job: 'resyncImports', rate: 'rate(1 minute)', every: 'every minute' },
   { job: 'finishSeriesWrites', rate: 'rate(1 minute)', every: 'every minute' },
   { job: 'publishScheduled', rate: 'rate(1 minute)', every: 'every minute' },
+  { job: 'sendMail', rate: 'rate(1 minute)', every: 'every minute' },
 ])('the $job schedule', ({ job, rate, every }) => {
   const { logicalId } = dev.fn(job);
   const fnArn = { 'Fn::GetAtt': [logicalId, 'Arn'] };
@@ -147,7 +148,7 @@ describe('the jobs', () => {
     );
   });
 
-  it.each(['extendSeries', 'resyncImports', 'finishSeriesWrites', 'publishScheduled'])(
+  it.each(['extendSeries', 'resyncImports', 'finishSeriesWrites', 'publishScheduled', 'sendMail'])(
     "%s may read and write the table's items and query its indexes, and nothing more",
     (job) => {
       const roleId = dev.fn(job).resource.Properties.Role['Fn::GetAtt'][0] as string;
@@ -168,7 +169,7 @@ describe('the jobs', () => {
     },
   );
 
-  it.each(['extendSeries', 'resyncImports', 'finishSeriesWrites', 'publishScheduled'])(
+  it.each(['extendSeries', 'resyncImports', 'finishSeriesWrites', 'publishScheduled', 'sendMail'])(
     '%s has an alarm on its errors (any failed run) and one on its throttles',
     (job) => {
       const alarms = Object.values(jobs.findResources('AWS::CloudWatch::Alarm'));
@@ -194,7 +195,33 @@ describe('the jobs', () => {
       expect(throttles).toHaveLength(1);
       expect(JSON.stringify(throttles[0]!.Properties.Metrics)).toContain(`"${id}"`);
       // An Errors alarm per job and the throttles'.
-      expect(alarms).toHaveLength(5);
+      expect(alarms).toHaveLength(6);
     },
   );
+});
+
+describe('the mail job (issue 42, docs/tickets.md)', () => {
+  const sesActions = (roleId: string) =>
+    statementsOf(roleId).filter((s) => [s.Action].flat().some((a) => a.startsWith('ses:')));
+  const roleOf = (s: ReturnType<typeof synth>, job: string) =>
+    s.fn(job).resource.Properties.Role['Fn::GetAtt'][0] as string;
+
+  it('alone may send mail, as the mailFrom identity of the context', () => {
+    const withSender = synth({ mailFrom: 'Events <tickets@example.org>' });
+    const jobsOf = withSender.templates.find((t) => t.name === 'Test/Jobs')!.template;
+    const roleId = roleOf(withSender, 'sendMail');
+    const role = jobsOf.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } });
+    const statements = Object.values(role).flatMap(
+      (p) => p.Properties.PolicyDocument.Statement as Statement[],
+    );
+    const ses = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('ses:')));
+    expect(ses).toHaveLength(1);
+    expect([ses[0]!.Action].flat().sort()).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
+    expect(JSON.stringify(ses[0]!.Resource)).toContain(':identity/tickets@example.org');
+    expect(withSender.fn('sendMail').resource.Properties.Environment.Variables).toMatchObject({
+      MAIL_TRANSPORT: 'ses',
+      MAIL_FROM: 'Events <tickets@example.org>',
+    });
+    for (const job of ['extendSeries', 'publishScheduled']) expect(sesActions(roleOf(dev, job))).toEqual([]);
+  });
 });

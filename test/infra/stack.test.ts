@@ -40,6 +40,8 @@ const allFunctionNames = [
   'resyncImports',
   // The publication of scheduled posts (issue 39): test/infra/jobs.test.ts.
   'publishScheduled',
+  // The sender of attendees' e-mails (issue 42): test/infra/jobs.test.ts.
+  'sendMail',
   // The webhook engine's (issue 28): test/infra/webhook-engine.test.ts.
   'webhookDispatch',
   'webhookDeliver',

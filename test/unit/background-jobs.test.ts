@@ -36,12 +36,13 @@ describe('the background list', () => {
     expect(() => backgroundPart('nothing')).toThrow(/No background part/);
   });
 
-  it('has four scheduled jobs, the stream dispatcher and the queue deliverer', () => {
+  it('has five scheduled jobs, the stream dispatcher and the queue deliverer', () => {
     expect(scheduledParts().map((p) => [p.name, p.trigger.rateMinutes])).toEqual([
       ['extendSeries', 24 * 60],
       ['resyncImports', 1],
       ['finishSeriesWrites', 1],
       ['publishScheduled', 1],
+      ['sendMail', 1],
     ]);
     expect(backgroundPart('webhookDispatch').trigger).toEqual({ kind: 'stream', batchSize: 10 });
     expect(backgroundPart('webhookDeliver').trigger).toEqual({ kind: 'queue', batchSize: 10 });

@@ -64,4 +64,5 @@ export const operations = {
   getAttendee: { method: 'GET', path: '/attendees/{id}', namespace: 'cal/tickets/v1' },
   updateAttendee: { method: 'PUT', path: '/attendees/{id}', namespace: 'cal/tickets/v1' },
   deleteAttendee: { method: 'DELETE', path: '/attendees/{id}', namespace: 'cal/tickets/v1' },
+  checkInByQr: { method: 'POST', path: '/qr', namespace: 'cal/tickets/v1' },
 } as const;

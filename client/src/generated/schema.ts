@@ -812,6 +812,26 @@ export interface paths {
         patch: operations["updateAttendee_patch"];
         trace?: never;
     };
+    "/qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an attendee in by the security code of their QR code: editors and the event’s author
+         * @description Requires a bearer token of a user with the contributor role or a higher one.
+         */
+        post: operations["checkInByQr"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1800,6 +1820,18 @@ export interface components {
         UpdateAttendeeBody: {
             /** @description true checks the attendee in, false undoes it. */
             check_in: boolean;
+        };
+        CheckInByQr: {
+            msg: string;
+            attendee: components["schemas"]["Attendee"];
+        };
+        CheckInByQrBody: {
+            /** @description The ID of the attendee to check in (the held ticket, as in the reference). */
+            ticket_id: number;
+            /** @description The code of the attendee’s QR code or e-mail. */
+            security_code: string;
+            /** @description The event the code must be for (optional). */
+            event_id?: number;
         };
     };
     responses: {
@@ -5846,6 +5878,47 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    checkInByQr: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key unique to this create (a UUID): sent again within 24 hours with the same body, the create is not repeated and its first answer is returned. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckInByQrBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["CheckInByQrBody"];
+            };
+        };
+        responses: {
+            /** @description Checked in: the attendee. */
+            201: {
+                headers: {
+                    "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                    "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInByQr"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             500: components["responses"]["Error500"];

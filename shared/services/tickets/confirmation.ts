@@ -1,0 +1,83 @@
+import { decodeHTML } from 'entities';
+import { config, NAMESPACE_PATH } from '../../config';
+import { type MailMessage, mailbox } from '../../domain/mail-message';
+import type { AttendeeRecord, TicketRecord } from '../../domain/tickets';
+import type { MailKind } from '../../repositories/ticket-mail';
+import type { Caller } from '../common';
+import { eventCalendar, locationText } from '../feeds';
+import { getEvent } from '../events';
+
+/**
+ * An attendee's e-mail (docs/tickets.md, "Confirmation e-mail"): the event, the ticket, the security
+ * code to show at the door and the event as an `.ics` attachment, written by the service's iCal
+ * writer (GET /events/{id}/ical). A QR code of the code waits for a QR library (none installed yet):
+ * the code is in the text meanwhile, which the check-in view takes typed.
+ */
+
+const SITE_READER: Caller['user'] = { sub: 'mail', role: 'editor' };
+
+const STATUS_LINE: Record<AttendeeRecord['status'], string> = {
+  going: 'You are registered: a seat is yours.',
+  'not going': 'Your answer is recorded: not going.',
+  waitlist: 'The event is full: you are on the waitlist, and will be told if a seat becomes yours.',
+  cancelled: 'Your registration is cancelled.',
+};
+
+const plain = (html: unknown) =>
+  decodeHTML(String(html ?? ''))
+    .replace(/<[^>]*>/g, '')
+    .trim();
+
+/** The outbox item's file and Message-ID name: one per attendee and kind. */
+export const mailName = (attendeeId: number, kind: MailKind) => `attendee-${attendeeId}-${kind}`;
+
+export async function attendeeMail(
+  kind: MailKind,
+  attendee: AttendeeRecord,
+  ticket: TicketRecord,
+  now: Date,
+): Promise<MailMessage> {
+  const ctx: Caller = { user: SITE_READER, root: `${config.apiBaseUrl ?? config.siteUrl}${NAMESPACE_PATH}` };
+  const [event, ics] = await Promise.all([
+    getEvent({ id: attendee.post_id }, ctx),
+    eventCalendar(attendee.post_id, { ...ctx, now }),
+  ]);
+  const title = plain(event.title);
+  const going = attendee.status === 'going';
+  const where = locationText(event.venue);
+  const lines = [
+    `Hello ${attendee.full_name},`,
+    '',
+    kind === 'promoted'
+      ? 'A seat became free and is now yours: you are going.'
+      : STATUS_LINE[attendee.status],
+    '',
+    `Event: ${title}`,
+    `When: ${event.start_date} to ${event.end_date} (${event.timezone ?? config.siteTimezone})`,
+    ...(where ? [`Where: ${where}`] : []),
+    `Ticket: ${plain(ticket.title)} (ticket ${ticket.id})`,
+    `Attendee: ${attendee.id}`,
+    ...(going
+      ? ['', `Security code: ${attendee.security_code}`, 'Show it at the door to be checked in.']
+      : []),
+    '',
+    `The event: ${event.url}`,
+    'The attached event.ics adds the event to your calendar.',
+  ];
+  const host = new URL(config.siteUrl).hostname;
+  return {
+    from: config.mailFrom,
+    to: mailbox(attendee.full_name, attendee.email),
+    subject: `${kind === 'promoted' ? 'A seat is yours' : going ? 'Your ticket' : 'Your registration'}: ${title}`,
+    text: `${lines.join('\r\n')}\r\n`,
+    attachments: [
+      {
+        filename: 'event.ics',
+        contentType: 'text/calendar; charset=UTF-8; method=PUBLISH',
+        content: ics.body,
+      },
+    ],
+    messageId: `${mailName(attendee.id, kind)}@${host}`,
+    date: now,
+  };
+}
