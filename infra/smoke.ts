@@ -12,6 +12,8 @@
  *
  * Exits 1 when a check fails, printing what was expected and what came back.
  */
+import { pagePath } from '../shared/domain/page-paths';
+
 export interface SmokeResult {
   check: string;
   ok: boolean;
@@ -101,7 +103,7 @@ export async function smoke(
   if (siteUrl)
     await check('public page', async () => {
       const slug = listedSlug ?? 'smoke-check-no-such-event';
-      const url = `${siteUrl.replace(/\/+$/, '')}/event/${encodeURIComponent(slug)}/`;
+      const url = `${siteUrl.replace(/\/+$/, '')}${pagePath('event', encodeURIComponent(slug))}`;
       const res = await fetchImpl(url);
       const text = await res.text();
       const expected = listedSlug ? 200 : 404;

@@ -2,6 +2,7 @@ import ICAL from 'ical.js';
 import { DateTime, IANAZone } from 'luxon';
 import { findIana } from 'windows-iana';
 import { invalidParam } from './errors';
+import { compactWall } from './wall-time';
 
 /**
  * Reads an iCalendar feed (RFC 5545, as Google Calendar, Outlook and Apple Calendar export it) into
@@ -152,7 +153,7 @@ const valuesOf = (v: ICAL.Component, name: string) =>
 function dateLines(v: ICAL.Component, name: 'rdate' | 'exdate', zone: string | null, allDay: boolean) {
   return v.getAllProperties(name).map((p) => {
     const walls = p.getValues().map((t) => wallIn(t as ICAL.Time, p.getParameter('tzid') as string, zone));
-    const compact = walls.map((w) => w.replace(/[-:]/g, '').replace(' ', 'T'));
+    const compact = walls.map(compactWall);
     const head = allDay
       ? `${name.toUpperCase()};VALUE=DATE`
       : zone

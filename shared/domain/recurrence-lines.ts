@@ -1,8 +1,11 @@
 import { invalidParam } from './errors';
+import { compactWall, wallAt, wallMs } from './wall-time';
 
 /**
  * The `recurrence` of an event as Google's Calendar API takes it: RFC 5545 content lines (`RRULE:…`,
- * `RDATE:…`, `EXDATE:…`). This module only reads and checks them; recurrence.ts expands them.
+ * `RDATE:…`, `EXDATE:…`). The one module that reads and writes their text: the API's checks, the
+ * halves of a split series, the feed's series VEVENTs and the page's repeat control (web/src) all use
+ * it; recurrence.ts expands them. No dependencies but errors.ts and wall-time.ts: the page bundles it.
  */
 
 export type Freq = 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY';
@@ -207,3 +210,87 @@ export function normalLine(raw: string): string {
 }
 
 export const normalLines = (lines: readonly string[]): string[] => lines.map(normalLine);
+
+/**
+ * An RRULE line of `rule`, its parts in the order a person writes them (FREQ, the BY parts, INTERVAL
+ * when not 1, WKST, then UNTIL or COUNT); `until` as written (`20270630`, `20270630T190000Z`).
+ */
+export function ruleLine(rule: Omit<Rule, 'until'> & { until?: string }): string {
+  const parts = [`FREQ=${rule.freq}`];
+  if (rule.byDay) parts.push(`BYDAY=${rule.byDay.map((d) => `${d.nth ?? ''}${d.day}`).join(',')}`);
+  if (rule.byMonthDay) parts.push(`BYMONTHDAY=${rule.byMonthDay.join(',')}`);
+  if (rule.byMonth) parts.push(`BYMONTH=${rule.byMonth.join(',')}`);
+  if (rule.bySetPos) parts.push(`BYSETPOS=${rule.bySetPos.join(',')}`);
+  if (rule.interval > 1) parts.push(`INTERVAL=${rule.interval}`);
+  if (rule.wkst) parts.push(`WKST=${rule.wkst}`);
+  if (rule.until) parts.push(`UNTIL=${rule.until}`);
+  if (rule.count !== undefined) parts.push(`COUNT=${rule.count}`);
+  return `RRULE:${parts.join(';')}`;
+}
+
+/** A line's date or date-time value of a wall time: `20270630` for a date, else `20270630T190000`. */
+export const lineValue = (wall: string, date = false): string =>
+  date ? compactWall(wall).slice(0, 8) : compactWall(wall);
+
+export const isRuleLine = (line: string) => /^RRULE:/i.test(line.trim());
+const isRdate = (line: string) => /^RDATE[;:]/i.test(line.trim());
+
+/** An RRULE line as written, without its COUNT and UNTIL, ending at `until` (a line value) instead. */
+export function ruleUntil(line: string, until: string): string {
+  const kept = line
+    .trim()
+    .replace(/^RRULE:/i, '')
+    .split(';')
+    .filter((p) => !/^(COUNT|UNTIL)=/i.test(p));
+  return `RRULE:${[...kept, `UNTIL=${until}`].join(';')}`;
+}
+
+/** A value (`20260310`, `20260310T190000`, `…Z`) as a comparable wall time, as written. */
+const valueWall = (v: string) => {
+  const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2}))?/.exec(v.trim());
+  return m ? `${m[1]}-${m[2]}-${m[3]} ${m[4] ?? '00'}:${m[5] ?? '00'}:${m[6] ?? '00'}` : '';
+};
+
+/** RDATE lines with only the values `keep` accepts (a line left with none is dropped). */
+function rdates(lines: string[], keep: (wall: string) => boolean): string[] {
+  return lines.flatMap((line) => {
+    if (!isRdate(line)) return [line];
+    const colon = line.indexOf(':');
+    const values = line
+      .slice(colon + 1)
+      .split(',')
+      .filter((v) => keep(valueWall(v)));
+    return values.length ? [`${line.slice(0, colon)}:${values.join(',')}`] : [];
+  });
+}
+
+/**
+ * The lines of the part of a split series (scope=following, docs/recurrence.md) before `cut` (a rule
+ * start): the rule ends just before it (UNTIL the second before, or the day before for an all-day
+ * series), and RDATEs from it on are dropped. (RDATE values with a TZID or in UTC are compared by their
+ * written wall time.) The halves are rewritten as text, the way a client would write them.
+ */
+export function cutLines(lines: string[], cut: string, allDay: boolean): string[] {
+  const until = allDay
+    ? lineValue(wallAt(wallMs(cut) - 86_400_000), true)
+    : lineValue(wallAt(wallMs(cut) - 1000));
+  return rdates(lines, (w) => w < cut).map((line) => {
+    if (!isRuleLine(line)) return line;
+    const rule = line.trim();
+    const old = /UNTIL=([0-9TZ]+)/i.exec(rule)?.[1];
+    // An earlier end of its own stays.
+    if (old && valueWall(old) < cut) return rule;
+    return ruleUntil(rule, until);
+  });
+}
+
+/**
+ * The lines of the part from the cut on: the same rule, its COUNT less the `used` occurrences before
+ * the cut; RDATEs before the cut fall before the new start and are dropped by the expansion.
+ */
+export function restLines(lines: string[], used: number): string[] {
+  return lines.map((line) => {
+    if (!isRuleLine(line)) return line;
+    return line.trim().replace(/COUNT=(\d+)/i, (_, n: string) => `COUNT=${Math.max(1, Number(n) - used)}`);
+  });
+}

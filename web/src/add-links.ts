@@ -1,16 +1,13 @@
+import { compactWall, wallAt, wallMs } from '../../shared/domain/wall-time';
 import { API_ROOT, type CalEvent, venuesOf } from './api';
 
 /**
  * "Add to calendar" for one event, as the reference's single-event links: Google Calendar's and
  * Outlook's compose pages filled from the event, and its `.ics` (GET /events/{id}/ical).
  */
-const compact = (utc: string) => utc.replace(/[-:]/g, '').replace(' ', 'T');
+const compact = compactWall;
 const day = (wall: string) => wall.slice(0, 10).replace(/-/g, '');
-const nextDay = (wall: string) => {
-  const d = new Date(`${wall.slice(0, 10)}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-};
+const nextDay = (wall: string) => wallAt(wallMs(`${wall.slice(0, 10)} 00:00:00`) + 86_400_000).slice(0, 10);
 const plain = (html: string) => {
   const div = document.createElement('div');
   div.innerHTML = html;

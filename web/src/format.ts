@@ -1,10 +1,11 @@
+import { wallMs } from '../../shared/domain/wall-time';
 import type { CalEvent } from './api-types';
 
 /** The viewer's IANA zone: the calendar shows every timed event in it. */
 export const viewerZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC (the API's `utc_*` fields) as an instant. */
-export const utcInstant = (s: string): Date => new Date(`${s.replace(' ', 'T')}Z`);
+export const utcInstant = (s: string): Date => new Date(wallMs(s));
 
 /** A wall time (`YYYY-MM-DD HH:MM:SS`, no zone) as a Date whose UTC fields hold it, for formatting only. */
 const wall = (s: string): Date => utcInstant(s);

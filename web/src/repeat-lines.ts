@@ -1,9 +1,20 @@
+import {
+  isRuleLine,
+  lineValue,
+  readRecurrenceLines,
+  type Rule,
+  ruleLine,
+  type Weekday,
+} from '../../shared/domain/recurrence-lines';
+import { wallMs } from '../../shared/domain/wall-time';
+
 /**
  * The editor's repeat control as data, and the RFC 5545 `recurrence` lines the API takes for it
- * (docs/recurrence.md). Pure: no DOM, so test/unit/repeat-lines.test.ts runs it in Node.
+ * (docs/recurrence.md), read and written by the service's own module (shared/domain/recurrence-lines.ts).
+ * Pure: no DOM, so test/unit/repeat-lines.test.ts runs it in Node.
  */
 
-export type Weekday = 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA' | 'SU';
+export type { Weekday };
 /** Monday first, as the calendar shows weeks. */
 export const WEEKDAYS: readonly Weekday[] = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
 const DAY_NAMES: Record<Weekday, string> = {
@@ -49,7 +60,7 @@ export const NO_REPEAT: Repeat = {
 
 /** The calendar day of a `Y-m-d[ H:i:s]` wall time (no zone: its fields are the date). */
 function dayOf(wall: string): { date: Date; day: number; weekday: Weekday; daysInMonth: number } {
-  const date = new Date(`${wall.slice(0, 10)}T00:00:00Z`);
+  const date = new Date(wallMs(`${wall.slice(0, 10)} 00:00:00`));
   const weekday = WEEKDAYS[(date.getUTCDay() + 6) % 7]!;
   const daysInMonth = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
   return { date, day: date.getUTCDate(), weekday, daysInMonth };
@@ -79,8 +90,6 @@ export function frequencyChoices(start: string): Array<{ value: Frequency; label
   return choices;
 }
 
-const compactDay = (ymd: string) => ymd.replace(/-/g, '');
-
 /**
  * The `recurrence` lines of a repeat for an event starting at `start` (its wall time), or null when it
  * does not repeat. A weekly repeat on no chosen day repeats on the start's day.
@@ -88,19 +97,32 @@ const compactDay = (ymd: string) => ymd.replace(/-/g, '');
 export function recurrenceLines(r: Repeat, start: string): string[] | null {
   if (r.freq === 'never') return null;
   const { day, weekday } = dayOf(start);
-  const parts: string[] = [];
-  if (r.freq === 'daily') parts.push('FREQ=DAILY');
-  else if (r.freq === 'weekly') {
+  const rule = {
+    interval: r.interval,
+    ...(r.ends === 'on' && r.until ? { until: lineValue(r.until, true) } : {}),
+    ...(r.ends === 'after' ? { count: r.count } : {}),
+  };
+  const on = (nth?: number) => [{ day: weekday, ...(nth === undefined ? {} : { nth }) }];
+  if (r.freq === 'daily') return [ruleLine({ ...rule, freq: 'DAILY' })];
+  if (r.freq === 'weekly') {
     const days = WEEKDAYS.filter((d) => r.days.includes(d));
-    parts.push('FREQ=WEEKLY', `BYDAY=${(days.length ? days : [weekday]).join(',')}`);
-  } else if (r.freq === 'monthly-day') parts.push('FREQ=MONTHLY', `BYMONTHDAY=${day}`);
-  else if (r.freq === 'monthly-nth') parts.push('FREQ=MONTHLY', `BYDAY=${Math.ceil(day / 7)}${weekday}`);
-  else if (r.freq === 'monthly-last') parts.push('FREQ=MONTHLY', `BYDAY=-1${weekday}`);
-  else parts.push('FREQ=YEARLY');
-  if (r.interval > 1) parts.push(`INTERVAL=${r.interval}`);
-  if (r.ends === 'on' && r.until) parts.push(`UNTIL=${compactDay(r.until)}`);
-  if (r.ends === 'after') parts.push(`COUNT=${r.count}`);
-  return [`RRULE:${parts.join(';')}`];
+    return [ruleLine({ ...rule, freq: 'WEEKLY', byDay: days.length ? days.map((d) => ({ day: d })) : on() })];
+  }
+  if (r.freq === 'monthly-day') return [ruleLine({ ...rule, freq: 'MONTHLY', byMonthDay: [day] })];
+  if (r.freq === 'monthly-nth')
+    return [ruleLine({ ...rule, freq: 'MONTHLY', byDay: on(Math.ceil(day / 7)) })];
+  if (r.freq === 'monthly-last') return [ruleLine({ ...rule, freq: 'MONTHLY', byDay: on(-1) })];
+  return [ruleLine({ ...rule, freq: 'YEARLY' })];
+}
+
+/** The one RRULE of `lines` as the service reads it, or undefined when it is not one it takes. */
+function onlyRule(lines: readonly string[]): Rule | undefined {
+  if (lines.length !== 1 || !isRuleLine(lines[0]!)) return undefined;
+  try {
+    return readRecurrenceLines(lines).rule;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -110,48 +132,34 @@ export function recurrenceLines(r: Repeat, start: string): string[] | null {
  */
 export function repeatOf(lines: readonly string[] | null | undefined, start: string): Repeat | undefined {
   if (!lines || !lines.length) return { ...NO_REPEAT };
-  if (lines.length !== 1 || !/^RRULE:/i.test(lines[0]!)) return undefined;
-  const parts = new Map(
-    lines[0]!
-      .slice(6)
-      .split(';')
-      .map((p) => p.toUpperCase().split('=') as [string, string]),
-  );
-  const known = ['FREQ', 'INTERVAL', 'BYDAY', 'BYMONTHDAY', 'COUNT', 'UNTIL'];
-  if ([...parts.keys()].some((k) => !known.includes(k))) return undefined;
-  const r: Repeat = { ...NO_REPEAT, interval: Number(parts.get('INTERVAL') ?? 1) };
-  const until = parts.get('UNTIL');
-  if (until) {
-    const m = /^(\d{4})(\d{2})(\d{2})/.exec(until);
-    if (!m) return undefined;
+  const rule = onlyRule(lines);
+  if (!rule || rule.byMonth || rule.bySetPos || rule.wkst) return undefined;
+  const r: Repeat = { ...NO_REPEAT, interval: rule.interval };
+  if (rule.until) {
     r.ends = 'on';
-    r.until = `${m[1]}-${m[2]}-${m[3]}`;
+    r.until = rule.until.wall.slice(0, 10);
   }
-  if (parts.has('COUNT')) {
+  if (rule.count !== undefined) {
     r.ends = 'after';
-    r.count = Number(parts.get('COUNT'));
+    r.count = rule.count;
   }
   const { day, weekday } = dayOf(start);
-  const byDay = parts.get('BYDAY');
-  const byMonthDay = parts.get('BYMONTHDAY');
-  switch (parts.get('FREQ')) {
+  const { byDay, byMonthDay } = rule;
+  const one = byDay?.length === 1 && byDay[0]!.day === weekday ? byDay[0]! : undefined;
+  switch (rule.freq) {
     case 'DAILY':
-      if (byDay || byMonthDay) return undefined;
-      return { ...r, freq: 'daily' };
-    case 'WEEKLY': {
-      const days = (byDay ?? weekday).split(',');
-      if (byMonthDay || !days.every((d) => (WEEKDAYS as readonly string[]).includes(d))) return undefined;
-      return { ...r, freq: 'weekly', days: days as Weekday[] };
-    }
+      return byDay || byMonthDay ? undefined : { ...r, freq: 'daily' };
+    case 'WEEKLY':
+      if (byMonthDay || byDay?.some((d) => d.nth !== undefined)) return undefined;
+      return { ...r, freq: 'weekly', days: byDay ? byDay.map((d) => d.day) : [weekday] };
     case 'MONTHLY':
-      if (byMonthDay && !byDay && Number(byMonthDay) === day) return { ...r, freq: 'monthly-day' };
-      if (!byMonthDay && byDay === `${Math.ceil(day / 7)}${weekday}`) return { ...r, freq: 'monthly-nth' };
-      if (!byMonthDay && byDay === `-1${weekday}`) return { ...r, freq: 'monthly-last' };
+      if (byMonthDay && !byDay && byMonthDay.length === 1 && byMonthDay[0] === day)
+        return { ...r, freq: 'monthly-day' };
+      if (!byMonthDay && one?.nth === Math.ceil(day / 7)) return { ...r, freq: 'monthly-nth' };
+      if (!byMonthDay && one?.nth === -1) return { ...r, freq: 'monthly-last' };
       if (!byMonthDay && !byDay) return { ...r, freq: 'monthly-day' };
       return undefined;
     case 'YEARLY':
       return byDay || byMonthDay ? undefined : { ...r, freq: 'yearly' };
-    default:
-      return undefined;
   }
 }

@@ -1,4 +1,5 @@
 import { pagePath } from '../../shared/domain/page-paths';
+import { wallAt } from '../../shared/domain/wall-time';
 import { type CalEvent, cal } from './api';
 import { describeDates } from './format';
 
@@ -6,7 +7,7 @@ import { describeDates } from './format';
 const SHOWN = 5;
 
 /** The present as the API's date filters take it: a wall time, compared with each event's own. */
-const nowWall = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
+const nowWall = () => wallAt(Date.now());
 
 /**
  * An occurrence's series' other upcoming dates (not ended, soonest first), each linking to its page:

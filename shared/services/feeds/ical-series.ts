@@ -1,7 +1,15 @@
 import { intlTimes } from '../../domain/intl-times';
 import type { IntlZone } from '../../domain/intl-zones';
 import type { expandSeries } from '../../domain/recurrence';
-import { type LineTime, normalLines, readRecurrenceLines } from '../../domain/recurrence-lines';
+import {
+  isRuleLine,
+  type LineTime,
+  lineValue,
+  normalLines,
+  readRecurrenceLines,
+  ruleUntil,
+} from '../../domain/recurrence-lines';
+import { wallDiff, wallMs, wallPlus } from '../../domain/wall-time';
 import type { EventView } from '../events';
 
 /**
@@ -62,10 +70,6 @@ export function feedVevents(events: Listed[], o: SeriesOptions): Vevent[] {
   return out;
 }
 
-const compact = (wall: string) => wall.replace(/[-:]/g, '').replace(' ', 'T');
-/** Milliseconds of a wall time read as UTC (wall-time arithmetic: no zone involved). */
-const floating = (wall: string) => Date.parse(`${wall.replace(' ', 'T')}Z`);
-const wallAt = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 const positionOf = (e: Listed) => e.occurrence_start ?? e.start_date;
 const unplaceable = (): never => {
   throw new Error('A zone the feed cannot place a series in.');
@@ -90,10 +94,10 @@ function asSeries(group: Listed[], o: SeriesOptions): Vevent[] {
   const utcOf = (wall: string) => maths.utcWall(maths.read('occurrence_start', wall, zone));
   const value = (wall: string) =>
     form.kind === 'date'
-      ? compact(wall).slice(0, 8)
+      ? lineValue(wall, true)
       : form.kind === 'tzid'
-        ? compact(wall)
-        : `${compact(utcOf(wall))}Z`;
+        ? lineValue(wall)
+        : `${lineValue(utcOf(wall))}Z`;
   const param = form.kind === 'date' ? ';VALUE=DATE' : form.kind === 'tzid' ? `;TZID=${form.tzid}` : '';
   const line = (name: string, walls: string[]) =>
     walls.length ? [`${name}${param}:${walls.map(value).join(',')}`] : [];
@@ -101,7 +105,7 @@ function asSeries(group: Listed[], o: SeriesOptions): Vevent[] {
   const places = new Map<string, string>();
   for (const e of group) places.set(key(positionOf(e)), positionOf(e));
   const listed = [...places.values()].sort();
-  const length = floating(base.end_date) - floating(base.start_date);
+  const length = wallDiff(base.end_date, base.start_date);
   // Lines stored before they were normalised (issue 43) are written upper case too.
   const lines = normalLines((base.recurrence as string[] | null | undefined) ?? []);
   // A rule in UTC places 19:00 New York at 23:00 or 00:00 UTC by season: only dates, wall times of a
@@ -111,7 +115,7 @@ function asSeries(group: Listed[], o: SeriesOptions): Vevent[] {
     ? ruleOrNone(() => ruleLines(lines, listed, { key, line, value, form, length, base, zone, o }))
     : undefined;
   const start = rule?.start ?? listed[0]!;
-  const end = wallAt(floating(start) + length);
+  const end = wallPlus(start, length);
   const uid = o.uid(base.series_id!);
   const newest = group.map((e) => e.modified_utc ?? '').reduce((a, b) => (b > a ? b : a), '');
   const master: EventView = {
@@ -161,7 +165,7 @@ interface RuleContext {
  */
 function ruleLines(lines: string[], listed: string[], c: RuleContext) {
   const read = readRecurrenceLines(lines);
-  const rrule = lines.find((l) => /^RRULE:/i.test(l));
+  const rrule = lines.find(isRuleLine);
   if (!read.rule || !rrule) return undefined;
   const maths = intlTimes();
   const timeOfDay = c.base.start_date.slice(11);
@@ -169,17 +173,13 @@ function ruleLines(lines: string[], listed: string[], c: RuleContext) {
   const start = listed.find((w) => !rdates.has(c.key(w)));
   if (!start) return undefined;
   const last = listed[listed.length - 1]!;
-  const parts = rrule
-    .slice(6)
-    .split(';')
-    .filter((p) => !/^(COUNT|UNTIL)=/i.test(p));
-  const untilFloating = c.form.kind === 'date' ? compact(last).slice(0, 8) : compact(last);
+  const untilFloating = lineValue(last, c.form.kind === 'date');
   const made = c.o
     .expand(
       maths,
       c.zone,
-      [`RRULE:${[...parts, `UNTIL=${untilFloating}`].join(';')}`],
-      { start, end: wallAt(floating(start) + c.length), allDay: c.form.kind === 'date' },
+      [ruleUntil(rrule, untilFloating)],
+      { start, end: wallPlus(start, c.length), allDay: c.form.kind === 'date' },
       last,
     )
     .occurrences.map((p) => p.start);
@@ -190,7 +190,7 @@ function ruleLines(lines: string[], listed: string[], c: RuleContext) {
   return {
     start,
     lines: [
-      `RRULE:${[...parts, `UNTIL=${until}`].join(';')}`,
+      ruleUntil(rrule, until),
       ...c.line(
         'RDATE',
         listed.filter((w) => !madeKeys.has(c.key(w))),
@@ -206,13 +206,13 @@ function ruleLines(lines: string[], listed: string[], c: RuleContext) {
 type Maths = ReturnType<typeof intlTimes>;
 
 function utcValue(maths: Maths, zone: IntlZone, wall: string): string {
-  return `${compact(maths.utcWall(maths.read('recurrence', wall, zone)))}Z`;
+  return `${lineValue(maths.utcWall(maths.read('recurrence', wall, zone)))}Z`;
 }
 
 /** An RDATE's date or time as a wall time of the event's zone (a date alone at `timeOfDay`). */
 function lineWall(maths: Maths, zone: IntlZone, t: LineTime, timeOfDay: string): string {
   if (t.date) return `${t.wall} ${timeOfDay}`;
-  if (t.utc) return maths.wall(maths.at(new Date(floating(t.wall)), zone));
+  if (t.utc) return maths.wall(maths.at(new Date(wallMs(t.wall)), zone));
   if (!t.tzid) return t.wall;
   const other = maths.zone(t.tzid) ?? unplaceable();
   return maths.wall(maths.at(new Date(maths.ms(maths.read('recurrence', t.wall, other))), zone));

@@ -2,7 +2,7 @@ import { config } from '../../config';
 import { invalidParam, seriesBusy } from '../../domain/errors';
 import type { EventRecord, Occurrence } from '../../domain/event-record';
 import type { SeriesTimes } from '../../domain/recurrence';
-import { normalLines } from '../../domain/recurrence-lines';
+import { cutLines, normalLines, restLines } from '../../domain/recurrence-lines';
 import { editedFields, sharedWith, TIME_FIELDS } from '../../domain/series-fields';
 import { writtenWall } from '../../domain/event-times';
 import { withTimeMaths } from '../../domain/time-maths';
@@ -21,7 +21,6 @@ import {
 } from '../../repositories/series';
 import { staleError, type Writer } from '../common';
 import { finishJournal, newToken } from './journal';
-import { cutLines, restLines } from './lines';
 
 /**
  * Series writes (docs/recurrence.md): a create with `recurrence`, and the scopes of an occurrence's
