@@ -1,6 +1,42 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
-import SlowestFirst from './test/support/sequencer';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that take longest, slowest first, as a full run's closing lines name them (its ten slowest
+ * files, test/support/summary-reporter.ts), with those that start `npm start` or a browser, or bundle
+ * and synthesize the app. Only the order depends on this list: a file missing from it still runs.
+ */
+export const SLOW_FILES: string[] = JSON.parse(
+  readFileSync(new URL('test/support/slow-files.json', import.meta.url), 'utf8'),
+);
+/** Integration and browser files before handler and unit ones: they wait on I/O and take longer. */
+const KIND_ORDER = ['test/browser/', 'test/integration/', 'test/infra/', 'test/handlers/', 'test/unit/'];
+
+/** A file's place in the run (lower starts sooner); `path` is relative to the repository, with `/`. */
+export function runRank(path: string): number {
+  const slow = SLOW_FILES.indexOf(path);
+  if (slow >= 0) return slow;
+  const kind = KIND_ORDER.findIndex((prefix) => path.startsWith(prefix));
+  return SLOW_FILES.length + (kind < 0 ? KIND_ORDER.length : kind);
+}
+
+/**
+ * Slowest first, by runRank; files of one rank as vitest orders them (by their last run's time when it
+ * has one for both, else larger files first). Each worker takes the next file when it is free, so a
+ * long file started last would keep the run going alone. (Here rather than in a module of its own:
+ * vite's config loader wants no extensionless import.)
+ */
+class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const rank = (s: TestSpecification) => runRank(relative(root, s.moduleId).split('\\').join('/'));
+    // Array.prototype.sort is stable: within a rank, vitest's own order stays.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -15,7 +51,7 @@ export default defineConfig({
     // integration files took 334 s with two workers, 456 s with three, 568 s with one); each file still
     // has a database of its own (test/support/env.ts), so files in parallel do not meet.
     maxWorkers: availableParallelism(),
-    // The slowest files start first (test/support/slow-files.ts), so none starts last on its own.
+    // The slowest files start first (test/support/slow-files.json), so none starts last on its own.
     sequence: { sequencer: SlowestFirst },
     // Generous: CI machines are shared and can be several times slower than a quiet laptop. Timing is
     // the bench's to judge (npm run bench), never a test's.
