@@ -19,7 +19,7 @@ import {
   type StreamedChange,
   streamOrder,
 } from '../shared/services/webhooks';
-import { runJob } from '../shared/services/webhooks';
+import { runJob } from '../shared/services/webhooks/engine';
 import { checkpointStore } from './stream-checkpoints';
 import { onLocalWrite } from './write-signal';
 

@@ -1,8 +1,8 @@
-import { intlTimes } from '../../domain/intl-times';
-import type { IntlZone } from '../../domain/intl-zones';
-import type { expandSeries } from '../../domain/recurrence';
-import { type LineTime, normalLines, readRecurrenceLines } from '../../domain/recurrence-lines';
-import type { EventView } from '../events';
+import { intlTimes } from '../../../domain/intl-times';
+import type { IntlZone } from '../../../domain/intl-zones';
+import type { expandSeries } from '../../../domain/recurrence';
+import { type LineTime, normalLines, readRecurrenceLines } from '../../../domain/recurrence-lines';
+import type { EventView } from '../../events';
 
 /**
  * The feed's series (docs/recurrence.md, "iCalendar"): the occurrences of one series listed in the
