@@ -19,7 +19,8 @@ export interface Edge {
   typeOnly?: boolean;
 }
 
-export const isRelative = (specifier: string) => specifier.startsWith('./') || specifier.startsWith('../');
+export const isRelative = (specifier: string) =>
+  specifier === '.' || specifier === '..' || specifier.startsWith('./') || specifier.startsWith('../');
 
 const importTypeOnly = (node: ts.ImportDeclaration | ts.ExportDeclaration): boolean => {
   if (ts.isExportDeclaration(node)) return node.isTypeOnly;
