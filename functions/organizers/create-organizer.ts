@@ -3,8 +3,8 @@ import { createHandler } from '../../shared/http/handler';
 import { idempotent } from '../../shared/http/idempotency';
 import * as compiled from '../../shared/schemas/compiled/createOrganizer';
 import { created } from '../../shared/http/replies';
-import { linkedPostWrites } from '../../shared/services/linked';
-import { organizerType } from '../../shared/services/linked';
+import { linkedPostWrites } from '../../shared/services/linked/write';
+import { organizerType } from '../../shared/services/linked/write';
 
 const organizers = linkedPostWrites(organizerType);
 

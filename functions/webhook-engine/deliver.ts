@@ -2,7 +2,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { config, SERVICE_NAME } from '../../shared/config';
 import { powertoolsLogger } from '../../shared/http/powertools-logger';
 import { jobOfMessage, sqsJobQueue } from '../../shared/repositories/webhook-job-queue';
-import { deliverQueuedJob } from '../../shared/services/webhooks';
+import { deliverQueuedJob } from '../../shared/services/webhooks/engine';
 
 /**
  * The webhook deliverer, deployed (docs/webhooks.md, "Engine"; infra/webhook-engine.ts): invoked by

@@ -3,7 +3,7 @@ import { config, SERVICE_NAME } from '../../shared/config';
 import { powertoolsLogger } from '../../shared/http/powertools-logger';
 import { sqsJobQueue } from '../../shared/repositories/webhook-job-queue';
 import type { StreamRecordLike } from '../../shared/repositories/webhook-stream';
-import { processStreamBatch, STREAM_BATCH_RESERVE_MS } from '../../shared/services/webhooks';
+import { processStreamBatch, STREAM_BATCH_RESERVE_MS } from '../../shared/services/webhooks/engine';
 
 /**
  * The webhook dispatcher, deployed (docs/webhooks.md, "Engine"; infra/webhook-engine.ts): invoked by

@@ -1,7 +1,7 @@
 import { backgroundPart } from '../../shared/contracts/background';
 import type { Resolve } from '../../shared/outbound/guarded-fetch';
 import { deleteJob, dueJobs, type JobRef, putJob } from '../../shared/repositories/webhook-deliveries';
-import { runJob } from '../../shared/services/webhooks';
+import { runJob } from '../../shared/services/webhooks/engine';
 import { invokeUnderTimeout } from '../jobs';
 
 const JOB_PAGE = 50;

@@ -34,7 +34,7 @@ export function publicationDates(
 
 /**
  * publicationDates in the site zone, `at` being now. The venue and organizer writes load this module
- * (and luxon with it) only for a body that sends `date` or `date_utc` (services/linked/post-state.ts).
+ * (and luxon with it) only for a body that sends `date` or `date_utc` (services/linked/write/post-state.ts).
  */
 export const sitePublicationDates = (body: { date?: unknown; date_utc?: unknown }, at: Date) =>
   publicationDates(body, siteZone(), DateTime.fromJSDate(at));

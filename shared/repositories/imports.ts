@@ -7,6 +7,10 @@ import { keys } from '../db/keys';
 import { commit } from '../db/transact';
 import { AlreadyCreated, type CreationKey, creationGuard } from './creations';
 import { queryIndex } from '../db/query';
+import { nextId } from '../db/ids';
+
+/** A new import's ID. */
+export const nextImportId = () => nextId('import');
 
 /**
  * Feed and CSV imports: one item each in one partition, and per import one item for each feed UID it

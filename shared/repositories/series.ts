@@ -7,6 +7,15 @@ import { keys } from '../db/keys';
 import type { PlannedWrite } from '../db/transact';
 import { patterns } from '../db/access-patterns';
 import { queryIndex } from '../db/query';
+import { nextIds } from '../db/ids';
+import { commit } from '../db/transact';
+
+/** IDs for `n` new occurrences (posts). */
+export const newOccurrenceIds = (n: number) => nextIds('post', n);
+
+/** Removes a series' item (its occurrences are gone: a forced delete of the whole series). */
+export const deleteSeriesItem = (id: number) =>
+  commit([{ item: { Delete: { TableName: tableName(), Key: keys.series(id) } } }]);
 
 /**
  * The series item of a recurring event (docs/recurrence.md, "Storage"): what every occurrence follows,

@@ -14,7 +14,7 @@ import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
 import { unlessConditionFails } from '../db/conditional';
 import { type Key, keys } from '../db/keys';
-import { batchGet, batchPut, collect, itemKey, queryIndex } from '../db/query';
+import { batchDelete, batchGet, batchPut, collect, itemKey, queryIndex } from '../db/query';
 import { commit, type Write } from '../db/transact';
 
 /** Month items of a scope (`key`: its detail items or its day sums) for start months [low, high]. */
@@ -136,6 +136,12 @@ export async function clearStaleTree(category: number, seen: string): Promise<vo
 const STALE = keys.treeStale(0).sk;
 
 /** The month items of a scope's tallies, its pairs' too (not a subtree's stale flag). */
+/** The partition a scope's tally items are in (what a rebuild compares a tally item's pk with). */
+export const tallyPartition = (scope: TallyScope): string => keys.tallyPartition(scope);
+
+/** Deletes tally items a rebuild found no event for. */
+export const deleteTallyItems = (stray: Key[]) => batchDelete(stray);
+
 export async function tallyKeys(scope: TallyScope): Promise<Key[]> {
   const items = await collect(queryIndex(patterns.tallyItemKeys.query(scope)));
   return items.filter((i) => i.sk !== STALE).map((i) => ({ pk: String(i.pk), sk: String(i.sk) }));

@@ -5,6 +5,10 @@ import { ddb, tableName } from '../db/client';
 import { unlessConditionFails } from '../db/conditional';
 import { keys } from '../db/keys';
 import { collect, queryIndex } from '../db/query';
+import { nextId } from '../db/ids';
+
+/** A new webhook subscription's ID. */
+export const nextWebhookId = () => nextId('webhook');
 
 /**
  * Webhook subscriptions: one item each in one partition. The signing secrets live only here; the

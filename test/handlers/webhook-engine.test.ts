@@ -8,7 +8,7 @@ import { WEBHOOK_QUEUE_URL_ENV } from '../../shared/config';
 import { keys } from '../../shared/db/keys';
 import type { JobRef } from '../../shared/repositories/webhook-deliveries';
 import { SQS_MAX_DELAY_SECONDS } from '../../shared/repositories/webhook-job-queue';
-import { STREAM_BATCH_RESERVE_MS } from '../../shared/services/webhooks';
+import { STREAM_BATCH_RESERVE_MS } from '../../shared/services/webhooks/engine';
 import { anEvent, type Rec } from '../support/bodies';
 import { forDispatcher, pkOf, streamEvent, tableStream } from '../support/table-stream';
 import { useStack } from '../support/use-stack';

@@ -8,7 +8,7 @@ import {
   PIPE_RETRY_ATTEMPTS,
   WEBHOOK_ENGINE_TABLE_ACTIONS,
 } from '../../infra/webhook-engine';
-import { STREAM_BATCH_RESERVE_MS } from '../../shared/services/webhooks';
+import { STREAM_BATCH_RESERVE_MS } from '../../shared/services/webhooks/engine';
 import { WEBHOOK_QUEUE_URL_ENV } from '../../shared/config';
 import { keys } from '../../shared/db/keys';
 import { synth } from './synth';

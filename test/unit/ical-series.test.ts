@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { intlTimes } from '../../shared/domain/intl-times';
 import { expandSeries } from '../../shared/domain/recurrence';
-import { renderCalendar, seriesUid } from '../../shared/services/feeds';
+import { renderCalendar, seriesUid } from '../../shared/services/feeds/ical';
 import type { EventView as Event } from '../../shared/services/events';
 import { type Expanded, expandCalendar } from '../support/ical-expand';
 
 /**
- * The feed's writer of series (shared/services/feeds/ical-series.ts) on hand-made occurrences, as the
+ * The feed's writer of series (shared/services/feeds/ical/ical-series.ts) on hand-made occurrences, as the
  * list service would give them: whatever is listed, ical.js's expansion of the written calendar gives
  * the same occurrences (start instants or days, and titles), and a series is one VEVENT.
  */

@@ -16,7 +16,7 @@ import {
   sequenceOf,
   tzidOf,
   windowSlices,
-} from '../../shared/services/feeds';
+} from '../../shared/services/feeds/ical';
 import type { EventView } from '../../shared/services/events';
 
 /** The pure parts of the iCalendar routes: text, zones, window, conditional GETs, the document. */

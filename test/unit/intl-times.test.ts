@@ -273,7 +273,7 @@ describe('list and feed windows with Intl, as luxon gives them', () => {
       const m = await load(site);
       const { windowWith } = await import('../../shared/domain/event-window');
       const { listWindow } = await import('../../shared/domain/list-window');
-      const { feedWindow } = await import('../../shared/services/feeds');
+      const { feedWindow } = await import('../../shared/services/feeds/ical');
       const queries = [
         {},
         { strict_dates: true },

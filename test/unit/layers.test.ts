@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
  *   5 shared/repositories/ and shared/outbound/ (DynamoDB; URLs users gave)  6 shared/services/ and
  *   shared/docs/ (same rank, neither imports the other)
  *   7 shared/http/  8 functions/
+ * The services skip a layer never: they reach shared/db/ through shared/repositories/ only.
  * Anything else (local/, infra/, test/, bench/, a file outside every layer) is out of bounds.
  */
 
@@ -72,6 +73,16 @@ function layerViolations(edges: Edge[]): string[] {
   return edges
     .filter(breaksLayers)
     .map((e) => `${e.from} -> ${e.unresolved ? `${e.specifier} (unresolved)` : e.to}`);
+}
+
+/** The services reach the table through shared/repositories/ only, never shared/db/ itself. */
+const NO_DB = ['shared/services/'];
+
+/** Imports of shared/db/ from the services, as `file -> target`. */
+function dbViolations(edges: Edge[]): string[] {
+  return edges
+    .filter((e) => !e.unresolved && e.to.startsWith('shared/db/') && NO_DB.some((p) => e.from.startsWith(p)))
+    .map((e) => `${e.from} -> ${e.to}`);
 }
 
 /** Folders whose files must not import the AWS SDK: only shared/db and shared/repositories talk to DynamoDB. */
@@ -212,6 +223,12 @@ describe('the import graph of shared/ and functions/', () => {
     expect(violations, `imports that break the layering:\n${violations.join('\n')}`).toEqual([]);
   });
 
+  it('keeps shared/db/ behind the repositories: no service imports it', () => {
+    const violations = dbViolations(GRAPH);
+
+    expect(violations, `imports of shared/db/ above the repositories:\n${violations.join('\n')}`).toEqual([]);
+  });
+
   it('keeps the AWS SDK out of services, schemas, contracts, domain and functions', () => {
     const violations = awsSdkViolations(GRAPH);
 
@@ -285,6 +302,15 @@ describe('the checker itself', () => {
     const violations = layerViolations(targets.map((t) => edge('shared/http/handler.ts', t)));
 
     expect(violations).toHaveLength(targets.length);
+  });
+
+  it('reports a service importing shared/db/ and lets a repository do so', () => {
+    const edges = [
+      edge('shared/services/series/journal.ts', 'shared/db/keys.ts'),
+      edge('shared/repositories/series.ts', 'shared/db/keys.ts'),
+    ];
+
+    expect(dbViolations(edges)).toEqual(['shared/services/series/journal.ts -> shared/db/keys.ts']);
   });
 
   it('reports a relative import that names no file', () => {

@@ -61,9 +61,9 @@ async function site(zone: string) {
     dates: await import('../../shared/domain/dates'),
     pub: await import('../../shared/domain/publication-dates'),
     clock: await import('../../shared/domain/clock'),
-    state: await import('../../shared/services/linked'),
+    state: await import('../../shared/services/linked/write'),
     lazy: await import('../../shared/http/lazy-parts'),
-    venue: (await import('../../shared/services/linked')).venueType,
+    venue: (await import('../../shared/services/linked/write')).venueType,
   };
 }
 type Site = Awaited<ReturnType<typeof site>>;

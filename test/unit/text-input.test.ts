@@ -7,7 +7,7 @@ import { DomainError } from '../../shared/domain/errors';
 import { parseBody } from '../../shared/http/body';
 import { ApiError } from '../../shared/http/errors';
 import { parseQueryString } from '../../shared/http/params';
-import { renderCalendar } from '../../shared/services/feeds';
+import { renderCalendar } from '../../shared/services/feeds/ical';
 import type { EventView } from '../../shared/services/events';
 
 /**

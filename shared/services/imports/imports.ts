@@ -1,7 +1,6 @@
 import type { ParsedRow } from '../../domain/csv-events';
 import { DomainError, importRunning, invalidParam } from '../../domain/errors';
 import { runDeadline, timedOutRun } from '../../domain/import-budget';
-import { nextId } from '../../db/ids';
 import {
   claimRun,
   createImportRecord,
@@ -14,6 +13,7 @@ import {
   type ImportRecord,
   listImports as listRecords,
   putImport,
+  nextImportId,
 } from '../../repositories/imports';
 import type { Caller, Writer } from '../common';
 
@@ -175,7 +175,7 @@ export async function createImport(
     });
   const now = Date.now();
   const record: ImportRecord = {
-    id: await nextId('import'),
+    id: await nextImportId(),
     source: rows ? 'csv' : body.url === undefined ? 'calendar' : 'url',
     root: ctx.root,
     url: body.url ?? null,

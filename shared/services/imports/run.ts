@@ -15,7 +15,7 @@ import {
 } from '../../repositories/imports';
 import { getSeries } from '../../repositories/series';
 import type { Writer } from '../common';
-import { removeEvent } from '../events/write';
+import { removeEvent } from '../events/delete';
 import { checkAsPostEvents, emptyReport, reasonOf } from './report';
 import { createEvent, type EventBody, updateEvent } from '../events/write';
 

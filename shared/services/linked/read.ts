@@ -5,7 +5,7 @@ import type { PostRecord } from '../../domain/records';
 import type { User } from '../../domain/roles';
 import { storedHtmlText } from '../../domain/html';
 import { canSee, seesAll } from '../../domain/visibility';
-import { collect } from '../../db/query';
+import { collect } from '../../repositories/unit-of-work';
 import { linkedIds, upcomingLinkedIds } from '../../repositories/links';
 import {
   getPost,

@@ -37,9 +37,11 @@ async function publish(mark: ScheduledMark, ctx: Writer): Promise<void> {
     await updateEvent({ id: mark.id }, body, sent, ctx, post?.data.series ? 'this' : undefined);
     return;
   }
-  const { linkedPostWrites } = await import('../linked');
+  const { linkedPostWrites } = await import('../linked/write');
   const def =
-    mark.type === 'venue' ? (await import('../linked')).venueType : (await import('../linked')).organizerType;
+    mark.type === 'venue'
+      ? (await import('../linked/write')).venueType
+      : (await import('../linked/write')).organizerType;
   await linkedPostWrites(def as never).update({ id: mark.id }, body as never, sent, ctx);
 }
 

@@ -1,10 +1,15 @@
-import { batchDelete } from '../../db/query';
 import { allScope, featuredScope, linkedScope, type TallyScope, treeScope } from '../../domain/tallies';
-import { keys } from '../../db/keys';
 import { addTallies, type Deltas } from '../../repositories/event-writes';
 import { eventsStartingBetween } from '../../repositories/events';
 import { postsNewestFirst } from '../../repositories/posts';
-import { clearStaleTree, putTallyItems, staleTrees, tallyKeys } from '../../repositories/tallies';
+import {
+  clearStaleTree,
+  deleteTallyItems,
+  putTallyItems,
+  staleTrees,
+  tallyKeys,
+  tallyPartition,
+} from '../../repositories/tallies';
 import { listTerms } from '../../repositories/terms';
 
 export interface TallyReport {
@@ -54,7 +59,7 @@ export async function rebuildTallies(progress: (r: TallyReport) => void = () => 
     if (report.events % 500 === 0) progress(report);
   }
   // Only the scopes of records that exist (one being deleted loses its tallies anyway).
-  const partitions = new Set(scopes.map(keys.tallyPartition));
+  const partitions = new Set(scopes.map(tallyPartition));
   const items = [...deltas.values()]
     .filter(({ key }) => partitions.has(key.pk))
     .map(({ key, adds }) => ({ ...key, ...Object.fromEntries([...adds].filter(([, n]) => n !== 0)) }));
@@ -62,7 +67,7 @@ export async function rebuildTallies(progress: (r: TallyReport) => void = () => 
   for (let i = 0; i < scopes.length; i += PARALLEL) {
     const found = await Promise.all(scopes.slice(i, i + PARALLEL).map(tallyKeys));
     const stray = found.flat().filter((k) => !wanted.has(`${k.pk}|${k.sk}`));
-    await batchDelete(stray);
+    await deleteTallyItems(stray);
     report.removed += stray.length;
   }
   await putTallyItems(items);

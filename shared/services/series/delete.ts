@@ -2,10 +2,8 @@ import type { EventRecord } from '../../domain/event-record';
 import { wallDiff, wallPlus } from '../../domain/wall-time';
 import { assertCanDelete } from '../../domain/post-rules';
 import { assertMeets } from '../../domain/revisions';
-import { keys } from '../../db/keys';
-import { commit } from '../../db/transact';
-import { tableName } from '../../db/client';
-import { getSeries, type SeriesItem, seriesWrite } from '../../repositories/series';
+import { commit } from '../../repositories/unit-of-work';
+import { deleteSeriesItem, getSeries, type SeriesItem, seriesWrite } from '../../repositories/series';
 import { type Ref, staleError, type Writer } from '../common';
 import { loadEvent } from '../events';
 import { type EventView, presentEvent } from '../events';
@@ -50,7 +48,7 @@ export async function removeSeriesPart(
     };
     await commit([seriesWrite(next, version, stale)]);
     await finishJournal(series.id);
-    if (force) await commit([{ item: { Delete: { TableName: tableName(), Key: keys.series(series.id) } } }]);
+    if (force) await deleteSeriesItem(series.id);
   } else {
     const dur = wallDiff(series.end, series.start);
     const s = series;

@@ -1,6 +1,5 @@
-import { nextIds } from '../../db/ids';
-import { commit } from '../../db/transact';
-import { allSeries, getSeries, seriesWrite } from '../../repositories/series';
+import { commit } from '../../repositories/unit-of-work';
+import { allSeries, getSeries, newOccurrenceIds, seriesWrite } from '../../repositories/series';
 import { expand, horizonIn } from './series';
 import { finishJournal, newToken } from './journal';
 
@@ -56,7 +55,7 @@ async function extendOne(id: number, now: Date): Promise<number> {
   const expanded = await expand(s.lines, s, horizon);
   const known = new Set(Object.values(s.members));
   const fresh = expanded.occurrences.map((o) => o.start).filter((st) => st > s.horizon && !known.has(st));
-  const ids = fresh.length ? await nextIds('post', fresh.length) : [];
+  const ids = fresh.length ? await newOccurrenceIds(fresh.length) : [];
   const next = {
     ...s,
     horizon,

@@ -7,8 +7,7 @@ import { editedFields, sharedWith, TIME_FIELDS } from '../../domain/series-field
 import { writtenWall } from '../../domain/event-times';
 import { withTimeMaths } from '../../domain/time-maths';
 import { wallDiff, wallPlus } from '../../domain/wall-time';
-import { nextIds } from '../../db/ids';
-import type { PlannedWrite } from '../../db/transact';
+import type { PlannedWrite } from '../../repositories/unit-of-work';
 import {
   getSeries,
   getSeriesState,
@@ -18,6 +17,7 @@ import {
   seriesWrite,
   type Template,
   templateOf,
+  newOccurrenceIds,
 } from '../../repositories/series';
 import { staleError, type Writer } from '../common';
 import { finishJournal, newToken } from './journal';
@@ -132,8 +132,8 @@ export function creatingSeries(
       const n = series.occurrences.length;
       ids =
         first === undefined
-          ? await nextIds('post', n)
-          : [first, ...(n > 1 ? await nextIds('post', n - 1) : [])];
+          ? await newOccurrenceIds(n)
+          : [first, ...(n > 1 ? await newOccurrenceIds(n - 1) : [])];
       plan = {
         starts: series.occurrences.map((o) => o.start),
         text: series.text,
@@ -284,7 +284,7 @@ async function place(
     } else entries.push({ id: Number(id), remove: true });
   }
   const fresh = [...free];
-  const ids = fresh.length ? await nextIds('post', fresh.length) : [];
+  const ids = fresh.length ? await newOccurrenceIds(fresh.length) : [];
   fresh.forEach((start, i) => {
     members[String(ids[i])] = start;
     entries.push({ id: ids[i]!, start });

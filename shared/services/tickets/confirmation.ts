@@ -4,7 +4,7 @@ import { type MailMessage, mailbox } from '../../domain/mail-message';
 import type { AttendeeRecord, TicketRecord } from '../../domain/tickets';
 import type { MailKind } from '../../repositories/ticket-mail';
 import type { Caller } from '../common';
-import { eventCalendar, locationText } from '../feeds';
+import { eventCalendar, locationText } from '../feeds/ical';
 import { getEvent } from '../events';
 
 /**

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { nextId } from '../../db/ids';
 import { nowDates, nowStamps } from '../../domain/clock';
 import { DomainError, forbidden, notFound } from '../../domain/errors';
 import { pageOf, sliceOf } from '../../domain/paging';
@@ -19,7 +18,7 @@ import {
 } from '../../domain/tickets';
 import { attendeeView, ticketView } from './ticket-view';
 import { canSee } from '../../domain/visibility';
-import { getPostHead, getPosts } from '../../repositories/posts';
+import { getPostHead, getPosts, nextPostId } from '../../repositories/posts';
 import * as repo from '../../repositories/tickets';
 
 /** The use cases of the tickets namespace (docs/tickets.md); handlers in functions/tickets are thin. */
@@ -88,7 +87,7 @@ export async function createTicket(body: TicketInput & { post_id: number; title:
   if (!event || !canSee(event, c.user)) throw notFound('event', body.post_id);
   const now = new Date();
   const record: TicketRecord = {
-    id: await nextId('post'),
+    id: await nextPostId(),
     post_id: body.post_id,
     author: c.user?.sub ?? '',
     status: 'publish',
@@ -228,7 +227,7 @@ export async function register(body: Registration, c: TicketCaller) {
   const token = randomBytes(24).toString('base64url');
   const at = new Date();
   const attendee: AttendeeRecord = {
-    id: await nextId('post'),
+    id: await nextPostId(),
     post_id: ticket.post_id,
     ticket_id: ticket.id,
     status,

@@ -144,7 +144,7 @@ export async function dispatchChangesUntil(
         order,
       };
       // Behind another pending delivery of its record it waits for the hand-over; its own job is only a
-      // safety net then (shared/services/webhooks/delivery.ts).
+      // safety net then (shared/services/webhooks/engine/delivery.ts).
       const waiting = (await laneHead(w.id, delivery.lane!, 1)).length > 0;
       if (await createDelivery(delivery, waiting ? now + LANE_WAIT_MS : now)) made++;
     }

@@ -1,7 +1,11 @@
-/** Webhook subscriptions, their dispatcher and deliverer (the engine). */
-export { runJob } from './delivery';
-export { catchUpChanges, dispatchChanges, streamOrder, type StreamedChange } from './dispatch';
-export { STREAM_BATCH_RESERVE_MS, deliverQueuedJob, processStreamBatch } from './engine';
+/** Webhook subscriptions (the API) and the dispatcher that turns changes into deliveries. */
+export {
+  catchUpChanges,
+  dispatchChanges,
+  dispatchChangesUntil,
+  streamOrder,
+  type StreamedChange,
+} from './dispatch';
 export {
   createWebhook,
   deleteWebhook,

@@ -1,7 +1,6 @@
 import { config } from '../../config';
 import { DomainError, invalidParam } from '../../domain/errors';
 import { newSecret, SECRET_OVERLAP_MS, type Visibility } from '../../domain/webhooks';
-import { nextId } from '../../db/ids';
 import { destinationRefusal, type Resolve } from '../../outbound/guarded-fetch';
 import {
   deliveriesOf,
@@ -16,6 +15,7 @@ import {
   putWebhook,
   updateWebhook as updateRecord,
   type WebhookRecord,
+  nextWebhookId,
 } from '../../repositories/webhooks';
 import type { Caller } from '../common';
 import { queuePing } from './dispatch';
@@ -87,7 +87,7 @@ export async function createWebhook(body: WebhookInput & { url: string; events: 
   const now = Date.now();
   const secret = newSecret();
   const record: WebhookRecord = {
-    id: await nextId('webhook'),
+    id: await nextWebhookId(),
     url: body.url,
     events: body.events,
     description: body.description ?? '',

@@ -11,7 +11,7 @@ import {
 } from '../../../domain/event-query';
 import { indexedQueryWords } from '../../../domain/search';
 import { pageStart, type TallyWho } from '../../../domain/tallies';
-import type { PageSize } from '../../../db/query';
+import type { PageSize } from '../../../repositories/unit-of-work';
 import { allInOrder } from '../../common';
 import type { Driver, EventListPlan, EventListQuery } from './plan';
 import type { ListReads } from './reads';

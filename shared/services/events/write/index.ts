@@ -1,3 +1,2 @@
-/** Event creates, updates and deletes (a recurring one hands over to series/). */
-export { removeEvent } from './delete';
+/** Event creates and updates (a recurring one hands over to series/). */
 export { createEvent, updateEvent, type EventBody } from './write';

@@ -5,7 +5,7 @@ import { assertLinkable } from '../../../domain/post-rules';
 import { atLeast, type User } from '../../../domain/roles';
 import { slugify, slugKey } from '../../../domain/slugs';
 import { plainText } from '../../../domain/text';
-import type { PlannedWrite } from '../../../db/transact';
+import type { PlannedWrite } from '../../../repositories/unit-of-work';
 import { getPosts, newPostWrites } from '../../../repositories/posts';
 import type { SlugClaim } from '../../../repositories/slug-claims';
 import { findTerms, type TermRef } from '../../../repositories/term-lookup';

@@ -19,7 +19,7 @@ import { slugify } from '../../../domain/slugs';
 import { plainText, safeHtml } from '../../../domain/text';
 import { httpUrl, imageUrl } from '../../../domain/web-input';
 import type { LinkKind, PostRecord, PostType } from '../../../domain/records';
-import type { PlannedWrite } from '../../../db/transact';
+import type { PlannedWrite } from '../../../repositories/unit-of-work';
 import { goneLinkTargets } from '../../../repositories/events';
 import { eventWrites } from '../../../repositories/event-writes';
 import { createPost, statusTotals, updatePost } from '../../../repositories/posts';

@@ -1,9 +1,9 @@
 import type { PostRecord } from '../../../domain/records';
 import type { User } from '../../../domain/roles';
 import * as inline from '../../../schemas/compiled/inlineRecords';
-import { type InlineResult, linkedPostWrites } from '..';
-import { organizerType } from '..';
-import { venueType } from '..';
+import { type InlineResult, linkedPostWrites } from '../write';
+import { organizerType } from '../write';
+import { venueType } from '../write';
 
 const writers = { venue: linkedPostWrites(venueType), organizer: linkedPostWrites(organizerType) };
 

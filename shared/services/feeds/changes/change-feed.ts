@@ -1,4 +1,4 @@
-import { config } from '../../config';
+import { config } from '../../../config';
 import {
   actionFor,
   type ChangeAction,
@@ -7,9 +7,9 @@ import {
   encodeCursor,
   oldestPosition,
   positionAt,
-} from '../../domain/changes';
-import { changesAfter } from '../../repositories/changes';
-import type { Caller } from '../common';
+} from '../../../domain/changes';
+import { changesAfter } from '../../../repositories/changes';
+import type { Caller } from '../../common';
 
 export interface ChangeView {
   resource: ChangeResource;

@@ -1,14 +1,14 @@
-import { nowStamps } from '../../domain/clock';
-import { invalidParam } from '../../domain/errors';
-import { scheduledStatus, statusOnWrite } from '../../domain/post-rules';
-import { publishedAt } from '../../domain/published-at';
-import type { PostRecord } from '../../domain/records';
-import { atLeast, type User } from '../../domain/roles';
-import { slugify } from '../../domain/slugs';
-import { plainText, safeHtml } from '../../domain/text';
-import { imageUrl } from '../../domain/web-input';
-import type { Body, LinkedData, LinkedPostType } from './post-type';
-import { nextOptional } from './post-type';
+import { nowStamps } from '../../../domain/clock';
+import { invalidParam } from '../../../domain/errors';
+import { scheduledStatus, statusOnWrite } from '../../../domain/post-rules';
+import { publishedAt } from '../../../domain/published-at';
+import type { PostRecord } from '../../../domain/records';
+import { atLeast, type User } from '../../../domain/roles';
+import { slugify } from '../../../domain/slugs';
+import { plainText, safeHtml } from '../../../domain/text';
+import { imageUrl } from '../../../domain/web-input';
+import type { Body, LinkedData, LinkedPostType } from '..';
+import { nextOptional } from '..';
 
 export interface NextState<D extends LinkedData> {
   record: PostRecord<D>;

@@ -1,6 +1,6 @@
-import { intlTimes } from '../../domain/intl-times';
-import type { IntlZone } from '../../domain/intl-zones';
-import type { expandSeries } from '../../domain/recurrence';
+import { intlTimes } from '../../../domain/intl-times';
+import type { IntlZone } from '../../../domain/intl-zones';
+import type { expandSeries } from '../../../domain/recurrence';
 import {
   isRuleLine,
   type LineTime,
@@ -8,9 +8,9 @@ import {
   normalLines,
   readRecurrenceLines,
   ruleUntil,
-} from '../../domain/recurrence-lines';
-import { wallDiff, wallMs, wallPlus } from '../../domain/wall-time';
-import type { EventView } from '../events';
+} from '../../../domain/recurrence-lines';
+import { wallDiff, wallMs, wallPlus } from '../../../domain/wall-time';
+import type { EventView } from '../../events';
 
 /**
  * The feed's series (docs/recurrence.md, "iCalendar"): the occurrences of one series listed in the

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
-import { config } from '../../config';
-import { DEFAULT_RETRY_SCHEDULE, DISABLE_AFTER_MS, outcomeOf, retryDelayMs } from '../../domain/webhooks';
-import { guardedFetch, OutboundFailed, OutboundRefused, type Resolve } from '../../outbound/guarded-fetch';
+import { config } from '../../../config';
+import { DEFAULT_RETRY_SCHEDULE, DISABLE_AFTER_MS, outcomeOf, retryDelayMs } from '../../../domain/webhooks';
+import { guardedFetch, OutboundFailed, OutboundRefused, type Resolve } from '../../../outbound/guarded-fetch';
 import {
   type Attempt,
   claimDelivery,
@@ -11,8 +11,8 @@ import {
   laneHead,
   putJob,
   settleDelivery,
-} from '../../repositories/webhook-deliveries';
-import { getWebhook, updateWebhook, type WebhookRecord } from '../../repositories/webhooks';
+} from '../../../repositories/webhook-deliveries';
+import { getWebhook, updateWebhook, type WebhookRecord } from '../../../repositories/webhooks';
 
 /**
  * The deliverer: runs one job, i.e. looks at one delivery when it is due and, if it is its lane's

@@ -1,5 +1,4 @@
-/** What other programs read: the iCalendar export and the change feed. */
-export { listChanges } from './change-feed';
+/** The iCalendar export: one event, a list of events, series as RRULE lines. */
 export {
   eventCalendar,
   eventUid,

@@ -1,8 +1,8 @@
-import { invalidParam } from '../../domain/errors';
-import { plainText } from '../../domain/text';
-import { httpUrl } from '../../domain/web-input';
-import { compact, type LinkedPostType, nextOptional } from './post-type';
-import { TEXT, type VenueBody, type VenueData, venueView } from './venue-type';
+import { invalidParam } from '../../../domain/errors';
+import { plainText } from '../../../domain/text';
+import { httpUrl } from '../../../domain/web-input';
+import { compact, type LinkedPostType, nextOptional } from '..';
+import { TEXT, type VenueBody, type VenueData, venueView } from '..';
 
 const text = (v: unknown) => plainText(String(v)) || undefined;
 

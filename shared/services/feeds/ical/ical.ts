@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
 import ical, { ICalCalendarMethod, type ICalEventData, ICalEventStatus } from 'ical-generator';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
-import { config } from '../../config';
-import { plusDays } from '../../domain/calendar';
-import { siteZoneName } from '../../domain/clock';
-import { type WindowQuery, windowAt } from '../../domain/event-window';
-import { intlZone, utcInstant, wallIn } from '../../domain/intl-zones';
-import { withTimeMaths } from '../../domain/time-maths';
-import { descriptionText, foldContentLines, paramText, withoutIcalControls } from '../../domain/ical-text';
-import type { eventIcalQuery } from '../../schemas/ical';
-import type { Infer } from '../../schemas/infer';
-import type { Caller } from '../common';
-import { type EventListQuery, listEvents } from '../events/list';
-import { getEvent } from '../events';
+import { config } from '../../../config';
+import { plusDays } from '../../../domain/calendar';
+import { siteZoneName } from '../../../domain/clock';
+import { type WindowQuery, windowAt } from '../../../domain/event-window';
+import { intlZone, utcInstant, wallIn } from '../../../domain/intl-zones';
+import { withTimeMaths } from '../../../domain/time-maths';
+import { descriptionText, foldContentLines, paramText, withoutIcalControls } from '../../../domain/ical-text';
+import type { eventIcalQuery } from '../../../schemas/ical';
+import type { Infer } from '../../../schemas/infer';
+import type { Caller } from '../../common';
+import { type EventListQuery, listEvents } from '../../events/list';
+import { getEvent } from '../../events';
 import { type ExpandSeries, feedVevents, type TimeForm, type Vevent } from './ical-series';
-import type { EventView } from '../events';
+import type { EventView } from '../../events';
 
 /**
  * The iCalendar (RFC 5545) routes: a feed of the events GET /events would list, in a window, and one
@@ -122,7 +122,7 @@ export async function eventsFeed(
     .slice(0, limit);
   // The recurrence library (and its Temporal polyfill) loads only for a feed with a series in it.
   const expand = events.some((e) => (e as { series_id?: number | null }).series_id != null)
-    ? (await import('../../domain/recurrence')).expandSeries
+    ? (await import('../../../domain/recurrence')).expandSeries
     : undefined;
   return calendarOf(events, now, { kind: 'feed', query: { ...base, limit }, user: ctx.user }, expand);
 }

@@ -1,8 +1,8 @@
-import { deleteJob, type JobRef } from '../../repositories/webhook-deliveries';
-import type { JobQueue } from '../../repositories/webhook-job-queue';
-import { changeOfRecord, jobOfRecord, type StreamRecordLike } from '../../repositories/webhook-stream';
+import { deleteJob, type JobRef } from '../../../repositories/webhook-deliveries';
+import type { JobQueue } from '../../../repositories/webhook-job-queue';
+import { changeOfRecord, jobOfRecord, type StreamRecordLike } from '../../../repositories/webhook-stream';
 import { runJob, type DeliverOptions } from './delivery';
-import { dispatchChangesUntil, streamOrder } from './dispatch';
+import { dispatchChangesUntil, streamOrder } from '..';
 
 /**
  * The deployed engine's two steps around the shared dispatcher and deliverer (docs/webhooks.md,
@@ -23,7 +23,7 @@ export const STREAM_BATCH_RESERVE_MS = 10_000;
  * Dispatches the batch's changes (in stream order), then moves each new job to the queue and deletes
  * it from the table. Returns the sequence number of the first record that must be read again, if any:
  * everything from there is, and both steps are safe to repeat (a delivery's ID is its change's
- * position; a job sent twice is attempted once, shared/services/webhooks/delivery.ts). Once `timeIsUp`
+ * position; a job sent twice is attempted once, shared/services/webhooks/engine/delivery.ts). Once `timeIsUp`
  * says so it stops before the next record (never before the first), which is then the one named:
  * a batch that outlives its function would be retried whole at the same cost.
  */

@@ -1,17 +1,17 @@
-import { nested } from '../../domain/errors';
-import { assertCanEdit } from '../../domain/post-rules';
-import type { PostRecord } from '../../domain/records';
-import { assertMeets } from '../../domain/revisions';
-import type { User } from '../../domain/roles';
-import { canSee } from '../../domain/visibility';
-import { createPost, nextPostId, postsWithSlugPrefix, updatePost } from '../../repositories/posts';
-import { coerceObject, type Shape } from '../../schemas/coerce';
-import { checker, type RawValidate } from '../../schemas/validation-errors';
-import { type Ref, retryStale, staleError, type Writer } from '../common';
-import { loadLinked } from './read';
+import { nested } from '../../../domain/errors';
+import { assertCanEdit } from '../../../domain/post-rules';
+import type { PostRecord } from '../../../domain/records';
+import { assertMeets } from '../../../domain/revisions';
+import type { User } from '../../../domain/roles';
+import { canSee } from '../../../domain/visibility';
+import { createPost, nextPostId, postsWithSlugPrefix, updatePost } from '../../../repositories/posts';
+import { coerceObject, type Shape } from '../../../schemas/coerce';
+import { checker, type RawValidate } from '../../../schemas/validation-errors';
+import { type Ref, retryStale, staleError, type Writer } from '../../common';
+import { loadLinked } from '..';
 import { nextState } from './post-state';
-import type { Body, LinkedData, LinkedPostType } from './post-type';
-import { linkedView } from './post-view';
+import type { Body, LinkedData, LinkedPostType } from '..';
+import { linkedView } from '..';
 
 /** Only the by-slug update declares `slug` (spec §2.2, §4.1 rule 5); elsewhere a sent slug is ignored. */
 const withoutSlug = (sent: Set<string>) => new Set([...sent].filter((k) => k !== 'slug'));

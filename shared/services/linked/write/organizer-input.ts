@@ -1,7 +1,7 @@
-import { plainText } from '../../domain/text';
-import { emailAddress, httpUrl } from '../../domain/web-input';
-import { compact, type LinkedPostType, nextOptional } from './post-type';
-import { type OrganizerBody, type OrganizerData, organizerView } from './organizer-type';
+import { plainText } from '../../../domain/text';
+import { emailAddress, httpUrl } from '../../../domain/web-input';
+import { compact, type LinkedPostType, nextOptional } from '..';
+import { type OrganizerBody, type OrganizerData, organizerView } from '..';
 
 /** How organizer bodies become a organizer's `data` (the write path; reads use organizerView alone). */
 export const organizerType: LinkedPostType<OrganizerData, OrganizerBody> = {

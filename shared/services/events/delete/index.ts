@@ -1,0 +1,2 @@
+/** Event deletes (a series' part hands over to series/). */
+export { removeEvent } from './delete';

@@ -1,0 +1,2 @@
+/** The change feed (GET /changes). */
+export { listChanges } from './change-feed';
