@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { edgesOf, ROOT, tsFilesUnder } from '../test/unit/import-graph';
+import { edgesOf, ROOT, tsFilesUnder } from './lib/import-graph';
 
 const SERVICES = 'shared/services/';
 const OUT = 'docs/features.md';

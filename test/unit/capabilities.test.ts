@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { cyclesOf, edgesOf, type Edge, ROOT, tsFilesUnder } from './import-graph';
+import { cyclesOf, edgesOf, type Edge, ROOT, tsFilesUnder } from '../../scripts/lib/import-graph';
 
 /**
  * The capabilities of shared/services/ (docs/features.md): each is a folder with one public face, its

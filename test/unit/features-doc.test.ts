@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { featuresDoc } from '../../scripts/features-doc';
-import { ROOT } from './import-graph';
+import { ROOT } from '../../scripts/lib/import-graph';
 
 describe('docs/features.md', () => {
   it('is what `npm run features -- --write` generates from the tree (run it after moving files)', () => {
