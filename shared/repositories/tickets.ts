@@ -365,3 +365,42 @@ export async function setCheckIn(
   ]);
   return failed < 0;
 }
+
+/**
+ * Gives a free seat to one waiting attendee (a capacity raised): the seat is taken under the same
+ * condition as a registration's, and the attendee must still be waiting. false when no seat is free
+ * or they stopped waiting.
+ */
+export async function promote(
+  p: AttendeeRecord,
+  stamps: { modified: string; modified_utc: string },
+  eventAuthor: string,
+): Promise<boolean> {
+  const failed = await transact([
+    ticketCounter(
+      p.ticket_id,
+      'ADD sold :one, waitlisted :minus',
+      'attribute_exists(pk) AND (#cap < :zero OR sold < #cap) AND waitlisted > :zero',
+      { ':one': 1, ':minus': -1, ':zero': 0 },
+      { '#cap': 'capacity' },
+    ),
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.attendee(p.id),
+        UpdateExpression: 'SET #s = :going, modified = :m, modified_utc = :mu',
+        ConditionExpression: '#s = :waiting',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: {
+          ':going': 'going',
+          ':waiting': 'waitlist',
+          ':m': stamps.modified,
+          ':mu': stamps.modified_utc,
+        },
+      },
+    },
+    mailPut(p.id, 'promoted'),
+    attendeeChange(p, eventAuthor),
+  ]);
+  return failed < 0;
+}

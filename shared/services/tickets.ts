@@ -188,7 +188,22 @@ export async function updateTicket(id: number, body: TicketInput, c: TicketCalle
       { params: { capacity: 'Lower than the seats already taken.' } },
     );
   }
-  return view(updated, c);
+  return view((await promoteWaiting(updated, event.author)) ?? updated, c);
+}
+
+/** A capacity raised (or made unlimited) gives its new seats to those waiting, first come first served. */
+async function promoteWaiting(t: TicketRecord, eventAuthor: string): Promise<TicketRecord | undefined> {
+  let promoted = false;
+  for (const a of (t.waitlisted ?? 0) > 0 ? await repo.listAttendees({ ticketId: t.id }) : []) {
+    if (a.status !== 'waitlist') continue;
+    if (!(await repo.promote(a, nowStamps(), eventAuthor))) {
+      const now = await repo.getTicket(t.id);
+      if (!now || (now.capacity >= 0 && now.sold >= now.capacity)) break;
+      continue;
+    }
+    promoted = true;
+  }
+  return promoted ? repo.getTicket(t.id) : undefined;
 }
 
 export async function deleteTicket(id: number, c: TicketCaller) {
