@@ -1,3 +1,4 @@
+import { NAMESPACE_PATH, TICKETS_NAMESPACE } from '../config';
 import { invalidParam } from './errors';
 import { type EventData } from './event-record';
 import { listStatuses, passesStatus } from './post-rules';
@@ -10,7 +11,15 @@ import type { User } from './roles';
  * the transaction of each write (repositories/changes.ts).
  */
 
-export const CHANGE_RESOURCES = ['events', 'venues', 'organizers', 'categories', 'tags'] as const;
+export const CHANGE_RESOURCES = [
+  'events',
+  'venues',
+  'organizers',
+  'categories',
+  'tags',
+  'tickets',
+  'attendees',
+] as const;
 export type ChangeResource = (typeof CHANGE_RESOURCES)[number];
 
 export const CHANGE_ACTIONS = ['created', 'updated', 'removed', 'restored'] as const;
@@ -60,6 +69,34 @@ export function postState(p: Pick<PostRecord<object>, 'type' | 'status' | 'autho
 }
 
 export const TERM_STATE: ChangeState = { status: 'publish', author: '' };
+
+/** Tickets and attendees live in the tickets namespace (docs/tickets.md): their rest_url is there. */
+export const TICKET_RESOURCES: readonly ChangeResource[] = ['tickets', 'attendees'];
+
+/** The rest_url of an entry's record, from the events namespace's root (`https://host/cal/events/v1`). */
+export const changeRestUrl = (resource: ChangeResource, id: number, eventsRoot: string) =>
+  `${TICKET_RESOURCES.includes(resource) ? namespaceRoot(eventsRoot, TICKETS_NAMESPACE) : eventsRoot}/${resource}/${id}`;
+
+/** The same root in another namespace. */
+export const namespaceRoot = (eventsRoot: string, namespace: string) =>
+  eventsRoot.endsWith(NAMESPACE_PATH)
+    ? `${eventsRoot.slice(0, -NAMESPACE_PATH.length)}/${namespace}`
+    : `${eventsRoot}/../${namespace}`;
+
+/**
+ * A ticket is seen by whoever sees its event: its state is the event's (at the ticket's write). An
+ * attendee is seen by those who manage the event's attendees only (docs/tickets.md): `private` of the
+ * event's author, which editors and that author see and nobody else; a cancelled one is `trash`, out
+ * of every view (`removed`).
+ */
+export const ticketState = (event: { status: string; author: string }): ChangeState => ({
+  status: event.status,
+  author: event.author,
+});
+export const attendeeState = (eventAuthor: string, cancelled = false): ChangeState => ({
+  status: cancelled ? 'trash' : 'private',
+  author: eventAuthor,
+});
 
 /**
  * Whether the record is in the caller's view: what the caller's list route shows by default (all

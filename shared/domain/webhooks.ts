@@ -7,7 +7,15 @@ import type { User } from './roles';
  * a change-log entry, the retry schedule, and the secrets (Standard Webhooks' `whsec_` format).
  */
 
-export const WEBHOOK_RESOURCES = ['event', 'venue', 'organizer', 'category', 'tag'] as const;
+export const WEBHOOK_RESOURCES = [
+  'event',
+  'venue',
+  'organizer',
+  'category',
+  'tag',
+  'ticket',
+  'attendee',
+] as const;
 export type WebhookResource = (typeof WEBHOOK_RESOURCES)[number];
 
 const SINGULAR: Record<ChangeResource, WebhookResource> = {
@@ -16,6 +24,8 @@ const SINGULAR: Record<ChangeResource, WebhookResource> = {
   organizers: 'organizer',
   categories: 'category',
   tags: 'tag',
+  tickets: 'ticket',
+  attendees: 'attendee',
 };
 
 /** Every type a subscription may name: `<resource>.<action>`, `<resource>.*` and `*`. */

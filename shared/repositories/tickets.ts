@@ -1,17 +1,12 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { patterns } from '../db/access-patterns';
 import { ddb, tableName } from '../db/client';
-import { unlessConditionFails } from '../db/conditional';
 import { keys } from '../db/keys';
 import { collect, queryIndex } from '../db/query';
+import { attendeeState, type ChangeState } from '../domain/changes';
 import type { AttendeeRecord, TicketRecord } from '../domain/tickets';
+import { changeWrite } from './changes';
 import { mailPut } from './ticket-mail';
 
 /**
@@ -26,15 +21,30 @@ const strip = <T>({ pk: _pk, sk: _sk, type: _t, ...rest }: Record<string, unknow
   return rest as T;
 };
 
-export async function putTicket(t: TicketRecord): Promise<void> {
-  await ddb.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.ticket(t.id), ...keys.ticketIndex(t.id), type: 'ticket', ...t },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+/** Puts a new ticket with its change-log entry (`state`: its event's, docs/tickets.md). */
+export async function putTicket(t: TicketRecord, state: ChangeState): Promise<void> {
+  await transact([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.ticket(t.id), ...keys.ticketIndex(t.id), type: 'ticket', ...t },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ticketChange(t.id, undefined, state),
+  ]);
 }
+
+const ticketChange = (id: number, before: ChangeState | undefined, after: ChangeState | undefined) =>
+  changeWrite({ resource: 'tickets', id, before, after }).item;
+
+const attendeeChange = (a: AttendeeRecord, eventAuthor: string, was?: 'new', cancelled = false) =>
+  changeWrite({
+    resource: 'attendees',
+    id: a.id,
+    before: was === 'new' ? undefined : attendeeState(eventAuthor),
+    after: attendeeState(eventAuthor, cancelled),
+  }).item;
 
 export async function getTicket(id: number): Promise<TicketRecord | undefined> {
   const out = await ddb.send(
@@ -57,6 +67,7 @@ export async function updateTicket(
   set: Partial<TicketRecord>,
   capacity?: number,
   unregistered = false,
+  state?: ChangeState,
 ): Promise<TicketRecord | undefined> {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -75,35 +86,37 @@ export async function updateTicket(
     condition += ' AND registrations = :none';
     values[':none'] = 0;
   }
-  const out = await unlessConditionFails(
-    ddb.send(
-      new UpdateCommand({
+  // With its change-log entry, in one transaction (no ALL_NEW there: read back after).
+  const failed = await transact([
+    {
+      Update: {
         TableName: tableName(),
         Key: keys.ticket(id),
         UpdateExpression: `SET ${sets.join(', ')}`,
         ConditionExpression: condition,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    ),
-  );
-  return out && strip<TicketRecord>(out.Attributes!);
+      },
+    },
+    ...(state ? [ticketChange(id, state, state)] : []),
+  ]);
+  return failed < 0 ? getTicket(id) : undefined;
 }
 
 /** Deletes a ticket nobody registered for; false when it has attendees (or is gone). */
-export async function deleteTicket(id: number): Promise<boolean> {
-  const out = await unlessConditionFails(
-    ddb.send(
-      new DeleteCommand({
+export async function deleteTicket(id: number, state?: ChangeState): Promise<boolean> {
+  const failed = await transact([
+    {
+      Delete: {
         TableName: tableName(),
         Key: keys.ticket(id),
         ConditionExpression: 'attribute_exists(pk) AND registrations = :zero',
         ExpressionAttributeValues: { ':zero': 0 },
-      }),
-    ),
-  );
-  return out !== undefined;
+      },
+    },
+    ...(state ? [ticketChange(id, state, undefined)] : []),
+  ]);
+  return failed < 0;
 }
 
 /** The events with at least one ticket: one Query of the tickets' index, their post_id alone. */
@@ -193,10 +206,11 @@ const attendeePut = (a: AttendeeRecord) => ({
  */
 export async function register(
   a: AttendeeRecord,
+  eventAuthor: string,
   waitlist = false,
 ): Promise<'ok' | 'waitlisted' | 'sold_out' | 'gone'> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const seat = await takeSeat(a);
+    const seat = await takeSeat(a, eventAuthor);
     if (seat !== 'sold_out' || !waitlist || a.status !== 'going') return seat;
     const failed = await transact([
       ticketCounter(
@@ -208,6 +222,7 @@ export async function register(
       ),
       attendeePut({ ...a, status: 'waitlist' }),
       mailPut(a.id, 'confirmation'),
+      attendeeChange(a, eventAuthor, 'new'),
     ]);
     if (failed < 0) return 'waitlisted';
     if (!(await getTicket(a.ticket_id))) return 'gone';
@@ -215,7 +230,7 @@ export async function register(
   return 'sold_out';
 }
 
-async function takeSeat(a: AttendeeRecord): Promise<'ok' | 'sold_out' | 'gone'> {
+async function takeSeat(a: AttendeeRecord, eventAuthor: string): Promise<'ok' | 'sold_out' | 'gone'> {
   const counter =
     a.status === 'going'
       ? ticketCounter(
@@ -229,7 +244,12 @@ async function takeSeat(a: AttendeeRecord): Promise<'ok' | 'sold_out' | 'gone'> 
       : ticketCounter(a.ticket_id, 'ADD not_going :one, registrations :one', 'attribute_exists(pk)', {
           ':one': 1,
         });
-  const failed = await transact([counter, attendeePut(a), mailPut(a.id, 'confirmation')]);
+  const failed = await transact([
+    counter,
+    attendeePut(a),
+    mailPut(a.id, 'confirmation'),
+    attendeeChange(a, eventAuthor, 'new'),
+  ]);
   if (failed < 0) return 'ok';
   return (await getTicket(a.ticket_id)) ? 'sold_out' : 'gone';
 }
@@ -250,6 +270,7 @@ export type CancelOutcome = 'ok' | 'stale' | 'waiting' | 'promotee';
 export async function cancel(
   a: AttendeeRecord,
   stamps: { modified: string; modified_utc: string },
+  eventAuthor: string,
   promote?: AttendeeRecord,
 ): Promise<CancelOutcome> {
   const checkedIn = a.checked_in ? ', checked_in :minus' : '';
@@ -307,7 +328,9 @@ export async function cancel(
       },
     });
   // The promoted attendee is told (docs/tickets.md): the mail commits with the promotion or not at all.
-  if (a.status === 'going' && promote) items.push(mailPut(promote.id, 'promoted'));
+  if (a.status === 'going' && promote)
+    items.push(mailPut(promote.id, 'promoted'), attendeeChange(promote, eventAuthor));
+  items.push(attendeeChange(a, eventAuthor, undefined, true));
   const failed = await transact(items);
   return (['ok', 'stale', 'waiting', 'promotee'] as const)[failed + 1]!;
 }
@@ -317,6 +340,7 @@ export async function setCheckIn(
   a: AttendeeRecord,
   checkedIn: boolean,
   stamps: { modified: string; modified_utc: string },
+  eventAuthor: string,
 ): Promise<boolean> {
   const failed = await transact([
     {
@@ -337,6 +361,46 @@ export async function setCheckIn(
       },
     },
     ticketCounter(a.ticket_id, 'ADD checked_in :d', 'attribute_exists(pk)', { ':d': checkedIn ? 1 : -1 }),
+    attendeeChange(a, eventAuthor),
+  ]);
+  return failed < 0;
+}
+
+/**
+ * Gives a free seat to one waiting attendee (a capacity raised): the seat is taken under the same
+ * condition as a registration's, and the attendee must still be waiting. false when no seat is free
+ * or they stopped waiting.
+ */
+export async function promote(
+  p: AttendeeRecord,
+  stamps: { modified: string; modified_utc: string },
+  eventAuthor: string,
+): Promise<boolean> {
+  const failed = await transact([
+    ticketCounter(
+      p.ticket_id,
+      'ADD sold :one, waitlisted :minus',
+      'attribute_exists(pk) AND (#cap < :zero OR sold < #cap) AND waitlisted > :zero',
+      { ':one': 1, ':minus': -1, ':zero': 0 },
+      { '#cap': 'capacity' },
+    ),
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.attendee(p.id),
+        UpdateExpression: 'SET #s = :going, modified = :m, modified_utc = :mu',
+        ConditionExpression: '#s = :waiting',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: {
+          ':going': 'going',
+          ':waiting': 'waitlist',
+          ':m': stamps.modified,
+          ':mu': stamps.modified_utc,
+        },
+      },
+    },
+    mailPut(p.id, 'promoted'),
+    attendeeChange(p, eventAuthor),
   ]);
   return failed < 0;
 }

@@ -1455,7 +1455,7 @@ export interface components {
                  * @description The collection of the record.
                  * @enum {string}
                  */
-                resource: "events" | "venues" | "organizers" | "categories" | "tags";
+                resource: "events" | "venues" | "organizers" | "categories" | "tags" | "tickets" | "attendees";
                 /** @description The record ID. */
                 id: number;
                 /**
@@ -1498,7 +1498,7 @@ export interface components {
             /** @description Where deliveries are POSTed: https only, to a host on the public internet (the local stack also takes http://127.0.0.1 and localhost). */
             url: string;
             /** @description Types to deliver: <resource>.<action> (event, venue, organizer, category, tag × created, updated, removed, restored), <resource>.* or *. */
-            events: ("*" | "event.*" | "event.created" | "event.updated" | "event.removed" | "event.restored" | "venue.*" | "venue.created" | "venue.updated" | "venue.removed" | "venue.restored" | "organizer.*" | "organizer.created" | "organizer.updated" | "organizer.removed" | "organizer.restored" | "category.*" | "category.created" | "category.updated" | "category.removed" | "category.restored" | "tag.*" | "tag.created" | "tag.updated" | "tag.removed" | "tag.restored")[];
+            events: ("*" | "event.*" | "event.created" | "event.updated" | "event.removed" | "event.restored" | "venue.*" | "venue.created" | "venue.updated" | "venue.removed" | "venue.restored" | "organizer.*" | "organizer.created" | "organizer.updated" | "organizer.removed" | "organizer.restored" | "category.*" | "category.created" | "category.updated" | "category.removed" | "category.restored" | "tag.*" | "tag.created" | "tag.updated" | "tag.removed" | "tag.restored" | "ticket.*" | "ticket.created" | "ticket.updated" | "ticket.removed" | "ticket.restored" | "attendee.*" | "attendee.created" | "attendee.updated" | "attendee.removed" | "attendee.restored")[];
             /** @description A note for administrators. */
             description?: string;
             /** @description Whether deliveries are made; false pauses them. */
@@ -1529,7 +1529,7 @@ export interface components {
             /** @description Where deliveries are POSTed: https only, to a host on the public internet (the local stack also takes http://127.0.0.1 and localhost). */
             url?: string;
             /** @description Types to deliver: <resource>.<action> (event, venue, organizer, category, tag × created, updated, removed, restored), <resource>.* or *. */
-            events?: ("*" | "event.*" | "event.created" | "event.updated" | "event.removed" | "event.restored" | "venue.*" | "venue.created" | "venue.updated" | "venue.removed" | "venue.restored" | "organizer.*" | "organizer.created" | "organizer.updated" | "organizer.removed" | "organizer.restored" | "category.*" | "category.created" | "category.updated" | "category.removed" | "category.restored" | "tag.*" | "tag.created" | "tag.updated" | "tag.removed" | "tag.restored")[];
+            events?: ("*" | "event.*" | "event.created" | "event.updated" | "event.removed" | "event.restored" | "venue.*" | "venue.created" | "venue.updated" | "venue.removed" | "venue.restored" | "organizer.*" | "organizer.created" | "organizer.updated" | "organizer.removed" | "organizer.restored" | "category.*" | "category.created" | "category.updated" | "category.removed" | "category.restored" | "tag.*" | "tag.created" | "tag.updated" | "tag.removed" | "tag.restored" | "ticket.*" | "ticket.created" | "ticket.updated" | "ticket.removed" | "ticket.restored" | "attendee.*" | "attendee.created" | "attendee.updated" | "attendee.removed" | "attendee.restored")[];
             /** @description A note for administrators. */
             description?: string;
             /** @description Whether deliveries are made; false pauses them. */
@@ -1545,7 +1545,7 @@ export interface components {
             id: string;
             type: string;
             /** @enum {string} */
-            resource?: "events" | "venues" | "organizers" | "categories" | "tags";
+            resource?: "events" | "venues" | "organizers" | "categories" | "tags" | "tickets" | "attendees";
             record_id?: number;
             /**
              * @description pending: waiting for its turn or its next try; delivered: a 2xx; failed: given up (retryable).

@@ -46,7 +46,7 @@ export async function checkInByCode(
     );
   if (attendee.checked_in) throw refused('attendee_already_checked_in', 'Already checked in!', view());
   // The same conditional write as PUT /attendees/{id}: of two scans at two doors, one checks in.
-  if (!(await repo.setCheckIn(attendee, true, nowStamps()))) {
+  if (!(await repo.setCheckIn(attendee, true, nowStamps(), event.author))) {
     const now = await repo.getAttendee(attendee.id);
     throw refused('attendee_already_checked_in', 'Already checked in!', view(now ?? attendee));
   }

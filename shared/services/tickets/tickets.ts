@@ -16,6 +16,7 @@ import {
   ticketNotFound,
   ticketUnavailable,
 } from '../../domain/tickets';
+import { ticketState } from '../../domain/changes';
 import { attendeeView, ticketView } from './ticket-view';
 import { canSee } from '../../domain/visibility';
 import { getPostHead, getPosts, nextPostId } from '../../repositories/posts';
@@ -106,7 +107,7 @@ export async function createTicket(body: TicketInput & { post_id: number; title:
     ...(body.available_until ? { available_until: fullWall(body.available_until, true) } : {}),
     requires_attendee_information: body.requires_attendee_information ?? false,
   };
-  await repo.putTicket(record);
+  await repo.putTicket(record, ticketState(event));
   return view(record, c, []);
 }
 
@@ -158,12 +159,10 @@ export async function listTickets(q: TicketQuery, c: TicketCaller) {
 
 export async function updateTicket(id: number, body: TicketInput, c: TicketCaller) {
   checkInput(body);
-  const { ticket } = await visibleTicket(id, c);
+  const { ticket, event: was } = await visibleTicket(id, c);
   const moved = body.post_id !== undefined && body.post_id !== ticket.post_id;
-  if (moved) {
-    const event = await eventOf(body.post_id!);
-    if (!event || !canSee(event, c.user)) throw notFound('event', body.post_id!);
-  }
+  const event = moved ? await eventOf(body.post_id!) : was;
+  if (!event || !canSee(event, c.user)) throw notFound('event', body.post_id!);
   const { cost: _cost, available_from, available_until, ...rest } = body;
   const set: Partial<TicketRecord> = {
     ...(rest as Partial<TicketRecord>),
@@ -171,7 +170,7 @@ export async function updateTicket(id: number, body: TicketInput, c: TicketCalle
     ...(available_until !== undefined ? { available_until: fullWall(available_until, true) } : {}),
     ...nowStamps(),
   };
-  const updated = await repo.updateTicket(id, set, body.capacity, moved);
+  const updated = await repo.updateTicket(id, set, body.capacity, moved, ticketState(event));
   if (!updated) {
     const now = await repo.getTicket(id);
     if (!now) throw ticketNotFound(id);
@@ -188,12 +187,27 @@ export async function updateTicket(id: number, body: TicketInput, c: TicketCalle
       { params: { capacity: 'Lower than the seats already taken.' } },
     );
   }
-  return view(updated, c);
+  return view((await promoteWaiting(updated, event.author)) ?? updated, c);
+}
+
+/** A capacity raised (or made unlimited) gives its new seats to those waiting, first come first served. */
+async function promoteWaiting(t: TicketRecord, eventAuthor: string): Promise<TicketRecord | undefined> {
+  let promoted = false;
+  for (const a of (t.waitlisted ?? 0) > 0 ? await repo.listAttendees({ ticketId: t.id }) : []) {
+    if (a.status !== 'waitlist') continue;
+    if (!(await repo.promote(a, nowStamps(), eventAuthor))) {
+      const now = await repo.getTicket(t.id);
+      if (!now || (now.capacity >= 0 && now.sold >= now.capacity)) break;
+      continue;
+    }
+    promoted = true;
+  }
+  return promoted ? repo.getTicket(t.id) : undefined;
 }
 
 export async function deleteTicket(id: number, c: TicketCaller) {
-  const { ticket } = await visibleTicket(id, c);
-  if (!(await repo.deleteTicket(id))) {
+  const { ticket, event } = await visibleTicket(id, c);
+  if (!(await repo.deleteTicket(id, ticketState(event)))) {
     if (!(await repo.getTicket(id))) throw ticketNotFound(id);
     throw new DomainError(
       'conflict',
@@ -241,7 +255,7 @@ export async function register(body: Registration, c: TicketCaller) {
     token_hash: hash(token),
     author: c.user?.sub ?? '',
   };
-  const outcome = await repo.register(attendee, body.waitlist === true);
+  const outcome = await repo.register(attendee, event.author, body.waitlist === true);
   if (outcome === 'sold_out') throw soldOut(ticket.id);
   if (outcome === 'gone') throw ticketNotFound(ticket.id);
   const saved: AttendeeRecord = outcome === 'waitlisted' ? { ...attendee, status: 'waitlist' } : attendee;
@@ -254,7 +268,7 @@ async function attendeeFor(id: number, c: TicketCaller) {
   const attendee = await repo.getAttendee(id);
   const event = attendee && (await eventOf(attendee.post_id));
   if (!attendee || !event) throw attendeeNotFound(id);
-  return { attendee, manages: managesAttendees(c.user, event.author) };
+  return { attendee, author: event.author, manages: managesAttendees(c.user, event.author) };
 }
 
 export async function getAttendee(id: number, c: TicketCaller) {
@@ -307,7 +321,7 @@ export async function listAttendees(q: AttendeeQuery, c: TicketCaller) {
 }
 
 export async function checkIn(id: number, checkedIn: boolean, c: TicketCaller) {
-  const { attendee, manages } = await attendeeFor(id, c);
+  const { attendee, manages, author } = await attendeeFor(id, c);
   if (!manages) throw forbidden();
   if (attendee.status !== 'going')
     throw new DomainError(
@@ -315,7 +329,7 @@ export async function checkIn(id: number, checkedIn: boolean, c: TicketCaller) {
       'attendee_not_going',
       'Only an attendee who is going can be checked in.',
     );
-  if (attendee.checked_in !== checkedIn && !(await repo.setCheckIn(attendee, checkedIn, nowStamps())))
+  if (attendee.checked_in !== checkedIn && !(await repo.setCheckIn(attendee, checkedIn, nowStamps(), author)))
     throw new DomainError(
       'conflict',
       'rest_conflict',
@@ -326,10 +340,10 @@ export async function checkIn(id: number, checkedIn: boolean, c: TicketCaller) {
 
 /** Editors (and the event's author) cancel any registration; the attendee with the secret token, their own. */
 export async function cancelAttendee(id: number, token: string | undefined, c: TicketCaller) {
-  const { attendee, manages } = await attendeeFor(id, c);
+  const { attendee, manages, author } = await attendeeFor(id, c);
   const own = token !== undefined && hash(token) === attendee.token_hash;
   if (!manages && !own) throw forbidden();
-  const outcome = attendee.status === 'cancelled' ? 'stale' : await cancelOnce(attendee);
+  const outcome = attendee.status === 'cancelled' ? 'stale' : await cancelOnce(attendee, author);
   if (outcome !== 'ok') {
     const now = await repo.getAttendee(id);
     if (now?.status === 'cancelled')
@@ -344,14 +358,14 @@ export async function cancelAttendee(id: number, token: string | undefined, c: T
  * read from an index (eventually consistent): while the ticket's count says someone waits whom the
  * read did not show, or the one read stopped waiting, it is read again.
  */
-async function cancelOnce(attendee: AttendeeRecord): Promise<repo.CancelOutcome> {
+async function cancelOnce(attendee: AttendeeRecord, eventAuthor: string): Promise<repo.CancelOutcome> {
   for (let attempt = 0; attempt < 20; attempt++) {
     const ticket = attendee.status === 'going' ? await repo.getTicket(attendee.ticket_id) : undefined;
     const promote =
       (ticket?.waitlisted ?? 0) > 0
         ? (await repo.listAttendees({ ticketId: attendee.ticket_id })).find((a) => a.status === 'waitlist')
         : undefined;
-    const outcome = await repo.cancel(attendee, nowStamps(), promote);
+    const outcome = await repo.cancel(attendee, nowStamps(), eventAuthor, promote);
     if (outcome === 'ok' || outcome === 'stale') return outcome;
     await new Promise((r) => setTimeout(r, 20 + Math.random() * 50));
   }

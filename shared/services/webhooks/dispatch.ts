@@ -1,5 +1,12 @@
-import { config, NAMESPACE_PATH } from '../../config';
-import { type ChangeEntry, type ChangeResource, positionAt, timeOfPosition } from '../../domain/changes';
+import { config, NAMESPACE_PATH, TICKETS_NAMESPACE } from '../../config';
+import {
+  type ChangeEntry,
+  type ChangeResource,
+  changeRestUrl,
+  namespaceRoot,
+  positionAt,
+  timeOfPosition,
+} from '../../domain/changes';
 import {
   actionForVisibility,
   eventType,
@@ -16,6 +23,7 @@ import { getEvent } from '../events';
 import { linkedPostReads } from '../linked';
 import { organizerView } from '../linked';
 import { termReads } from '../terms';
+import { getAttendee, getTicket } from '../tickets';
 import { venueView } from '../linked';
 
 /**
@@ -65,6 +73,12 @@ async function recordAs(resource: ChangeResource, id: number, visibility: Visibi
         return await categories.get(id, ctx);
       case 'tags':
         return await tags.get(id, ctx);
+      // As the reader sees them: a public subscription's ticket has no attendees, and attendees (with
+      // their e-mail addresses) reach only those who may manage them (docs/tickets.md).
+      case 'tickets':
+        return await getTicket(id, { ...ctx, root: namespaceRoot(ctx.root, TICKETS_NAMESPACE) });
+      case 'attendees':
+        return await getAttendee(id, { ...ctx, root: namespaceRoot(ctx.root, TICKETS_NAMESPACE) });
     }
   } catch {
     return null;
@@ -90,7 +104,7 @@ async function messageFor(entry: ChangeEntry, visibility: Visibility): Promise<M
       id: entry.id,
       action,
       modified_utc: entry.modified_utc,
-      rest_url: `${apiRoot()}/${entry.resource}/${entry.id}`,
+      rest_url: changeRestUrl(entry.resource, entry.id, apiRoot()),
       record,
     },
   });

@@ -3,6 +3,7 @@ import {
   actionFor,
   type ChangeAction,
   type ChangeResource,
+  changeRestUrl,
   decodeCursor,
   encodeCursor,
   oldestPosition,
@@ -59,7 +60,7 @@ export async function listChanges(
         id: e.id,
         action,
         modified_utc: e.modified_utc,
-        rest_url: `${ctx.root}/${e.resource}/${e.id}`,
+        rest_url: changeRestUrl(e.resource, e.id, ctx.root),
       });
   }
   const hasMore = more && !unsettled;
