@@ -1,9 +1,11 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { sendDueMail } from '../../shared/services/tickets';
-import type { MailTransport } from '../../shared/services/tickets';
+import { type MailTransport, sesTransport } from '../../shared/services/tickets';
 import { readOutbox } from '../support/outbox';
 import { useStack } from '../support/use-stack';
 
@@ -61,6 +63,10 @@ describe('the confirmation e-mail', () => {
     expect(ics.body).toContain('BEGIN:VEVENT');
     expect(ics.body).toContain(`UID:event-${res.body.post_id}@calendar.test`);
     expect(ics.body).toContain('SUMMARY:Jazz & Soul');
+    // The QR code a door's scanner reads: a PNG of the check-in address.
+    const qr = mail.parts.find((p) => p.filename === 'qr.png')!;
+    expect(qr.contentType).toBe('image/png');
+    expect(qr.body.slice(1, 4)).toBe('PNG');
 
     // Sent once: the next run finds nothing due for it.
     const before = mail.raw;
@@ -126,6 +132,32 @@ describe('the confirmation e-mail', () => {
     expect(await mailOf(res.body.id)).toBeDefined();
     expect((await sendDueMail({ now: now + 24 * 3600_000 })).sent).toBe(0);
     expect((await readOutbox(outbox)).filter((m) => m.name.includes(`-${res.body.id}-`))).toHaveLength(1);
+  });
+
+  it('keeps a mail SES refused for its retry (SES when deployed)', async () => {
+    const ses = mockClient(SESv2Client);
+    ses
+      .on(SendEmailCommand)
+      .rejects(Object.assign(new Error('Email address is not verified.'), { name: 'MessageRejected' }));
+    try {
+      const ticketId = await ticketOfNewEvent(2);
+      const res = await register(ticketId, 'Carla');
+      const now = Date.now();
+      const run = await sendDueMail({ transport: sesTransport(), now });
+      expect(run.retrying).toBeGreaterThanOrEqual(1);
+      const raw = ses
+        .commandCalls(SendEmailCommand)
+        .map((c) => Buffer.from(c.args[0].input.Content!.Raw!.Data!).toString());
+      expect(raw.some((m) => m.includes(`Message-ID: <attendee-${res.body.id}-confirmation@`))).toBe(true);
+      // The registration stands, and the mail is sent once SES takes it (here: the outbox).
+      expect(
+        (await api.get(t(`/tickets/${ticketId}`), { token: tokens.editor })).body.capacity_details.sold,
+      ).toBe(1);
+      expect((await sendDueMail({ now: now + 61_000 })).sent).toBeGreaterThanOrEqual(1);
+      expect(await mailOf(res.body.id)).toBeDefined();
+    } finally {
+      ses.restore();
+    }
   });
 
   it('gives up after the retry schedule, leaving the registration as it was', async () => {

@@ -1,6 +1,6 @@
 import { decodeHTML } from 'entities';
 import { config, NAMESPACE_PATH } from '../../config';
-import { type MailMessage, mailbox } from '../../domain/mail-message';
+import { type MailAttachment, type MailMessage, mailbox } from '../../domain/mail-message';
 import type { AttendeeRecord, TicketRecord } from '../../domain/tickets';
 import type { MailKind } from '../../repositories/ticket-mail';
 import type { Caller } from '../common';
@@ -10,8 +10,8 @@ import { getEvent } from '../events';
 /**
  * An attendee's e-mail (docs/tickets.md, "Confirmation e-mail"): the event, the ticket, the security
  * code to show at the door and the event as an `.ics` attachment, written by the service's iCal
- * writer (GET /events/{id}/ical). A QR code of the code waits for a QR library (none installed yet):
- * the code is in the text meanwhile, which the check-in view takes typed.
+ * writer (GET /events/{id}/ical). For those going, a QR code (`qr.png`) of the check-in address, as the
+ * reference's tickets carry: `POST /qr` with the attendee's ID and security code.
  */
 
 const SITE_READER: Caller['user'] = { sub: 'mail', role: 'editor' };
@@ -65,6 +65,7 @@ export async function attendeeMail(
     'The attached event.ics adds the event to your calendar.',
   ];
   const host = new URL(config.siteUrl).hostname;
+  const qr = going ? [await checkInQr(ctx.root, attendee)] : [];
   return {
     from: config.mailFrom,
     to: mailbox(attendee.full_name, attendee.email),
@@ -76,8 +77,20 @@ export async function attendeeMail(
         contentType: 'text/calendar; charset=UTF-8; method=PUBLISH',
         content: ics.body,
       },
+      ...qr,
     ],
     messageId: `${mailName(attendee.id, kind)}@${host}`,
     date: now,
   };
+}
+
+/** The check-in address of an attendee as a QR code: what a door's scanner reads (docs/tickets.md). */
+async function checkInQr(root: string, attendee: AttendeeRecord): Promise<MailAttachment> {
+  const { toBuffer } = await import('qrcode');
+  const address = new URL(`${root.replace(/\/$/, '')}/qr`);
+  address.searchParams.set('ticket_id', String(attendee.id));
+  address.searchParams.set('event_id', String(attendee.post_id));
+  address.searchParams.set('security_code', attendee.security_code);
+  const png = await toBuffer(address.toString(), { type: 'png', errorCorrectionLevel: 'M', margin: 2 });
+  return { filename: 'qr.png', contentType: 'image/png', content: png };
 }

@@ -1,5 +1,5 @@
 /** Tickets and attendees (issue 42). */
 export * from './tickets';
 export { type MailRun, sendDueMail } from './mail-sender';
-export type { MailTransport } from './mail-transport';
+export { type MailTransport, sesTransport } from './mail-transport';
 export { checkInByCode } from './qr-check-in';

@@ -24,14 +24,22 @@ export function outboxTransport(dir = config.outboxDir): MailTransport {
   };
 }
 
-/**
- * The configured transport. `ses` needs the SES v2 client (@aws-sdk/client-sesv2), which this
- * checkout does not have installed yet (docs/tickets.md): until it is, sending with it fails and the
- * outbox keeps every mail pending for the retries.
- */
-export function configuredTransport(): MailTransport {
-  if (config.mailTransport === 'outbox') return outboxTransport();
+/** Amazon SES (v2), the rendered message sent as it is: its From is the `mailFrom` identity. */
+export function sesTransport(): MailTransport {
   return {
-    send: () => Promise.reject(new Error('The SES transport needs @aws-sdk/client-sesv2, not installed.')),
+    async send(raw) {
+      const { SESv2Client, SendEmailCommand } = await import('@aws-sdk/client-sesv2');
+      const client = new SESv2Client({});
+      const sent = await client.send(
+        new SendEmailCommand({ Content: { Raw: { Data: Buffer.from(raw, 'utf8') } } }),
+      );
+      if (!sent.MessageId) throw new Error('SES answered without a message ID.');
+      return sent.MessageId;
+    },
   };
+}
+
+/** The configured transport: the local outbox, or SES when deployed. */
+export function configuredTransport(): MailTransport {
+  return config.mailTransport === 'outbox' ? outboxTransport() : sesTransport();
 }
