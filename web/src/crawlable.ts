@@ -1,4 +1,3 @@
-import { pagePath } from '../../shared/domain/page-paths';
 
 /**
  * Every `<a>` of the calendar goes somewhere (issue 29; Lighthouse's "Links are not crawlable"): a
