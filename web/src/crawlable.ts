@@ -1,4 +1,3 @@
-
 /**
  * Every `<a>` of the calendar goes somewhere (issue 29; Lighthouse's "Links are not crawlable"): a
  * search engine follows an anchor's `href`, and an anchor without one, in a page that listens to clicks,
