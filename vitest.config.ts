@@ -45,12 +45,10 @@ export default defineConfig({
     setupFiles: ['test/support/env.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     pool: 'forks',
-    // Vitest's default is one worker fewer than the cores: one worker on a 2-core CI machine, where the
-    // worker and DynamoDB Local's JVM mostly take turns and an integration file often waits (on timers,
-    // child processes, a browser). A worker per core keeps both busy (on a loaded 2-core machine, four
-    // integration files took 334 s with two workers, 456 s with three, 568 s with one); each file still
-    // has a database of its own (test/support/env.ts), so files in parallel do not meet.
-    maxWorkers: availableParallelism(),
+    // One file at a time on this 2-core machine kind: DynamoDB Local's JVM, the browser tests' Chromium
+    // and the bundling tests need the other core. Measured in whole runs: 2 workers took 1,310 s of wall
+    // time (2,274 s in files), one took 840-930 s; two workers only won on four integration files alone.
+    maxWorkers: Math.max(1, availableParallelism() - 1),
     // The slowest files start first (test/support/slow-files.json), so none starts last on its own.
     sequence: { sequencer: SlowestFirst },
     // Generous: CI machines are shared and can be several times slower than a quiet laptop. Timing is

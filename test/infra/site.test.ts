@@ -321,8 +321,9 @@ describe('the site is optional (issue 25)', () => {
     );
     // Every operation's function, `$default`'s, the extend job's and the finisher of series writes'
     // (issue 27), the webhook engine's dispatcher and deliverer (issue 28) and the import re-sync's
-    // (issue 30) and the scheduled publication's (issue 39): none of them the page's.
-    expect(Object.keys(app.resources('AWS::Lambda::Function'))).toHaveLength(operations.length + 7);
+    // (issue 30), the scheduled publication's (issue 39) and the attendees' mail job's (issue 42): none
+    // of them the page's.
+    expect(Object.keys(app.resources('AWS::Lambda::Function'))).toHaveLength(operations.length + 8);
   });
 
   it('takes SITE_URL from siteUrl when set, so that no function depends on the site stack', () => {

@@ -275,6 +275,7 @@ describe('the synthesized app, run from its cloud assembly', () => {
         `${STACK}-resyncImports`,
         `${STACK}-finishSeriesWrites`,
         `${STACK}-publishScheduled`,
+        `${STACK}-sendMail`,
         `${STACK}-webhookDispatch`,
         `${STACK}-webhookDeliver`,
       ].sort(),
@@ -403,6 +404,12 @@ describe('the synthesized app, run from its cloud assembly', () => {
     const attendee = await ok(201, 'POST', tk('/attendees'), { body: { ...guest, email: 'a@example.com' } });
     await ok(409, 'POST', tk('/attendees'), { body: { ...guest, email: 'b@example.com' } });
     const attendeePath = tk(`/attendees/${attendee.body.id}`);
+    // The code is the attendee's, from their e-mail: a wrong one is refused, reading the attendee.
+    const qr = await ok(403, 'POST', tk('/qr'), {
+      token: admin,
+      body: { ticket_id: attendee.body.id, security_code: '0000000000' },
+    });
+    expect(qr.body.code).toBe('security_code_not_valid');
     await ok(200, 'GET', tk(`/attendees?ticket_id=${seat.body.id}`), { token: admin });
     await ok(200, 'GET', attendeePath, { token: admin });
     for (const [method, check_in] of [
@@ -514,6 +521,31 @@ describe('the synthesized app, run from its cloud assembly', () => {
       ),
     );
     expect(result).toMatchObject({ failed: 0 });
+  });
+
+  it("runs the mail job (issue 42) as its schedule does: the smoke set's confirmation sent, none failed", async () => {
+    const job = functions.get(`${STACK}-sendMail`)!;
+    // Through the local outbox, not SES (no AWS here): the job's reads and claims are what is checked.
+    const outbox = mkdtempSync(join(tmpdir(), 'smoke-outbox-'));
+    try {
+      // The sender is the `mailFrom` setting (a verified SES identity); this app is synthesized without one.
+      const env = {
+        ...job.env,
+        MAIL_TRANSPORT: 'outbox',
+        CAL_OUTBOX_DIR: outbox,
+        MAIL_FROM: 'Calendar <tickets@calendar.example.org>',
+      };
+      const result = await withEnv(env, () =>
+        (job.handler as unknown as (e: object, c: Context) => Promise<Record<string, number>>)(
+          { time: new Date().toISOString() },
+          context(job.fn, 'mail-1'),
+        ),
+      );
+      expect(result).toMatchObject({ failed: 0 });
+      expect(result.sent).toBeGreaterThanOrEqual(1);
+    } finally {
+      rmSync(outbox, { recursive: true, force: true });
+    }
   });
 
   it("runs the webhook engine (issue 28): the dispatcher on the table's stream, the deliverer on its queue", async () => {

@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { config } from '../../config';
+import { sendRawMail } from '../../repositories/mail-ses';
 
 /**
  * Where a rendered mail goes: the local outbox (one `.eml` file per mail, named by the outbox item, so
@@ -24,20 +25,8 @@ export function outboxTransport(dir = config.outboxDir): MailTransport {
   };
 }
 
-/** Amazon SES (v2), the rendered message sent as it is: its From is the `mailFrom` identity. */
-export function sesTransport(): MailTransport {
-  return {
-    async send(raw) {
-      const { SESv2Client, SendEmailCommand } = await import('@aws-sdk/client-sesv2');
-      const client = new SESv2Client({});
-      const sent = await client.send(
-        new SendEmailCommand({ Content: { Raw: { Data: Buffer.from(raw, 'utf8') } } }),
-      );
-      if (!sent.MessageId) throw new Error('SES answered without a message ID.');
-      return sent.MessageId;
-    },
-  };
-}
+/** Amazon SES (v2) when deployed (shared/repositories/mail-ses.ts). */
+export const sesTransport = (): MailTransport => ({ send: (raw) => sendRawMail(raw) });
 
 /** The configured transport: the local outbox, or SES when deployed. */
 export function configuredTransport(): MailTransport {
