@@ -57,14 +57,15 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 600_000,
     // On for `npm test` (--coverage), the whole suite; off for a run of a few files, where the
-    // thresholds would not hold. The thresholds are the whole suite's level, rounded down: raise them
-    // when coverage rises, never lower them.
+    // thresholds would not hold. The thresholds are the whole suite's level, rounded down (a run of
+    // 2 December 2026: 70.4 / 70.4 / 97.4 / 96.9 %; branches one lower, as timing-dependent paths vary
+    // between runs): raise them when coverage rises, never lower them.
     coverage: {
       provider: 'v8',
       reporter: ['text-summary', 'json-summary'],
       include: ['shared/**', 'functions/**'],
       reportsDirectory: 'coverage',
-      thresholds: { statements: 32, branches: 27, functions: 60, lines: 62 },
+      thresholds: { statements: 70, branches: 69, functions: 97, lines: 96 },
     },
   },
 });
