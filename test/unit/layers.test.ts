@@ -1,8 +1,15 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import {
+  type Edge,
+  edgesOf,
+  isRelative,
+  ROOT,
+  specifiersOf,
+  tsFilesUnder,
+} from '../../scripts/lib/import-graph';
 
 /**
  * The architecture of shared/, checked on the import graph of the source itself.
@@ -15,8 +22,6 @@ import { describe, expect, it } from 'vitest';
  * The services skip a layer never: they reach shared/db/ through shared/repositories/ only.
  * Anything else (local/, infra/, test/, bench/, a file outside every layer) is out of bounds.
  */
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 // ---------------------------------------------------------------------------------------------------
 // The checker: pure functions over repository-relative paths (POSIX separators).
@@ -44,18 +49,6 @@ function layerOf(file: string): Layer | undefined {
   const hit = LAYERS.find(([prefix]) => (prefix.endsWith('/') ? file.startsWith(prefix) : file === prefix));
   return hit && { name: hit[0], rank: hit[1] };
 }
-
-/** One import of the graph: `to` is a repository path, or a bare package name, or unresolved. */
-interface Edge {
-  from: string;
-  to: string;
-  /** The specifier as written. */
-  specifier: string;
-  /** A relative specifier that names no file. */
-  unresolved?: boolean;
-}
-
-const isRelative = (specifier: string) => specifier.startsWith('./') || specifier.startsWith('../');
 
 /** Whether one import breaks the layer rule. Bare package imports are not part of the layering. */
 function breaksLayers(edge: Edge): boolean {
@@ -101,42 +94,6 @@ function awsSdkViolations(edges: Edge[]): string[] {
     .map((e) => `${e.from} -> ${e.specifier}`);
 }
 
-/** Every module specifier of a source text: static imports and re-exports (type-only ones too), import(). */
-function specifiersOf(fileName: string, text: string): string[] {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if (
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
-      node.moduleSpecifier &&
-      ts.isStringLiteral(node.moduleSpecifier)
-    )
-      found.push(node.moduleSpecifier.text);
-    else if (
-      ts.isImportEqualsDeclaration(node) &&
-      ts.isExternalModuleReference(node.moduleReference) &&
-      ts.isStringLiteral(node.moduleReference.expression)
-    )
-      found.push(node.moduleReference.expression.text);
-    else if (
-      ts.isCallExpression(node) &&
-      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-      node.arguments[0] &&
-      ts.isStringLiteralLike(node.arguments[0])
-    )
-      found.push(node.arguments[0].text);
-    else if (
-      ts.isImportTypeNode(node) &&
-      ts.isLiteralTypeNode(node.argument) &&
-      ts.isStringLiteral(node.argument.literal)
-    )
-      found.push(node.argument.literal.text);
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
 const KEY_PREFIX = /\b(POST|TERM|TERMNAME|TYPE|TALLY|COUNT|COUNTER|SLUG|LINK|TAXONOMY)#/;
 
 /** String and template literals of a source text that spell a table key prefix (comments do not count). */
@@ -162,42 +119,6 @@ function keyLiteralsIn(fileName: string, text: string): string[] {
 
 // ---------------------------------------------------------------------------------------------------
 // The real tree.
-
-const posix = (p: string) => p.split(sep).join('/');
-
-function tsFilesUnder(folder: string): string[] {
-  const abs = join(ROOT, folder);
-  if (!existsSync(abs)) return [];
-  return (readdirSync(abs, { recursive: true }) as string[])
-    .map((f) => posix(join(folder, f)))
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && statSync(join(ROOT, f)).isFile())
-    .sort();
-}
-
-/** The file a relative specifier names, as TypeScript's bundler resolution would find it. */
-function resolveRelative(from: string, specifier: string): string | undefined {
-  const base = join(ROOT, dirname(from), specifier);
-  const candidates = [
-    base,
-    `${base}.ts`,
-    `${base}.tsx`,
-    base.replace(/\.js$/, '.ts'),
-    join(base, 'index.ts'),
-    join(base, 'index.tsx'),
-  ];
-  const hit = candidates.find((c) => existsSync(c) && statSync(c).isFile());
-  return hit && posix(relative(ROOT, hit));
-}
-
-function edgesOf(files: string[]): Edge[] {
-  return files.flatMap((from) =>
-    specifiersOf(from, readFileSync(join(ROOT, from), 'utf8')).map((specifier): Edge => {
-      if (!isRelative(specifier)) return { from, to: specifier, specifier };
-      const to = resolveRelative(from, specifier);
-      return to ? { from, to, specifier } : { from, to: specifier, specifier, unresolved: true };
-    }),
-  );
-}
 
 const SOURCES = [...tsFilesUnder('shared'), ...tsFilesUnder('functions')];
 const GRAPH = edgesOf(SOURCES);
