@@ -3,9 +3,13 @@
  * sent as it is, its From the `mailFrom` identity. Resolves with SES's message ID; throws when SES
  * refused it (an unverified address, throttling), which the sender retries.
  */
+let client: import('@aws-sdk/client-sesv2').SESv2Client | undefined;
+
 export async function sendRawMail(raw: string): Promise<string> {
   const { SESv2Client, SendEmailCommand } = await import('@aws-sdk/client-sesv2');
-  const sent = await new SESv2Client({}).send(
+  // One client for the function's life, made on the first mail: a run sends up to fifty.
+  client ??= new SESv2Client({});
+  const sent = await client.send(
     new SendEmailCommand({ Content: { Raw: { Data: Buffer.from(raw, 'utf8') } } }),
   );
   if (!sent.MessageId) throw new Error('SES answered without a message ID.');
