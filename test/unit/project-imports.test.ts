@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import ts from 'typescript';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf, isRelative, posix, resolveRelative } from '../../scripts/lib/import-graph';
 
 /**
  * The import graph of the whole project (every folder's TypeScript, tests too), checked for what the
@@ -32,8 +32,6 @@ const FOLDERS = [
 ];
 const IGNORED = /(^|\/)(node_modules|dist|cdk\.out|coverage)\//;
 
-const posix = (p: string) => p.split(sep).join('/');
-
 function tsFiles(folder: string): string[] {
   const abs = join(ROOT, folder);
   if (!existsSync(abs)) return [];
@@ -44,68 +42,6 @@ function tsFiles(folder: string): string[] {
     .sort();
 }
 
-/** One relative import of a file; `typeOnly` when nothing of it is left at run time. */
-interface Import {
-  specifier: string;
-  typeOnly: boolean;
-}
-
-/** Whether an import declaration names types only (`import type`, or every named import `type`). */
-function typesOnly(node: ts.ImportDeclaration): boolean {
-  const clause = node.importClause;
-  if (!clause) return false;
-  if (clause.isTypeOnly) return true;
-  const named = clause.namedBindings;
-  return (
-    !clause.name &&
-    named !== undefined &&
-    ts.isNamedImports(named) &&
-    named.elements.length > 0 &&
-    named.elements.every((e) => e.isTypeOnly)
-  );
-}
-
-/** Every relative import of a file: imports, re-exports, import() and import types. */
-function importsOf(file: string, text: string): Import[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const found: Import[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier))
-      found.push({ specifier: node.moduleSpecifier.text, typeOnly: typesOnly(node) });
-    else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
-      found.push({ specifier: node.moduleSpecifier.text, typeOnly: node.isTypeOnly });
-    else if (
-      ts.isCallExpression(node) &&
-      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-      node.arguments[0] &&
-      ts.isStringLiteralLike(node.arguments[0])
-    )
-      found.push({ specifier: node.arguments[0].text, typeOnly: false });
-    else if (
-      ts.isImportTypeNode(node) &&
-      ts.isLiteralTypeNode(node.argument) &&
-      ts.isStringLiteral(node.argument.literal)
-    )
-      found.push({ specifier: node.argument.literal.text, typeOnly: true });
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found.filter((i) => i.specifier.startsWith('./') || i.specifier.startsWith('../'));
-}
-
-function resolveRelative(from: string, specifier: string): string | undefined {
-  const base = join(ROOT, dirname(from), specifier);
-  const candidates = [
-    base,
-    `${base}.ts`,
-    `${base}.tsx`,
-    base.replace(/\.js$/, '.ts'),
-    join(base, 'index.ts'),
-  ];
-  const hit = candidates.find((c) => existsSync(c) && statSync(c).isFile());
-  return hit && posix(relative(ROOT, hit));
-}
-
 type Graph = Map<string, string[]>;
 
 /** The project's import graph: every import, or (`runtime`) those left at run time only. */
@@ -113,7 +49,7 @@ function projectGraph(runtime = false): Graph {
   const graph: Graph = new Map();
   for (const file of FOLDERS.flatMap(tsFiles)) {
     const targets = importsOf(file, readFileSync(join(ROOT, file), 'utf8'))
-      .filter((i) => !runtime || !i.typeOnly)
+      .filter((i) => isRelative(i.specifier) && (!runtime || !i.typeOnly))
       .map((i) => resolveRelative(file, i.specifier))
       .filter((t): t is string => t !== undefined && /\.tsx?$/.test(t));
     graph.set(file, [...new Set(targets)]);
