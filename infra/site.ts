@@ -18,6 +18,8 @@ import {
   HttpVersion,
   OriginProtocolPolicy,
   OriginRequestPolicy,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
   ResponseHeadersPolicy,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
@@ -42,7 +44,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { PAGE_PREFIXES } from '../shared/domain/page-paths';
+import { PAGE_PREFIXES, PAGE_ROUTES, TICKET_PAGE_PATTERNS } from '../shared/domain/page-paths';
 import { PAGE_MAX_AGE_SECONDS } from '../shared/http/page-reply';
 import type { SignInConfig } from '../web/src/signin-config';
 import { NO_AUTHORIZER_REASON } from './api';
@@ -69,15 +71,26 @@ export interface SiteProps {
     table: ITable;
     environment: Record<string, string>;
     functionName: string;
+    /** The tickets' pages' function (form posts, the attendee's own pages), which writes. */
+    ticketFunctionName: string;
     logRetention: RetentionDays;
     retainLogs: boolean;
   };
 }
 
+/** The HTTP API's route keys of one of the page functions (shared/domain/page-paths.ts, PAGE_ROUTES). */
+const routeKeysOf = (fn: 'render' | 'tickets') =>
+  PAGE_ROUTES.filter((r) => r.fn === fn).flatMap((r) =>
+    r.methods.map((method) => `${method} ${r.prefix}{proxy+}`),
+  );
+
 /** The routes of the public pages on the HTTP API: GET and HEAD below each page prefix. */
-export const PAGE_ROUTE_KEYS = PAGE_PREFIXES.flatMap((prefix) =>
-  (['GET', 'HEAD'] as const).map((method) => `${method} ${prefix}{proxy+}`),
-);
+export const PAGE_ROUTE_KEYS = routeKeysOf('render');
+/**
+ * The routes of the tickets' pages (docs/tickets.md, "Pages"): the event page's registration form
+ * (`POST /event/…`) and the attendee's own pages (`GET`, `HEAD`, `POST /attendee/…`).
+ */
+export const TICKET_PAGE_ROUTE_KEYS = routeKeysOf('tickets');
 
 /** What a path without a file name serves (the same map as local/web.ts). */
 const PAGES_FUNCTION = `function handler(event) {
@@ -118,6 +131,8 @@ export class Site extends NestedStack {
   readonly webClient?: UserPoolClient;
   /** The public pages' function (`renderPage`), when the site has the pages. */
   renderPage?: LambdaFunction;
+  /** The tickets' pages' function (`ticketPages`), when the site has the pages. */
+  ticketPages?: LambdaFunction;
 
   constructor(scope: Construct, id: string, props: SiteProps) {
     super(scope, id, { description: 'Event calendar page: S3 bucket and CloudFront distribution' });
@@ -164,7 +179,7 @@ export class Site extends NestedStack {
       comment: "Passes the viewer's host name to the API for its links",
     });
 
-    const pageBehaviors = props.pages ? this.pageBehaviors(props.pages, props.httpApi, apiOrigin) : {};
+    const pageBehaviors = props.pages ? this.pageBehaviors(props.pages, props.httpApi, apiOrigin, apiHost) : {};
 
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Event calendar page and API',
@@ -207,7 +222,8 @@ export class Site extends NestedStack {
       id: 'AwsSolutions-CFR2',
       reason: throttleReason({
         ...props.throttle,
-        routes: props.throttle.routes + (props.pages ? PAGE_ROUTE_KEYS.length : 0),
+        routes:
+          props.throttle.routes + (props.pages ? PAGE_ROUTE_KEYS.length + TICKET_PAGE_ROUTE_KEYS.length : 0),
       }),
     });
     Validations.of(this.distribution).acknowledge({
@@ -246,6 +262,7 @@ export class Site extends NestedStack {
     pages: NonNullable<SiteProps['pages']>,
     httpApi: HttpApi,
     origin: HttpOrigin,
+    apiHost: CloudFrontFunction,
   ): Record<string, BehaviorOptions> {
     const fn = dataFunction(this, 'RenderPage', {
       repoRoot: pages.repoRoot,
@@ -260,17 +277,43 @@ export class Site extends NestedStack {
       files: { 'index.html': join(pages.repoRoot, 'web', 'src', 'index.html') },
     });
     this.renderPage = fn;
-    const integration = new HttpLambdaIntegration('RenderPageIntegration', fn);
-    for (const key of PAGE_ROUTE_KEYS) {
-      const [method, path] = key.split(' ') as ['GET' | 'HEAD', string];
-      new HttpRoute(this, `Page${method}${path.replace(/[^A-Za-z]/g, '')}`, {
-        httpApi,
-        routeKey: HttpRouteKey.with(path, HttpMethod[method]),
-        integration,
-      });
+    // The tickets' pages write (a registration, a cancellation): a function of their own, so the
+    // public pages' stays read-only.
+    const tickets = dataFunction(this, 'TicketPages', {
+      repoRoot: pages.repoRoot,
+      handler: 'functions/pages/ticket-pages',
+      functionName: pages.ticketFunctionName,
+      environment: pages.environment,
+      logRetention: pages.logRetention,
+      retainLogs: pages.retainLogs,
+      table: pages.table,
+      readOnly: false,
+      // A refused registration shows the event's page again, rendered into the calendar page.
+      files: { 'index.html': join(pages.repoRoot, 'web', 'src', 'index.html') },
+    });
+    this.ticketPages = tickets;
+    const routes: Array<[string, string[], LambdaFunction]> = [
+      ['RenderPageIntegration', PAGE_ROUTE_KEYS, fn],
+      ['TicketPagesIntegration', TICKET_PAGE_ROUTE_KEYS, tickets],
+    ];
+    for (const [id, keys, target] of routes) {
+      const integration = new HttpLambdaIntegration(id, target);
+      for (const key of keys) {
+        const [method, path] = key.split(' ') as ['GET' | 'HEAD' | 'POST', string];
+        new HttpRoute(this, `Page${method}${path.replace(/[^A-Za-z]/g, '')}`, {
+          httpApi,
+          routeKey: HttpRouteKey.with(path, HttpMethod[method]),
+          integration,
+        });
+      }
     }
     Validations.of(this).acknowledge({ id: 'AwsSolutions-APIG4', reason: NO_AUTHORIZER_REASON });
-    new FunctionAlarms(this, 'PageAlarms', { functions: new Map([['renderPage', fn]]) });
+    new FunctionAlarms(this, 'PageAlarms', {
+      functions: new Map([
+        ['renderPage', fn],
+        ['ticketPages', tickets],
+      ]),
+    });
 
     const cachePolicy = new CachePolicy(this, 'PageCache', {
       comment: 'Public pages: by path only, kept as long as the page says (at most a few minutes)',
@@ -291,7 +334,38 @@ export class Site extends NestedStack {
       responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
       compress: true,
     };
-    return Object.fromEntries(PAGE_PREFIXES.map((prefix) => [`${prefix}*`, behavior]));
+    // The tickets' pages: never cached (a form's answer, the attendee's own), every method (CloudFront
+    // offers GET/HEAD, GET/HEAD/OPTIONS or all: a POST needs all; API Gateway answers the others 404 or
+    // 405), the viewer's headers and query passed on (Origin and Sec-Fetch-Site for the cross-site
+    // check, the body's Content-Type, the attendee's token), the viewer's host as X-Forwarded-Host (what
+    // the Origin is checked against), and no Referer sent from them (their address holds the secret).
+    const ticketBehavior: BehaviorOptions = {
+      origin,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      responseHeadersPolicy: new ResponseHeadersPolicy(this, 'TicketPageHeaders', {
+        comment: "The tickets' pages: the security headers, and no Referer from the attendee's page",
+        securityHeadersBehavior: {
+          contentTypeOptions: { override: true },
+          frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+          referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+          strictTransportSecurity: {
+            accessControlMaxAge: Duration.days(365),
+            includeSubdomains: false,
+            override: true,
+          },
+        },
+      }),
+      compress: true,
+      functionAssociations: [{ function: apiHost, eventType: FunctionEventType.VIEWER_REQUEST }],
+    };
+    // First: `/event/*/register/` refines the public pages' `/event/*`, and behaviours match in order.
+    return Object.fromEntries([
+      ...TICKET_PAGE_PATTERNS.map((pattern) => [pattern, ticketBehavior] as const),
+      ...PAGE_PREFIXES.map((prefix) => [`${prefix}*`, behavior] as const),
+    ]);
   }
 
   /**

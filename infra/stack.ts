@@ -98,6 +98,7 @@ export class CalEventsStack extends Stack {
           ...common,
           environment: environment(siteUrlLater),
           functionName: `${functionPrefix}renderPage`,
+          ticketFunctionName: `${functionPrefix}ticketPages`,
         },
       });
       new CfnOutput(this, 'SiteUrl', { value: this.site.url });

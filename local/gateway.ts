@@ -9,7 +9,7 @@ import { CORS_EXPOSE_HEADERS, NO_ROUTE_HANDLER } from '../shared/config';
 import type { Invoker } from '../shared/http/dispatch';
 import { ApiError } from '../shared/http/errors';
 import { errorResponse } from '../shared/http/respond';
-import { isPagePath } from '../shared/domain/page-paths';
+import { pageFunctionOf } from '../shared/domain/page-paths';
 import {
   INTEGRATION_TIMEOUT_SECONDS,
   noRouteTimeoutSeconds,
@@ -185,15 +185,28 @@ async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void
   res.end(result.body ?? '');
 }
 
-/** The public pages' function (functions/pages), which CloudFront's page behaviours reach deployed. */
-const PAGE_HANDLER = 'functions/pages/render-page';
+/**
+ * The pages' functions (functions/pages), which CloudFront's page behaviours reach deployed: the public
+ * pages (read-only) and the tickets' pages (form posts, the attendee's own), by the routes of
+ * shared/domain/page-paths.ts.
+ */
+const PAGE_HANDLERS = {
+  render: 'functions/pages/render-page',
+  tickets: 'functions/pages/ticket-pages',
+} as const;
 
-/** GET / HEAD of a public page (`/event/<slug>/`, ...): the pages' handler, as deployed. */
-async function servePage(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const event = toEvent(req, Buffer.alloc(0), '$default');
+/** A request to a page (`GET /event/<slug>/`, `POST /event/<slug>/register/`, ...): its function, as deployed. */
+async function servePage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  fn: keyof typeof PAGE_HANDLERS,
+): Promise<void> {
+  const handlerPath = PAGE_HANDLERS[fn];
+  // Only the tickets' pages take a body (their forms); a public page's GET has none.
+  const event = toEvent(req, fn === 'tickets' ? await readBody(req) : Buffer.alloc(0), '$default');
   const result = await (
-    await load(PAGE_HANDLER)
-  )(event, contextFor(PAGE_HANDLER, event.requestContext.requestId));
+    await load(handlerPath)
+  )(event, contextFor(handlerPath, event.requestContext.requestId));
   res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
   res.end(req.method === 'HEAD' ? undefined : (result.body ?? ''));
 }
@@ -314,8 +327,8 @@ export async function startGateway(port: number, host = '127.0.0.1'): Promise<Se
     // the local stand-in for Cognito's hosted sign-in.
     if (serveLocalSignIn(req, res) || serveOutbox(req, res) || serveWeb(req, res)) return;
     const { pathname } = new URL(req.url ?? '/', 'http://local');
-    const page = (req.method === 'GET' || req.method === 'HEAD') && isPagePath(pathname);
-    (page ? servePage(req, res) : dispatch(req, res)).catch((e) => {
+    const page = pageFunctionOf(req.method ?? 'GET', pathname);
+    (page ? servePage(req, res, page) : dispatch(req, res)).catch((e) => {
       console.error(e);
       res.writeHead(500, { 'Content-Type': 'application/json' });
       res.end(

@@ -59,5 +59,78 @@ export function pageRouteOf(pathname: string): PageRoute | undefined {
   return { kind, slug: slugs[0]! };
 }
 
-/** Whether a request path is one of the pages' (by its prefix: a bad slug there is the pages' 404). */
-export const isPagePath = (pathname: string): boolean => PAGE_PREFIXES.some((p) => pathname.startsWith(p));
+// ---- The tickets' pages (docs/tickets.md, "Pages"): form posts and the attendee's own page ---------
+
+/**
+ * The registration form of an event's page posts here (`POST /event/<slug>/register/`): an address of
+ * its own below the event's, so that its answer (the form again, with what was wrong) is never taken
+ * for the event's cached page, and the calendar app, which starts on `/event/<slug>/`, leaves it be.
+ */
+export const registerPath = (slug: string): string => `${pagePath('event', slug)}register/`;
+
+const ATTENDEE = '/attendee/';
+
+/**
+ * An attendee's own page, the secret link of their registration (`/attendee/<id>/?token=<token>`),
+ * and its cancellation (`/attendee/<id>/cancel/`: GET asks, POST cancels). `done` says what just
+ * happened there (`registered`, `cancelled`), for the page's notice.
+ */
+export function attendeePath(
+  id: number,
+  o: { token?: string; action?: 'cancel'; done?: 'registered' | 'cancelled' } = {},
+): string {
+  const query = new URLSearchParams();
+  if (o.token !== undefined) query.set('token', o.token);
+  if (o.done) query.set('done', o.done);
+  const q = query.toString();
+  return `${ATTENDEE}${id}/${o.action ? `${o.action}/` : ''}${q ? `?${q}` : ''}`;
+}
+
+export type TicketPageRoute =
+  | { kind: 'register'; slug: string }
+  | { kind: 'attendee'; id: number; action?: 'cancel' };
+
+/** Which of the tickets' pages a request path names, or undefined. */
+export function ticketPageRouteOf(pathname: string): TicketPageRoute | undefined {
+  const attendee = /^\/attendee\/([1-9]\d{0,15})\/(?:(cancel)\/)?$/.exec(pathname);
+  if (attendee) {
+    const id = Number(attendee[1]);
+    return Number.isSafeInteger(id)
+      ? { kind: 'attendee', id, ...(attendee[2] ? { action: 'cancel' as const } : {}) }
+      : undefined;
+  }
+  if (!pathname.startsWith('/event/') || !pathname.endsWith('/register/')) return undefined;
+  const route = pageRouteOf(pathname.slice(0, -'register/'.length));
+  return route?.kind === 'event' ? { kind: 'register', slug: route.slug } : undefined;
+}
+
+/**
+ * Which function answers a page request (deployed: the HTTP API's routes, infra/site.ts; locally: the
+ * gateway): `render` (functions/pages/render-page, read-only, behind CloudFront's cache) for GET and
+ * HEAD of the public pages; `tickets` (functions/pages/ticket-pages, which writes) for the form posts
+ * and the attendee's own pages, never cached. One table for both, so they cannot drift.
+ */
+export const PAGE_ROUTES: ReadonlyArray<{
+  methods: ReadonlyArray<'GET' | 'HEAD' | 'POST'>;
+  prefix: string;
+  fn: 'render' | 'tickets';
+}> = [
+  ...PAGE_PREFIXES.map((prefix) => ({ methods: ['GET', 'HEAD'] as const, prefix, fn: 'render' as const })),
+  { methods: ['POST'], prefix: PREFIX.event, fn: 'tickets' },
+  { methods: ['GET', 'HEAD', 'POST'], prefix: ATTENDEE, fn: 'tickets' },
+];
+
+/**
+ * The page function a request goes to (by its method and prefix: a bad slug there is the pages' 404),
+ * or undefined when none does (the API's then).
+ */
+export const pageFunctionOf = (method: string, pathname: string): 'render' | 'tickets' | undefined =>
+  PAGE_ROUTES.find(
+    (r) => pathname.startsWith(r.prefix) && (r.methods as readonly string[]).includes(method),
+  )?.fn;
+
+/**
+ * The CloudFront path patterns of the tickets' pages (infra/site.ts): uncached, every method, the
+ * viewer's headers and query passed on. Listed before the public pages' `/event/*`, which they refine.
+ */
+export const TICKET_PAGE_PATTERNS = [`${PREFIX.event}*/register/`, `${ATTENDEE}*`] as const;

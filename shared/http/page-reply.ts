@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { PageOutcome } from '../services/pages';
+import type { PageAnswer, PageOutcome } from '../services/pages';
+import { statusOf } from './errors';
 import { logger } from './logger';
 
 const STATUS: Record<PageOutcome, number> = { ok: 200, 'not-found': 404, gone: 410 };
@@ -38,5 +39,30 @@ export async function pageFailure(error: unknown): Promise<APIGatewayProxyStruct
     body: `<!doctype html><html lang="en"><meta charset="utf-8"><title>Try again – Event calendar</title>
 <link rel="stylesheet" href="/app.css"><main class="error-page"><h1>Try again</h1>
 <p>This page could not be read just now. Reload it in a few seconds.</p><p><a href="/">Back to the calendar</a></p></main></html>`,
+  };
+}
+
+/**
+ * The answer of a tickets' page (shared/services/pages/ticket-pages.ts): never cached (a form's answer,
+ * seats that change, the attendee's own); the attendee's pages are also kept from search engines and
+ * from sending their address (which holds the secret) as a Referer.
+ */
+export function ticketPageResponse(
+  answer: PageAnswer,
+  event: APIGatewayProxyEventV2,
+): APIGatewayProxyStructuredResultV2 {
+  const head = event.requestContext?.http?.method === 'HEAD';
+  const status = answer.outcome === 'ok' ? 200 : answer.outcome === 'see-other' ? 303 : statusOf(answer.outcome);
+  return {
+    statusCode: status,
+    headers: {
+      ...headers(0),
+      'Cache-Control': 'no-store',
+      'X-Robots-Tag': 'noindex, nofollow',
+      ...(answer.private ? { 'Referrer-Policy': 'no-referrer' } : {}),
+      ...(answer.location ? { Location: answer.location } : {}),
+      ...(answer.retryAfter ? { 'Retry-After': String(answer.retryAfter) } : {}),
+    },
+    body: head ? '' : answer.html,
   };
 }

@@ -12,6 +12,10 @@ import { expirationOf } from '../domain/changes';
  * the same transaction as what it tells of (the registration, the promotion), under a key made of the
  * attendee and the kind: a registration either commits with its mail or not at all, and a repeated
  * write cannot queue a second mail. While it waits it sits in the MAILQUEUE index by due time.
+ *
+ * A registration's confirmation carries the attendee's secret link (docs/tickets.md, "Pages"): the
+ * table keeps only the token's SHA-256 on the attendee, so the token itself waits in the mail item
+ * (`link_token`) until the mail is sent, or has failed for good, and is removed then.
  */
 
 export type MailKind = 'confirmation' | 'promoted';
@@ -25,10 +29,20 @@ export interface MailRecord {
   sent_utc?: string;
   message_id?: string;
   last_error?: string;
+  /** The attendee's secret token, for the link in the mail; only until the mail is sent (or failed). */
+  link_token?: string;
 }
 
-/** The mail's Put, as an item of the registration's (or promotion's) transaction. */
-export const mailPut = (attendeeId: number, kind: MailKind, dueMs = Date.now()): WriteItem => ({
+/**
+ * The mail's Put, as an item of the registration's (or promotion's) transaction; `linkToken`, the
+ * attendee's secret, for the self-service link of a registration's confirmation.
+ */
+export const mailPut = (
+  attendeeId: number,
+  kind: MailKind,
+  dueMs = Date.now(),
+  linkToken?: string,
+): WriteItem => ({
   Put: {
     TableName: tableName(),
     Item: {
@@ -40,6 +54,7 @@ export const mailPut = (attendeeId: number, kind: MailKind, dueMs = Date.now()):
       status: 'pending',
       attempts: 0,
       due_ms: dueMs,
+      ...(linkToken ? { link_token: linkToken } : {}),
     },
     ConditionExpression: 'attribute_not_exists(pk)',
   },
@@ -55,6 +70,7 @@ export async function dueMail(nowMs: number, limit: number): Promise<MailRecord[
     status: i.status as MailRecord['status'],
     attempts: Number(i.attempts),
     due_ms: Number(i.due_ms),
+    ...(typeof i.link_token === 'string' ? { link_token: i.link_token } : {}),
   }));
 }
 
@@ -93,7 +109,8 @@ export async function claimMail(
 
 /**
  * Ends a claimed attempt: `sent` (with the transport's message ID) or `failed` for good leave the
- * queue and expire with the change log; a failure to retry keeps the due time the claim set.
+ * queue, drop the attendee's secret token (nothing needs it any more) and expire with the change log;
+ * a failure to retry keeps the due time the claim set, and the token for the next attempt.
  */
 export async function settleMail(
   m: MailRecord,
@@ -120,7 +137,7 @@ export async function settleMail(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.mail(m.attendee_id, m.kind),
-        UpdateExpression: `SET ${sets.join(', ')}${done ? ' REMOVE gsi1pk, gsi1sk' : ''}`,
+        UpdateExpression: `SET ${sets.join(', ')}${done ? ' REMOVE gsi1pk, gsi1sk, link_token' : ''}`,
         ConditionExpression: 'attempts = :attempts',
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: values,

@@ -203,14 +203,16 @@ const attendeePut = (a: AttendeeRecord) => ({
  * unlimited, -1), in the same transaction as the attendee. With `waitlist`, a full ticket puts the
  * attendee on its waitlist instead, under the condition that it is still full: if a seat was freed in
  * between, the seat is tried again. 'sold_out' when no seat was left, 'gone' when the ticket is no more.
+ * `linkToken`: the attendee's secret, which the confirmation mail's item keeps until it is sent.
  */
 export async function register(
   a: AttendeeRecord,
   eventAuthor: string,
   waitlist = false,
+  linkToken?: string,
 ): Promise<'ok' | 'waitlisted' | 'sold_out' | 'gone'> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const seat = await takeSeat(a, eventAuthor);
+    const seat = await takeSeat(a, eventAuthor, linkToken);
     if (seat !== 'sold_out' || !waitlist || a.status !== 'going') return seat;
     const failed = await transact([
       ticketCounter(
@@ -221,7 +223,7 @@ export async function register(
         { '#cap': 'capacity' },
       ),
       attendeePut({ ...a, status: 'waitlist' }),
-      mailPut(a.id, 'confirmation'),
+      mailPut(a.id, 'confirmation', undefined, linkToken),
       attendeeChange(a, eventAuthor, 'new'),
     ]);
     if (failed < 0) return 'waitlisted';
@@ -230,7 +232,11 @@ export async function register(
   return 'sold_out';
 }
 
-async function takeSeat(a: AttendeeRecord, eventAuthor: string): Promise<'ok' | 'sold_out' | 'gone'> {
+async function takeSeat(
+  a: AttendeeRecord,
+  eventAuthor: string,
+  linkToken?: string,
+): Promise<'ok' | 'sold_out' | 'gone'> {
   const counter =
     a.status === 'going'
       ? ticketCounter(
@@ -247,7 +253,7 @@ async function takeSeat(a: AttendeeRecord, eventAuthor: string): Promise<'ok' | 
   const failed = await transact([
     counter,
     attendeePut(a),
-    mailPut(a.id, 'confirmation'),
+    mailPut(a.id, 'confirmation', undefined, linkToken),
     attendeeChange(a, eventAuthor, 'new'),
   ]);
   if (failed < 0) return 'ok';

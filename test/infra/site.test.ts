@@ -2,8 +2,8 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { describe, expect, it } from 'vitest';
-import { PAGE_ROUTE_KEYS, Site, throttleReason } from '../../infra/site';
-import { PAGE_PREFIXES } from '../../shared/domain/page-paths';
+import { PAGE_ROUTE_KEYS, Site, TICKET_PAGE_ROUTE_KEYS, throttleReason } from '../../infra/site';
+import { PAGE_PREFIXES, TICKET_PAGE_PATTERNS } from '../../shared/domain/page-paths';
 import { PAGE_MAX_AGE_SECONDS } from '../../shared/http/page-reply';
 import { CalEventsStack } from '../../infra/stack';
 import { operations } from '../../shared/contracts';
@@ -113,8 +113,8 @@ describe('the distribution', () => {
   it('serves the page over HTTPS only: every behavior redirects HTTP', () => {
     const config = distribution();
     const behaviors = [config.DefaultCacheBehavior, ...(config.CacheBehaviors ?? [])];
-    // The page (default), the API and the public pages' prefixes (issue 29).
-    expect(behaviors.length).toBe(2 + PAGE_PREFIXES.length);
+    // The page (default), the API, the public pages' prefixes (issue 29) and the tickets' pages (issue 42).
+    expect(behaviors.length).toBe(2 + PAGE_PREFIXES.length + TICKET_PAGE_PATTERNS.length);
     for (const b of behaviors) expect(b.ViewerProtocolPolicy).toBe('redirect-to-https');
     expect(config.DefaultRootObject).toBe('index.html');
   });
@@ -173,7 +173,9 @@ describe('the distribution', () => {
 
 describe('the public pages (issue 29)', () => {
   const behaviors = () =>
-    (distribution().CacheBehaviors as Array<Record<string, any>>).filter((b) => b.PathPattern !== '/cal/*');
+    (distribution().CacheBehaviors as Array<Record<string, any>>).filter(
+      (b) => b.PathPattern !== '/cal/*' && !(TICKET_PAGE_PATTERNS as readonly string[]).includes(b.PathPattern),
+    );
   const pageFn = () =>
     Object.entries(template.findResources('AWS::Lambda::Function')).find(([, f]) =>
       JSON.stringify(f.Properties.FunctionName ?? '').includes('renderPage'),
@@ -210,10 +212,11 @@ describe('the public pages (issue 29)', () => {
     const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
       (r) => r.Properties.RouteKey,
     );
-    expect(routes.sort()).toEqual([...PAGE_ROUTE_KEYS].sort());
+    // With the tickets' pages' routes (issue 42), which go to a function of their own.
+    expect(routes.sort()).toEqual([...PAGE_ROUTE_KEYS, ...TICKET_PAGE_ROUTE_KEYS].sort());
     const integrations = Object.values(template.findResources('AWS::ApiGatewayV2::Integration'));
-    expect(integrations).toHaveLength(1);
-    expect(integrations[0]!.Properties.IntegrationUri['Fn::GetAtt'][0]).toBe(pageFn()[0]);
+    expect(integrations).toHaveLength(2);
+    expect(integrations.map((i) => i.Properties.IntegrationUri['Fn::GetAtt'][0])).toContain(pageFn()[0]);
   });
 
   it('reads the table and nothing else: no write, no other service', () => {
@@ -228,6 +231,65 @@ describe('the public pages (issue 29)', () => {
       actions.filter((a) => !/^(dynamodb:(BatchGet|Get|Query|Scan|ConditionCheck|Describe)|xray:)/.test(a)),
     ).toEqual([]);
     expect(fnId).toMatch(/RenderPage/);
+  });
+});
+
+describe("the tickets' pages (issue 42)", () => {
+  const ticketBehaviors = () =>
+    (distribution().CacheBehaviors as Array<Record<string, any>>).filter((b) =>
+      (TICKET_PAGE_PATTERNS as readonly string[]).includes(b.PathPattern),
+    );
+  const ticketFn = () =>
+    Object.entries(template.findResources('AWS::Lambda::Function')).find(([, f]) =>
+      JSON.stringify(f.Properties.FunctionName ?? '').includes('ticketPages'),
+    )!;
+
+  it('route the registration form and the attendee pages to a function of their own', () => {
+    expect([...TICKET_PAGE_ROUTE_KEYS].sort()).toEqual([
+      'GET /attendee/{proxy+}',
+      'HEAD /attendee/{proxy+}',
+      'POST /attendee/{proxy+}',
+      'POST /event/{proxy+}',
+    ]);
+    const [fnId] = ticketFn();
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
+    const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
+    for (const route of routes.filter((r) => TICKET_PAGE_ROUTE_KEYS.includes(r.Properties.RouteKey))) {
+      const target = String(route.Properties.Target['Fn::Join'][1][1].Ref);
+      expect(integrations[target]!.Properties.IntegrationUri['Fn::GetAtt'][0]).toBe(fnId);
+    }
+  });
+
+  it('are never cached and take every method, with the viewer headers and the viewer host, before /event/*', () => {
+    const all = (distribution().CacheBehaviors as Array<Record<string, any>>).map((b) => b.PathPattern);
+    expect(all.indexOf('/event/*/register/')).toBeLessThan(all.indexOf('/event/*'));
+    expect(ticketBehaviors().map((b) => b.PathPattern)).toEqual([...TICKET_PAGE_PATTERNS]);
+    for (const b of ticketBehaviors()) {
+      expect(b.AllowedMethods.sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
+      expect(b.CachePolicyId).toBe(CACHING_DISABLED);
+      expect(b.OriginRequestPolicyId).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
+      expect(b.ViewerProtocolPolicy).toBe('redirect-to-https');
+      expect((b.FunctionAssociations as unknown[]).length).toBe(1);
+    }
+  });
+
+  it('send no Referer from the attendee page (its address holds the secret)', () => {
+    const [policy] = Object.values(template.findResources('AWS::CloudFront::ResponseHeadersPolicy'));
+    expect(policy!.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ReferrerPolicy).toEqual({
+      ReferrerPolicy: 'no-referrer',
+      Override: true,
+    });
+  });
+
+  it('may write the table: a registration, a cancellation', () => {
+    const [, fn] = ticketFn();
+    const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+    const actions = Object.values(
+      template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }),
+    ).flatMap((p) =>
+      (p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).flatMap((st) => [st.Action].flat()),
+    );
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
   });
 });
 

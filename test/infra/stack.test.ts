@@ -26,13 +26,15 @@ const apiTemplates = (s: Synth) =>
     (t) => !t.name.endsWith('/Site') && !t.name.endsWith('/Jobs') && !t.name.endsWith('/WebhookEngine'),
   );
 /**
- * Every function of the service: the operations', `$default`'s, the public pages' (issue 29) and the
- * daily extend job of recurring events (issue 27).
+ * Every function of the service: the operations', `$default`'s, the public pages' (issue 29), the
+ * tickets' pages' (issue 42) and the daily extend job of recurring events (issue 27).
  */
 const allFunctionNames = [
   ...operations.map((op) => op.operationId),
   'noRoute',
   'renderPage',
+  // The tickets' pages' (issue 42): the registration form and the attendee's own pages.
+  'ticketPages',
   'extendSeries',
   // The finisher of series writes (issue 27): test/infra/jobs.test.ts.
   'finishSeriesWrites',
@@ -56,7 +58,8 @@ describe('the functions (issue 38)', () => {
       )!;
     expect([...dev.functions.keys()].sort()).toEqual([...allFunctionNames].sort());
     expect(Number(all)).toBe(dev.functions.size);
-    expect(Number(withoutSite)).toBe(dev.functions.size - 1);
+    // The site's stack holds two: the public pages' and the tickets' pages' (issue 42).
+    expect(Number(withoutSite)).toBe(dev.functions.size - 2);
     expect(Number(ops)).toBe(operations.length);
   });
 });

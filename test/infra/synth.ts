@@ -40,6 +40,8 @@ export function synth(context: Record<string, unknown> = {}, operations?: readon
     for (const [name, fn] of family.functions) functions.set(name, fn);
   // The public pages' function, in the site's stack (issue 29).
   if (stack.site?.renderPage) functions.set('renderPage', stack.site.renderPage);
+  // The tickets' pages' function, beside it (issue 42).
+  if (stack.site?.ticketPages) functions.set('ticketPages', stack.site.ticketPages);
   // The scheduled jobs' functions (issue 27: extendSeries).
   for (const [name, fn] of stack.jobs.functions) functions.set(name, fn);
   // The webhook engine's dispatcher and deliverer (issue 28).

@@ -2,8 +2,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
+import { ddb, tableName } from '../../shared/db/client';
+import { keys } from '../../shared/db/keys';
 import { sendDueMail } from '../../shared/services/tickets';
 import { type MailTransport, sesTransport } from '../../shared/services/tickets';
 import { readOutbox } from '../support/outbox';
@@ -175,5 +178,38 @@ describe('the confirmation e-mail', () => {
     expect(await mailOf(res.body.id)).toBeUndefined();
     const attendee = await api.get(t(`/attendees/${res.body.id}`), { token: tokens.editor });
     expect(attendee.body.status).toBe('going');
+    // Failed for good: the secret the mail item held for its link is gone with it.
+    expect(await mailItem(res.body.id)).not.toHaveProperty('link_token');
+  });
+
+  it("carries the attendee's own link, whose token the mail item keeps only until the mail is sent", async () => {
+    const ticketId = await ticketOfNewEvent(1);
+    const res = await register(ticketId, 'Hedy');
+    const waiting = await register(ticketId, 'Joan', { waitlist: true });
+    // The table keeps the token's hash on the attendee; the mail item holds the token for the link.
+    expect((await mailItem(res.body.id))!.link_token).toBe(res.body.token);
+    expect(JSON.stringify(await attendeeItem(res.body.id))).not.toContain(res.body.token);
+    await sendDueMail();
+    const text = (await mailOf(res.body.id))!.parts[0]!.body;
+    expect(text).toContain(`http://calendar.test/attendee/${res.body.id}/?token=${res.body.token}`);
+    expect(text).toContain('Keep this link to yourself');
+    // Sent: the token is dropped from the item.
+    const sent = (await mailItem(res.body.id))!;
+    expect(sent.status).toBe('sent');
+    expect(sent).not.toHaveProperty('link_token');
+    // A waitlisted registration's confirmation has its link too; a promotion's mail points back to it.
+    expect((await mailOf(waiting.body.id))!.parts[0]!.body).toContain(
+      `/attendee/${waiting.body.id}/?token=${waiting.body.token}`,
+    );
+    await api.del(t(`/attendees/${res.body.id}?token=${res.body.token}`));
+    await sendDueMail();
+    const promoted = (await mailOf(waiting.body.id, 'promoted'))!.parts[0]!.body;
+    expect(promoted).not.toContain('token=');
+    expect(promoted).toContain('use the link in the first e-mail');
   });
 });
+
+const mailItem = async (attendeeId: number, kind = 'confirmation') =>
+  (await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.mail(attendeeId, kind) }))).Item;
+const attendeeItem = async (attendeeId: number) =>
+  (await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.attendee(attendeeId) }))).Item;

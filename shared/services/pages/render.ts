@@ -4,6 +4,7 @@ import type { EventRecord } from '../../domain/event-record';
 import { pagePath, type PageRoute, pageRouteOf } from '../../domain/page-paths';
 import type { Taxonomy } from '../../domain/records';
 import { wallAt } from '../../domain/wall-time';
+import { nowStamps } from '../../domain/clock';
 import { findTerms } from '../../repositories/term-lookup';
 import type { Caller } from '../common';
 import { readableEvent } from '../events';
@@ -29,6 +30,9 @@ import {
 } from './templates';
 import { archiveUrl, type TermPath } from '../terms';
 import { venueView } from '../linked';
+import { listTickets, ticketsRoot } from '../tickets';
+import type { TicketView } from '../../schemas/tickets';
+import { type FormState, ticketsSection } from './ticket-templates';
 
 /**
  * The public pages at the addresses the API's `url` fields name: an event, a venue, an organizer (their
@@ -44,7 +48,7 @@ export interface RenderedPage {
 }
 
 /** A visitor (no token); `rest_url`s as the site's API root shows them. */
-const visitor: Caller = { user: null, root: `${config.apiBaseUrl ?? config.siteUrl}/${NAMESPACE}` };
+export const visitor: Caller = { user: null, root: `${config.apiBaseUrl ?? config.siteUrl}/${NAMESPACE}` };
 const venues = linkedPostReads(venueView);
 const organizers = linkedPostReads(organizerView);
 /** How many upcoming events a venue's or organizer's page lists. */
@@ -89,9 +93,17 @@ async function render(route: PageRoute, shell: string): Promise<string> {
   }
 }
 
-async function eventPage(event: EventRecord, shell: string): Promise<string> {
-  // The series' other dates are read beside what the event links to, not after it (a round trip less).
-  const [e, series] = await Promise.all([presentEvent(event, visitor, true), seriesDates(event)]);
+/**
+ * An event's page. `form`: a registration the page refused (ticket-pages.ts), shown again with what
+ * was sent and what was wrong, under a title that says so.
+ */
+export async function eventPage(event: EventRecord, shell: string, form?: FormState): Promise<string> {
+  // The series' other dates and the tickets are read beside what the event links to, not after it.
+  const [e, series, tickets] = await Promise.all([
+    presentEvent(event, visitor, true),
+    seriesDates(event),
+    ticketsOf(event.id),
+  ]);
   const head = headTags({
     title: e.title,
     description: summary(e.excerpt || e.description || '') || `${e.title}: ${e.start_date.slice(0, 10)}`,
@@ -99,7 +111,10 @@ async function eventPage(event: EventRecord, shell: string): Promise<string> {
     image: imageUrl(e.image),
     jsonLd: jsonLdScript(eventJsonLd(e, { context: true })),
   });
-  return intoShell(shell, head, eventArticle(e, await termLinks(e), series));
+  // Tickets' sales windows are site-local wall times (docs/tickets.md).
+  const section = ticketsSection(tickets, { slug: e.slug, nowWall: nowStamps().modified, form });
+  const html = intoShell(shell, head, eventArticle(e, await termLinks(e), series, section));
+  return form ? html.replace('<title>', () => '<title>Error: ') : html;
 }
 
 /** How many of a series' other upcoming dates an occurrence's page lists. */
@@ -118,6 +133,15 @@ async function seriesDates(e: EventRecord): Promise<EventView[] | undefined> {
     withKnownPosts(repositoryReads, [e]),
   );
   return items.filter((o) => o.id !== e.id).slice(0, SERIES_DATES);
+}
+
+/** Tickets read as a visitor: their rest_urls name the tickets namespace. */
+export const ticketCaller = () => ({ user: null, root: ticketsRoot() });
+
+/** An event's tickets as a visitor sees them (docs/tickets.md: one Query of every ticket, filtered). */
+async function ticketsOf(eventId: number): Promise<TicketView[]> {
+  const { items } = await listTickets({ post_id: eventId, per_page: config.maxPerPage }, ticketCaller());
+  return items;
 }
 
 /** The present as the list's date filters take it (a wall time, compared with each event's own). */

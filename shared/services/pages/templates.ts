@@ -105,6 +105,9 @@ export function eventDates(e: EventView): string {
   return `${dayFmt.format(s)}, ${timeFmt.format(s)} – ${end} (${e.timezone || e.timezone_abbr})`;
 }
 
+/** A site-local wall time (`Y-m-d H:i:s`) as words: "Wednesday 1 September 2027, 10:00". */
+export const wallText = (w: string): string => `${dayFmt.format(wall(w))}, ${timeFmt.format(wall(w))}`;
+
 const isoStart = (e: EventView) => `${(e.utc_start_date ?? e.start_date).replace(' ', 'T')}Z`;
 
 /** The URL of a record's image (`false` when it has none). */
@@ -172,9 +175,15 @@ function seriesRow(e: EventView, upcoming: EventView[]): string {
 
 /**
  * An event's detail as a page: what the calendar's detail dialog shows, readable without a script.
- * `series`: for an occurrence, its series' other upcoming dates.
+ * `series`: for an occurrence, its series' other upcoming dates; `tickets`: its tickets' section
+ * (ticket-templates.ts), registration forms included.
  */
-export function eventArticle(e: EventView, terms: TermLinks, series?: EventView[]): string {
+export function eventArticle(
+  e: EventView,
+  terms: TermLinks,
+  series?: EventView[],
+  tickets = '',
+): string {
   const rows = [
     row('When', `<time datetime="${esc(isoStart(e))}" data-role="dates">${esc(eventDates(e))}</time>`),
   ];
@@ -211,7 +220,7 @@ export function eventArticle(e: EventView, terms: TermLinks, series?: EventView[
   <h2>${esc(e.title)}</h2>
   ${image}
   <dl>${rows.join('')}</dl>
-  <div class="description" data-role="description">${sandboxEmbeds(e.description ?? '')}</div>
+  <div class="description" data-role="description">${sandboxEmbeds(e.description ?? '')}</div>${tickets}
 </article>`;
 }
 

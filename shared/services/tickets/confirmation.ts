@@ -1,11 +1,13 @@
 import { decodeHTML } from 'entities';
-import { config, NAMESPACE_PATH } from '../../config';
+import { config, NAMESPACE_PATH, TICKETS_NAMESPACE } from '../../config';
 import { type MailAttachment, type MailMessage, mailbox } from '../../domain/mail-message';
 import type { AttendeeRecord, TicketRecord } from '../../domain/tickets';
 import type { MailKind } from '../../repositories/ticket-mail';
 import type { Caller } from '../common';
 import { eventCalendar, locationText } from '../feeds/ical';
 import { getEvent } from '../events';
+import { attendeePath } from '../../domain/page-paths';
+import { checkInAddress, checkInQrPng } from './check-in-code';
 
 /**
  * An attendee's e-mail (docs/tickets.md, "Confirmation e-mail"): the event, the ticket, the security
@@ -28,14 +30,23 @@ const plain = (html: unknown) =>
     .replace(/<[^>]*>/g, '')
     .trim();
 
+/** The tickets namespace's root, as the site's visitors reach it. */
+export const ticketsRoot = () => `${config.apiBaseUrl ?? config.siteUrl}/${TICKETS_NAMESPACE}`;
+
 /** The outbox item's file and Message-ID name: one per attendee and kind. */
 export const mailName = (attendeeId: number, kind: MailKind) => `attendee-${attendeeId}-${kind}`;
 
+/**
+ * An attendee's mail. `linkToken`, the attendee's secret (kept in the mail's item until it is sent),
+ * gives the link to their own page (view, cancel, add to calendar); a mail without it (a promotion:
+ * the token was shown once, to the registration) points at the first mail's link instead.
+ */
 export async function attendeeMail(
   kind: MailKind,
   attendee: AttendeeRecord,
   ticket: TicketRecord,
   now: Date,
+  linkToken?: string,
 ): Promise<MailMessage> {
   const ctx: Caller = { user: SITE_READER, root: `${config.apiBaseUrl ?? config.siteUrl}${NAMESPACE_PATH}` };
   const [event, ics] = await Promise.all([
@@ -63,9 +74,18 @@ export async function attendeeMail(
     '',
     `The event: ${event.url}`,
     'The attached event.ics adds the event to your calendar.',
+    '',
+    ...(linkToken
+      ? [
+          'Your registration, to see it, cancel it or add the event to your calendar:',
+          `${config.siteUrl}${attendeePath(attendee.id, { token: linkToken })}`,
+          'Keep this link to yourself: whoever has it can cancel your registration.',
+        ]
+      : ['To see or cancel your registration, use the link in the first e-mail about it.']),
   ];
   const host = new URL(config.siteUrl).hostname;
-  const qr = going ? [await checkInQr(ctx.root, attendee)] : [];
+  // POST /qr is the tickets namespace's: the code names it there, as the attendee's page does.
+  const qr = going ? [await checkInQr(ticketsRoot(), attendee)] : [];
   return {
     from: config.mailFrom,
     to: mailbox(attendee.full_name, attendee.email),
@@ -86,11 +106,6 @@ export async function attendeeMail(
 
 /** The check-in address of an attendee as a QR code: what a door's scanner reads (docs/tickets.md). */
 async function checkInQr(root: string, attendee: AttendeeRecord): Promise<MailAttachment> {
-  const { toBuffer } = await import('qrcode');
-  const address = new URL(`${root.replace(/\/$/, '')}/qr`);
-  address.searchParams.set('ticket_id', String(attendee.id));
-  address.searchParams.set('event_id', String(attendee.post_id));
-  address.searchParams.set('security_code', attendee.security_code);
-  const png = await toBuffer(address.toString(), { type: 'png', errorCorrectionLevel: 'M', margin: 2 });
+  const png = await checkInQrPng(checkInAddress(root, attendee));
   return { filename: 'qr.png', contentType: 'image/png', content: png };
 }

@@ -3,3 +3,5 @@ export * from './tickets';
 export { type MailRun, sendDueMail } from './mail-sender';
 export { type MailTransport, sesTransport } from './mail-transport';
 export { checkInByCode } from './qr-check-in';
+export { checkInQrSvg } from './check-in-code';
+export { ticketsRoot } from './confirmation';

@@ -60,7 +60,7 @@ async function sendOne(
   // Gone with its event (a permanent delete): nobody to tell of anything.
   if (!attendee || !ticket) return { status: 'failed', error: 'the attendee or its ticket is gone' };
   try {
-    const message = await attendeeMail(m.kind, attendee, ticket, new Date(now));
+    const message = await attendeeMail(m.kind, attendee, ticket, new Date(now), m.link_token);
     const messageId = await transport.send(renderMail(message), {
       to: attendee.email,
       name: mailName(m.attendee_id, m.kind),

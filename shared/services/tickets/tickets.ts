@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { nowDates, nowStamps } from '../../domain/clock';
 import { DomainError, forbidden, notFound } from '../../domain/errors';
 import { pageOf, sliceOf } from '../../domain/paging';
@@ -18,6 +18,7 @@ import {
 } from '../../domain/tickets';
 import { ticketState } from '../../domain/changes';
 import { attendeeView, ticketView } from './ticket-view';
+import { checkInAddress } from './check-in-code';
 import { canSee } from '../../domain/visibility';
 import { getPostHead, getPosts, nextPostId } from '../../repositories/posts';
 import * as repo from '../../repositories/tickets';
@@ -255,7 +256,8 @@ export async function register(body: Registration, c: TicketCaller) {
     token_hash: hash(token),
     author: c.user?.sub ?? '',
   };
-  const outcome = await repo.register(attendee, event.author, body.waitlist === true);
+  // The confirmation's item keeps the token for the mail's link until the mail is sent (docs/tickets.md).
+  const outcome = await repo.register(attendee, event.author, body.waitlist === true, token);
   if (outcome === 'sold_out') throw soldOut(ticket.id);
   if (outcome === 'gone') throw ticketNotFound(ticket.id);
   const saved: AttendeeRecord = outcome === 'waitlisted' ? { ...attendee, status: 'waitlist' } : attendee;
@@ -338,10 +340,49 @@ export async function checkIn(id: number, checkedIn: boolean, c: TicketCaller) {
   return attendeeOut((await repo.getAttendee(id)) ?? attendee, c, true);
 }
 
+/** Whether `token` is the attendee's secret: its SHA-256 compared in constant time. */
+const ownsAttendee = (a: AttendeeRecord, token: string | undefined): boolean =>
+  token !== undefined &&
+  a.token_hash.length === 64 &&
+  timingSafeEqual(Buffer.from(hash(token), 'hex'), Buffer.from(a.token_hash, 'hex'));
+
+/** A registration as its attendee sees it on their own page (docs/tickets.md, "Pages"). */
+export interface OwnRegistration {
+  /** The attendee, with their own e-mail address. */
+  attendee: ReturnType<typeof attendeeOut>;
+  /** What the attendee shows at the door (only while going). */
+  security_code?: string;
+  /** The check-in address a door's scanner reads (`POST /qr`), only while going. */
+  check_in_url?: string;
+  ticket: ReturnType<typeof view>;
+}
+
+/**
+ * The attendee's own registration, by the secret token of their link: a missing, unknown or wrong
+ * token is the same 404 as an unknown attendee, so a link tells nothing of attendees it does not open.
+ */
+export async function ownRegistration(
+  id: number,
+  token: string | undefined,
+  c: TicketCaller,
+): Promise<OwnRegistration> {
+  const attendee = await repo.getAttendee(id);
+  const ticket = attendee && ownsAttendee(attendee, token) && (await repo.getTicket(attendee.ticket_id));
+  if (!attendee || !ticket) throw attendeeNotFound(id);
+  const going = attendee.status === 'going';
+  return {
+    attendee: attendeeOut(attendee, c, true),
+    ...(going
+      ? { security_code: attendee.security_code, check_in_url: checkInAddress(c.root, attendee) }
+      : {}),
+    ticket: view(ticket, c),
+  };
+}
+
 /** Editors (and the event's author) cancel any registration; the attendee with the secret token, their own. */
 export async function cancelAttendee(id: number, token: string | undefined, c: TicketCaller) {
   const { attendee, manages, author } = await attendeeFor(id, c);
-  const own = token !== undefined && hash(token) === attendee.token_hash;
+  const own = ownsAttendee(attendee, token);
   if (!manages && !own) throw forbidden();
   const outcome = attendee.status === 'cancelled' ? 'stale' : await cancelOnce(attendee, author);
   if (outcome !== 'ok') {
