@@ -17,15 +17,22 @@ const headers = (maxAge: number) => ({
   'X-Content-Type-Options': 'nosniff',
 });
 
-/** A rendered page as HTTP: 200, 404 or 410, always HTML (never the API's JSON envelope). */
+/**
+ * A rendered page as HTTP: 200, 404 or 410, always HTML (never the API's JSON envelope). A page with
+ * seats left (`seats`) is kept by the edge (s-maxage) but not by browsers (max-age=0): a visitor back
+ * from registering sees the seats as the edge has them, not as their browser saw them before.
+ */
 export function pageResponse(
-  page: { outcome: PageOutcome; html: string },
+  page: { outcome: PageOutcome; html: string; seats?: boolean },
   event: APIGatewayProxyEventV2,
 ): APIGatewayProxyStructuredResultV2 {
   const head = event.requestContext?.http?.method === 'HEAD';
+  const base = headers(PAGE_MAX_AGE_SECONDS);
   return {
     statusCode: STATUS[page.outcome],
-    headers: headers(PAGE_MAX_AGE_SECONDS),
+    headers: page.seats
+      ? { ...base, 'Cache-Control': `public, max-age=0, s-maxage=${PAGE_MAX_AGE_SECONDS}` }
+      : base,
     body: head ? '' : page.html,
   };
 }
@@ -52,7 +59,8 @@ export function ticketPageResponse(
   event: APIGatewayProxyEventV2,
 ): APIGatewayProxyStructuredResultV2 {
   const head = event.requestContext?.http?.method === 'HEAD';
-  const status = answer.outcome === 'ok' ? 200 : answer.outcome === 'see-other' ? 303 : statusOf(answer.outcome);
+  const status =
+    answer.outcome === 'ok' ? 200 : answer.outcome === 'see-other' ? 303 : statusOf(answer.outcome);
   return {
     statusCode: status,
     headers: {

@@ -115,6 +115,8 @@ describe("the event page's tickets", () => {
   it('shows each ticket with its seats left, its sales window and a registration form that needs no script', async () => {
     const p = await get(eventPath());
     expect(p.res.status).toBe(200);
+    // Seats change with every registration: the edge keeps the page a minute, browsers do not keep it.
+    expect(p.res.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=60');
     const section = p.one((e) => e.attribs['data-role'] === 'tickets')!;
     expect(section).toBeDefined();
     const block = (id: number) => p.byId(`ticket-${id}`)!;

@@ -45,6 +45,11 @@ export type PageOutcome = 'ok' | 'not-found' | 'gone';
 export interface RenderedPage {
   outcome: PageOutcome;
   html: string;
+  /**
+   * The page shows seats left (an event with tickets): browsers should not keep it (seats change with
+   * every registration, the visitor's own included); the edge keeps it as long as any page.
+   */
+  seats?: boolean;
 }
 
 /** A visitor (no token); `rest_url`s as the site's API root shows them. */
@@ -70,7 +75,7 @@ export async function renderPage(pathname: string, shell: string): Promise<Rende
   const route = pageRouteOf(pathname);
   if (!route) return { outcome: 'not-found', html: errorPage(false, 'page') };
   try {
-    return { outcome: 'ok', html: await render(route, shell) };
+    return { outcome: 'ok', ...(await render(route, shell)) };
   } catch (e) {
     if (!(e instanceof DomainError)) throw e;
     const gone = e.code.endsWith('-no-longer-available');
@@ -80,16 +85,22 @@ export async function renderPage(pathname: string, shell: string): Promise<Rende
   }
 }
 
-async function render(route: PageRoute, shell: string): Promise<string> {
+async function render(route: PageRoute, shell: string): Promise<{ html: string; seats?: boolean }> {
   switch (route.kind) {
     case 'event':
       return eventPage(await readableEvent({ slug: route.slug }, visitor), shell);
     case 'venue':
     case 'organizer':
-      return linkedPage(route.kind, route.slug, shell);
+      return { html: await linkedPage(route.kind, route.slug, shell) };
     case 'category':
     case 'tag':
-      return archivePage(route.kind === 'category' ? 'tribe_events_cat' : 'post_tag', route.slug, shell);
+      return {
+        html: await archivePage(
+          route.kind === 'category' ? 'tribe_events_cat' : 'post_tag',
+          route.slug,
+          shell,
+        ),
+      };
   }
 }
 
@@ -97,7 +108,11 @@ async function render(route: PageRoute, shell: string): Promise<string> {
  * An event's page. `form`: a registration the page refused (ticket-pages.ts), shown again with what
  * was sent and what was wrong, under a title that says so.
  */
-export async function eventPage(event: EventRecord, shell: string, form?: FormState): Promise<string> {
+export async function eventPage(
+  event: EventRecord,
+  shell: string,
+  form?: FormState,
+): Promise<{ html: string; seats: boolean }> {
   // The series' other dates and the tickets are read beside what the event links to, not after it.
   const [e, series, tickets] = await Promise.all([
     presentEvent(event, visitor, true),
@@ -114,7 +129,7 @@ export async function eventPage(event: EventRecord, shell: string, form?: FormSt
   // Tickets' sales windows are site-local wall times (docs/tickets.md).
   const section = ticketsSection(tickets, { slug: e.slug, nowWall: nowStamps().modified, form });
   const html = intoShell(shell, head, eventArticle(e, await termLinks(e), series, section));
-  return form ? html.replace('<title>', () => '<title>Error: ') : html;
+  return { html: form ? html.replace('<title>', () => '<title>Error: ') : html, seats: tickets.length > 0 };
 }
 
 /** How many of a series' other upcoming dates an occurrence's page lists. */

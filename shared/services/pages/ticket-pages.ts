@@ -86,7 +86,9 @@ export async function registerFromPage(
   const ticketId = posted.ticketId;
   const again = async (kind: ErrorKind, extra: Partial<FormState> = {}, retryAfter?: number) => ({
     outcome: kind,
-    html: await eventPage(event, o.shell, { ticketId, values: posted.values, errors: posted.errors, ...extra }),
+    html: (
+      await eventPage(event, o.shell, { ticketId, values: posted.values, errors: posted.errors, ...extra })
+    ).html,
     ...(retryAfter ? { retryAfter } : {}),
   });
   if (Object.keys(posted.errors).length > 0) return again('invalid');
