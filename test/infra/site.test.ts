@@ -174,7 +174,8 @@ describe('the distribution', () => {
 describe('the public pages (issue 29)', () => {
   const behaviors = () =>
     (distribution().CacheBehaviors as Array<Record<string, any>>).filter(
-      (b) => b.PathPattern !== '/cal/*' && !(TICKET_PAGE_PATTERNS as readonly string[]).includes(b.PathPattern),
+      (b) =>
+        b.PathPattern !== '/cal/*' && !(TICKET_PAGE_PATTERNS as readonly string[]).includes(b.PathPattern),
     );
   const pageFn = () =>
     Object.entries(template.findResources('AWS::Lambda::Function')).find(([, f]) =>
@@ -287,7 +288,9 @@ describe("the tickets' pages (issue 42)", () => {
     const actions = Object.values(
       template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }),
     ).flatMap((p) =>
-      (p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).flatMap((st) => [st.Action].flat()),
+      (p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).flatMap((st) =>
+        [st.Action].flat(),
+      ),
     );
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
   });

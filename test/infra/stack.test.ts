@@ -4,7 +4,7 @@ import { App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { PAGE_ROUTE_KEYS } from '../../infra/site';
+import { PAGE_ROUTE_KEYS, TICKET_PAGE_ROUTE_KEYS } from '../../infra/site';
 import { CalEventsStack } from '../../infra/stack';
 import { operations, routeOf } from '../../shared/contracts';
 import { IMPORT_TIMEOUT_SECONDS } from '../../shared/contracts/imports';
@@ -93,10 +93,12 @@ const actionsOf = (s: Synth, name: string): string[] =>
     .filter((a) => !a.startsWith('logs:'));
 
 describe('routes', () => {
-  it("declares one route per operation and method, plus $default and the public pages' (issue 29)", () => {
+  it("declares one route per operation and method, plus $default, the public pages' (issue 29) and the tickets' pages' (issue 42)", () => {
     const expected = operations.flatMap((op) => op.methods.map((m) => `${m} ${routeOf(op)}`));
     const keys = Object.values(dev.resources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey);
-    expect(keys.sort()).toEqual([...expected, '$default', ...PAGE_ROUTE_KEYS].sort());
+    expect(keys.sort()).toEqual(
+      [...expected, '$default', ...PAGE_ROUTE_KEYS, ...TICKET_PAGE_ROUTE_KEYS].sort(),
+    );
   });
 
   it('sends every route to the function of its operation, in the same template', () => {
@@ -116,6 +118,8 @@ describe('routes', () => {
     for (const op of operations)
       for (const m of op.methods) expectTarget(`${m} ${routeOf(op)}`, op.operationId);
     expectTarget('$default', 'noRoute');
+    for (const key of PAGE_ROUTE_KEYS) expectTarget(key, 'renderPage');
+    for (const key of TICKET_PAGE_ROUTE_KEYS) expectTarget(key, 'ticketPages');
   });
 
   it('answers CORS preflight in the gateway with the exposed paging headers', () => {

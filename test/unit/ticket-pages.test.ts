@@ -6,7 +6,7 @@ import {
   ticketPageRouteOf,
 } from '../../shared/domain/page-paths';
 import { isCrossSite } from '../../shared/http/cross-site';
-import { readRegistration } from '../../shared/services/pages/registration-form';
+import { readRegistration } from '../../shared/services/pages';
 
 /** The pure rules of the tickets' pages (docs/tickets.md, "Pages"): their addresses, the form, the cross-site check. */
 

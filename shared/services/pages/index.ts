@@ -8,3 +8,4 @@ export {
   type PageAnswer,
   registerFromPage,
 } from './ticket-pages';
+export { readRegistration } from './registration-form';
