@@ -179,7 +179,9 @@ export class Site extends NestedStack {
       comment: "Passes the viewer's host name to the API for its links",
     });
 
-    const pageBehaviors = props.pages ? this.pageBehaviors(props.pages, props.httpApi, apiOrigin, apiHost) : {};
+    const pageBehaviors = props.pages
+      ? this.pageBehaviors(props.pages, props.httpApi, apiOrigin, apiHost)
+      : {};
 
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Event calendar page and API',

@@ -54,7 +54,8 @@ async function answer(event: APIGatewayProxyEventV2): Promise<PageAnswer> {
       });
     return route.action === 'cancel' ? cancelFromPage(route.id, form) : notFound();
   }
-  if (route.kind === 'attendee') return attendeeAnswer(route.id, new URLSearchParams(event.rawQueryString ?? ''), route.action);
+  if (route.kind === 'attendee')
+    return attendeeAnswer(route.id, new URLSearchParams(event.rawQueryString ?? ''), route.action);
   return notFound();
 }
 

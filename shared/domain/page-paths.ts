@@ -87,8 +87,7 @@ export function attendeePath(
 }
 
 export type TicketPageRoute =
-  | { kind: 'register'; slug: string }
-  | { kind: 'attendee'; id: number; action?: 'cancel' };
+  { kind: 'register'; slug: string } | { kind: 'attendee'; id: number; action?: 'cancel' };
 
 /** Which of the tickets' pages a request path names, or undefined. */
 export function ticketPageRouteOf(pathname: string): TicketPageRoute | undefined {
@@ -125,9 +124,8 @@ export const PAGE_ROUTES: ReadonlyArray<{
  * or undefined when none does (the API's then).
  */
 export const pageFunctionOf = (method: string, pathname: string): 'render' | 'tickets' | undefined =>
-  PAGE_ROUTES.find(
-    (r) => pathname.startsWith(r.prefix) && (r.methods as readonly string[]).includes(method),
-  )?.fn;
+  PAGE_ROUTES.find((r) => pathname.startsWith(r.prefix) && (r.methods as readonly string[]).includes(method))
+    ?.fn;
 
 /**
  * The CloudFront path patterns of the tickets' pages (infra/site.ts): uncached, every method, the

@@ -178,12 +178,7 @@ function seriesRow(e: EventView, upcoming: EventView[]): string {
  * `series`: for an occurrence, its series' other upcoming dates; `tickets`: its tickets' section
  * (ticket-templates.ts), registration forms included.
  */
-export function eventArticle(
-  e: EventView,
-  terms: TermLinks,
-  series?: EventView[],
-  tickets = '',
-): string {
+export function eventArticle(e: EventView, terms: TermLinks, series?: EventView[], tickets = ''): string {
   const rows = [
     row('When', `<time datetime="${esc(isoStart(e))}" data-role="dates">${esc(eventDates(e))}</time>`),
   ];

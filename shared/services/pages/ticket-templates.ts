@@ -70,8 +70,12 @@ function ticketBlock(t: TicketView, slug: string, nowWall: string, form?: FormSt
   const id = `ticket-${t.id}`;
   const facts = [
     `<p class="seats" data-role="seats-left">${esc(seatsText(t))}</p>`,
-    ...(STATE_TEXT[state] ? [`<p class="ticket-state" data-role="ticket-state">${esc(STATE_TEXT[state])}</p>`] : []),
-    ...(windowText(t, state) ? [`<p class="hint" data-role="sales-window">${esc(windowText(t, state))}</p>`] : []),
+    ...(STATE_TEXT[state]
+      ? [`<p class="ticket-state" data-role="ticket-state">${esc(STATE_TEXT[state])}</p>`]
+      : []),
+    ...(windowText(t, state)
+      ? [`<p class="hint" data-role="sales-window">${esc(windowText(t, state))}</p>`]
+      : []),
   ];
   const description = t.description ? `<p>${esc(t.description)}</p>` : '';
   const canRegister = state === 'open' || state === 'sold-out';
