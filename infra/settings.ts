@@ -58,6 +58,8 @@ export interface Settings {
    * SES. Without it the mail job cannot send, and mails wait in the outbox (docs/tickets.md).
    */
   mailFrom?: string;
+  /** DynamoDB's and Cognito's deletion protection on the table and the user pool (default: prod only). */
+  deletionProtection: boolean;
 }
 
 /** Reads and checks the context; `-c` values arrive as strings, cdk.json values as JSON. */
@@ -134,6 +136,10 @@ export function readSettings(scope: Construct): Settings {
     metricsNamespace: str('metricsNamespace', 'CalEvents')!,
     webhookConcurrency: deliveryConcurrency(num('webhookConcurrency', 2)),
     mailFrom: str('mailFrom'),
+    // On by default in prod. DynamoDB and Cognito refuse to delete a protected table or pool, and so
+    // refuse CloudFormation's rollback of the deploy that first created them (ROLLBACK_FAILED, the
+    // resource left behind): a first deploy into an account can pass false and turn it on with the next.
+    deletionProtection: bool('deletionProtection', stage === 'prod'),
   };
 }
 

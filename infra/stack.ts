@@ -44,10 +44,12 @@ export class CalEventsStack extends Stack {
     const ops = props.operations ?? operations;
     const functionPrefix = `${this.stackName}-`;
 
-    const { table } = new EventsTable(this, 'Data', { retain });
+    const protect = settings.deletionProtection;
+    const { table } = new EventsTable(this, 'Data', { retain, protect });
     const auth = new Auth(this, 'Auth', {
       oidc: settings.oidc,
       retain,
+      protect,
       domainPrefix: settings.authDomainPrefix,
     });
     const common = {
