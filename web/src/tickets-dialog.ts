@@ -50,7 +50,7 @@ const FIELDS: Record<
 };
 
 function radio(name: string, value: string, label: string, checked: boolean): HTMLElement {
-  const id = `r-${name}-${value.replace(/\W+/g, '-')}`;
+  const id = `dr-${name}-${value.replace(/\W+/g, '-')}`;
   // The attribute, not the property: the form's reset returns to it.
   const input = el('input', { type: 'radio', id, name, value, ...(checked ? { checked: '' } : {}) });
   return el('span', { class: 'choice' }, input, el('label', { for: id }, label));
@@ -63,7 +63,7 @@ function radio(name: string, value: string, label: string, checked: boolean): HT
 export function showTickets(e: CalEvent, body: HTMLElement, links: HTMLElement | null = null): void {
   const section = el('section', {
     class: 'tickets',
-    'aria-labelledby': 'tickets-title',
+    'aria-labelledby': 'detail-tickets-title',
     'data-role': 'tickets',
   });
   section.hidden = true;
@@ -78,7 +78,7 @@ export function showTickets(e: CalEvent, body: HTMLElement, links: HTMLElement |
     (err: Error) => {
       section.hidden = false;
       section.replaceChildren(
-        el('h3', { id: 'tickets-title' }, 'Tickets'),
+        el('h3', { id: 'detail-tickets-title' }, 'Tickets'),
         el('p', { class: 'error' }, `Could not load the tickets: ${err.message}`),
       );
     },
@@ -106,29 +106,29 @@ function ticketsSection(e: CalEvent, section: HTMLElement, initial: Ticket[]): v
       }),
     );
   drawList();
-  section.replaceChildren(el('h3', { id: 'tickets-title' }, 'Tickets'), list);
+  section.replaceChildren(el('h3', { id: 'detail-tickets-title' }, 'Tickets'), list);
   if (e.status !== 'publish') {
     section.append(el('p', { class: 'hint' }, 'Registration opens once the event is published.'));
     return;
   }
   if (!registrable(tickets).length) return;
 
-  const summary = el('div', { id: 'register-error', class: 'error', role: 'alert', tabindex: '-1' });
+  const summary = el('div', { id: 'detail-register-error', class: 'error', role: 'alert', tabindex: '-1' });
   summary.hidden = true;
-  const ticketChoice = el('fieldset', { class: 'choices', id: 'r-ticket' });
+  const ticketChoice = el('fieldset', { class: 'choices', id: 'dr-ticket' });
   const rsvpChoice = el(
     'fieldset',
-    { class: 'choices', id: 'r-rsvp' },
+    { class: 'choices', id: 'dr-rsvp' },
     el('legend', {}, 'Will you come?'),
     radio('attendee_status', 'going', 'Going', true),
     radio('attendee_status', 'not going', 'Not going', false),
   );
-  const waitNote = el('p', { class: 'hint', id: 'r-wait-note', 'data-role': 'waitlist-note' });
-  const submit = el('button', { type: 'submit', id: 'r-submit' }, 'Register');
+  const waitNote = el('p', { class: 'hint', id: 'dr-wait-note', 'data-role': 'waitlist-note' });
+  const submit = el('button', { type: 'submit', id: 'dr-submit' }, 'Register');
   const inputs = {} as Record<RegistrationField, HTMLInputElement>;
   const fields = (Object.keys(FIELDS) as RegistrationField[]).map((name) => {
     const f = FIELDS[name];
-    const id = `r-${name}`;
+    const id = `dr-${name}`;
     const input = el('input', { id, name, type: f.type, autocomplete: f.autocomplete, required: '' });
     inputs[name] = input;
     const wrap = el('div', { class: 'field', 'data-field': name }, el('label', { for: id }, f.label), input);
@@ -141,8 +141,8 @@ function ticketsSection(e: CalEvent, section: HTMLElement, initial: Ticket[]): v
   });
   const form = el(
     'form',
-    { id: 'register-form', class: 'register', 'aria-labelledby': 'register-title', novalidate: '' },
-    el('h4', { id: 'register-title' }, 'Register'),
+    { id: 'detail-register', class: 'register', 'aria-labelledby': 'detail-register-title', novalidate: '' },
+    el('h4', { id: 'detail-register-title' }, 'Register'),
     summary,
     ticketChoice,
     ...fields,
@@ -164,7 +164,7 @@ function ticketsSection(e: CalEvent, section: HTMLElement, initial: Ticket[]): v
     const t = chosen();
     const rsvp = t.provider === 'rsvp';
     rsvpChoice.hidden = !rsvp;
-    const going = !rsvp || form.querySelector<HTMLInputElement>('#r-attendee_status-going')!.checked;
+    const going = !rsvp || form.querySelector<HTMLInputElement>('#dr-attendee_status-going')!.checked;
     const full = ticketStanding(t).state === 'sold-out';
     waitNote.hidden = !full;
     waitNote.textContent = full ? `${t.title} is sold out. ${ticketStanding(t).note}` : '';
@@ -225,7 +225,7 @@ function ticketsSection(e: CalEvent, section: HTMLElement, initial: Ticket[]): v
   };
   const showDone = (a: Registered) => {
     const c = confirmation(a);
-    const heading = el('h4', { tabindex: '-1', id: 'register-done-title' }, c.heading);
+    const heading = el('h4', { tabindex: '-1', id: 'detail-register-done' }, c.heading);
     done.replaceChildren(heading, ...c.lines.map((line) => el('p', {}, line)));
     if (a.token)
       done.append(
@@ -241,7 +241,7 @@ function ticketsSection(e: CalEvent, section: HTMLElement, initial: Ticket[]): v
           '. The e-mail has it too.',
         ),
       );
-    const again = el('button', { type: 'button', id: 'r-again' }, 'Register someone else');
+    const again = el('button', { type: 'button', id: 'dr-again' }, 'Register someone else');
     again.addEventListener('click', () => {
       form.reset();
       drawChoice();
@@ -264,7 +264,7 @@ function ticketsSection(e: CalEvent, section: HTMLElement, initial: Ticket[]): v
       ticket: chosen(),
       full_name: inputs.full_name.value,
       email: inputs.email.value,
-      going: form.querySelector<HTMLInputElement>('#r-attendee_status-going')!.checked,
+      going: form.querySelector<HTMLInputElement>('#dr-attendee_status-going')!.checked,
     };
     const problems = checkRegistration(values);
     if (Object.keys(problems).length) return showErrors('Please check the fields marked below.', problems);
