@@ -228,6 +228,11 @@ export const attendeeSchema = {
     rsvp_going: { type: 'boolean' },
     information: obj,
     token: { type: 'string', description: 'Only in the registration’s answer: keep it to cancel.' },
+    security_code: {
+      type: 'string',
+      description:
+        'Only in the registration’s answer, for those going: the code of their confirmation, shown at the door (POST /qr).',
+    },
   },
   required: ['id', 'post_id', 'ticket_id', 'provider', 'title', 'checked_in', 'rest_url'],
 } as const;

@@ -1794,6 +1794,8 @@ export interface components {
             information?: Record<string, unknown>;
             /** @description Only in the registration’s answer: keep it to cancel. */
             token?: string;
+            /** @description Only in the registration’s answer, for those going: the code of their confirmation, shown at the door (POST /qr). */
+            security_code?: string;
         };
         CreateAttendeeBody: {
             /** @description The ticket to register for. */

@@ -260,7 +260,10 @@ export async function register(body: Registration, c: TicketCaller) {
   if (outcome === 'gone') throw ticketNotFound(ticket.id);
   const saved: AttendeeRecord = outcome === 'waitlisted' ? { ...attendee, status: 'waitlist' } : attendee;
   // The registrant sees their own address and the secret that lets them cancel; nobody else gets it.
-  return { ...attendeeOut(saved, c, true), token };
+  // Those going also see the security code their confirmation carries, to show it at the door at once
+  // (the self-service link, which the token opens, shows it as well).
+  const code = saved.status === 'going' ? { security_code: saved.security_code } : {};
+  return { ...attendeeOut(saved, c, true), token, ...code };
 }
 
 /** The attendee and whether the caller manages its event's attendees. */
