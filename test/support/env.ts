@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 
 // Handlers read these when their modules load, so they are set before any test file imports them.
+// The embedded DynamoDB runs only for the `stack` project's files (vitest.config.ts).
+const dynamoEndpoint = inject('dynamoEndpoint');
+if (dynamoEndpoint) process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
 Object.assign(process.env, {
-  DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
   // A region of the file's own: the run's DynamoDB Local keeps one database per region (no -sharedDb),
   // so no file's writes slow another's (local/dynamo.ts says why that matters).
   AWS_REGION: `local-${randomUUID().slice(0, 8)}`,
