@@ -62,6 +62,9 @@ import type { TallyScope } from '../domain/tallies';
  *   mail             MAIL#<attendeeId> / <kind>          an attendee's e-mail (confirmation, promoted) in the outbox, put in
  *                                                       the registration's transaction; bySlug = MAILQUEUE / <due ISO>#<id>#<kind>
  *                                                       while it waits to be sent (sparse: removed once sent)
+ *   rate count       RATE#<what>#<scope>#<bucket> / W<length s>#<start s>  how many of a kind of request (`REG`:
+ *                                                       anonymous registrations) one e-mail address or client
+ *                                                       made in a fixed window; expires after it (docs/tickets.md)
  *   imported event   IMPORT#<id> / UID#<uid>             what an import made of a feed's UID: the event (a series'
  *                                                       first occurrence) and a digest of what was written
  *
@@ -250,6 +253,17 @@ export const keys = {
     gsi3sk: pad(id),
   }),
 
+  /** A rate limit's counter (domain/rate-limits.ts): one subject's requests of one kind in one window. */
+  rateCount: (
+    what: string,
+    scope: string,
+    bucket: string,
+    window: { start: number; seconds: number },
+  ): Key => ({
+    pk: `RATE#${what}#${scope}#${bucket}`,
+    // The window's length too: a changed setting counts afresh rather than in a window of another length.
+    sk: `W${window.seconds}#${window.start}`,
+  }),
   /** The outbox of attendees' e-mails (docs/tickets.md): one item per attendee and kind, so never sent twice. */
   mail: (attendeeId: number, kind: string): Key => ({ pk: `MAIL#${attendeeId}`, sk: kind }),
   mailQueuePartition: 'MAILQUEUE',
