@@ -546,6 +546,26 @@ export const ITEM_KINDS: ItemKind[] = [
       },
     ],
   },
+  {
+    item: 'Rate count',
+    pk: 'RATE#<what>#<scope>#<bucket>',
+    sk: 'W<window seconds>#<window start>',
+    holds:
+      'how many requests of a kind (`REG`: anonymous registrations) one e-mail address or client address made in a fixed window, counted in the registration\'s transaction; it expires a day after its window (docs/tickets.md)',
+    indexes: [],
+    examples: [
+      {
+        values: {
+          what: 'REG',
+          scope: 'EMAIL',
+          bucket: 'a1b2c3',
+          'window seconds': '3600',
+          'window start': '1796169600',
+        },
+        attributes: () => keys.rateCount('REG', 'EMAIL', 'a1b2c3', { start: 1796169600, seconds: 3600 }),
+      },
+    ],
+  },
 ];
 
 /** The attribute names of an index's keys. */

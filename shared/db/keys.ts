@@ -192,6 +192,17 @@ export const keys = {
     gsi3sk: pad(id),
   }),
 
+  /** A rate limit's counter (domain/rate-limits.ts): one subject's requests of one kind in one window. */
+  rateCount: (
+    what: string,
+    scope: string,
+    bucket: string,
+    window: { start: number; seconds: number },
+  ): Key => ({
+    pk: `RATE#${what}#${scope}#${bucket}`,
+    // The window's length too: a changed setting counts afresh rather than in a window of another length.
+    sk: `W${window.seconds}#${window.start}`,
+  }),
   /** The outbox of attendees' e-mails (docs/tickets.md): one item per attendee and kind, so never sent twice. */
   mail: (attendeeId: number, kind: string): Key => ({ pk: `MAIL#${attendeeId}`, sk: kind }),
   mailQueuePartition: 'MAILQUEUE',

@@ -14,7 +14,9 @@ import { expirationOf } from '../domain/changes';
  * write cannot queue a second mail. While it waits it sits in the MAILQUEUE index by due time.
  */
 
-export type MailKind = 'confirmation' | 'promoted';
+/** The mails an attendee may get, one item each (a permanent delete of the event removes them all). */
+export const MAIL_KINDS = ['confirmation', 'promoted'] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
 
 export interface MailRecord {
   attendee_id: number;

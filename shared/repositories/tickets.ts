@@ -7,6 +7,8 @@ import { collect, queryIndex } from '../db/query';
 import { attendeeState, type ChangeState } from '../domain/changes';
 import type { AttendeeRecord, TicketRecord } from '../domain/tickets';
 import { changeWrite } from './changes';
+import type { RateCount } from '../domain/rate-limits';
+import { rateCountWrite } from './rate-limits';
 import { mailPut } from './ticket-mail';
 
 /**
@@ -198,19 +200,26 @@ const attendeePut = (a: AttendeeRecord) => ({
   },
 });
 
+/** What a registration came to; `limited`: the rate count at that index was at its limit. */
+export type RegisterOutcome = 'ok' | 'waitlisted' | 'sold_out' | 'gone' | { limited: number };
+
 /**
  * Writes a registration: `going` takes a seat only while `sold < capacity` (or the capacity is
  * unlimited, -1), in the same transaction as the attendee. With `waitlist`, a full ticket puts the
  * attendee on its waitlist instead, under the condition that it is still full: if a seat was freed in
  * between, the seat is tried again. 'sold_out' when no seat was left, 'gone' when the ticket is no more.
+ * `counts` (an anonymous registration's rate limits) are counted in the same transaction: a count at
+ * its limit refuses the registration, and a refused registration counts nothing.
  */
 export async function register(
   a: AttendeeRecord,
   eventAuthor: string,
   waitlist = false,
-): Promise<'ok' | 'waitlisted' | 'sold_out' | 'gone'> {
+  counts: RateCount[] = [],
+): Promise<RegisterOutcome> {
+  const limits = counts.map((c) => rateCountWrite('REG', c));
   for (let attempt = 0; attempt < 10; attempt++) {
-    const seat = await takeSeat(a, eventAuthor);
+    const seat = await takeSeat(a, eventAuthor, limits);
     if (seat !== 'sold_out' || !waitlist || a.status !== 'going') return seat;
     const failed = await transact([
       ticketCounter(
@@ -223,14 +232,23 @@ export async function register(
       attendeePut({ ...a, status: 'waitlist' }),
       mailPut(a.id, 'confirmation'),
       attendeeChange(a, eventAuthor, 'new'),
+      ...limits,
     ]);
     if (failed < 0) return 'waitlisted';
+    if (failed >= REGISTRATION_ITEMS) return { limited: failed - REGISTRATION_ITEMS };
     if (!(await getTicket(a.ticket_id))) return 'gone';
   }
   return 'sold_out';
 }
 
-async function takeSeat(a: AttendeeRecord, eventAuthor: string): Promise<'ok' | 'sold_out' | 'gone'> {
+/** The items of a registration's transaction before its rate counts. */
+const REGISTRATION_ITEMS = 4;
+
+async function takeSeat(
+  a: AttendeeRecord,
+  eventAuthor: string,
+  limits: TransactItems,
+): Promise<Exclude<RegisterOutcome, 'waitlisted'>> {
   const counter =
     a.status === 'going'
       ? ticketCounter(
@@ -249,8 +267,10 @@ async function takeSeat(a: AttendeeRecord, eventAuthor: string): Promise<'ok' | 
     attendeePut(a),
     mailPut(a.id, 'confirmation'),
     attendeeChange(a, eventAuthor, 'new'),
+    ...limits,
   ]);
   if (failed < 0) return 'ok';
+  if (failed >= REGISTRATION_ITEMS) return { limited: failed - REGISTRATION_ITEMS };
   return (await getTicket(a.ticket_id)) ? 'sold_out' : 'gone';
 }
 

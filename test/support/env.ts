@@ -17,6 +17,10 @@ Object.assign(process.env, {
   TABLE_NAME: `t-${randomUUID()}`,
   // Webhooks may reach receivers on 127.0.0.1, as in the local stack (never deployed: shared/config.ts).
   CAL_OUTBOUND_LOCAL: '1',
+  // Every test request comes from 127.0.0.1: anonymous registrations are limited per client address
+  // (docs/tickets.md), so the files that race hundreds of them need room; tickets-registration-rules
+  // sets its own limits.
+  REGISTRATION_LIMIT_PER_IP: '100000',
   // A loaded CI machine can take more than a deployed function's 10 s; timing is the bench's to judge.
   CAL_LOCAL_FUNCTION_TIMEOUT_MS: '60000',
 });

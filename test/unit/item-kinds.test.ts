@@ -57,6 +57,7 @@ const BUILDERS: Record<Exclude<Builder, 'linkTarget'>, true> = {
   attendeeIndex: true,
   mail: true,
   mailQueueIndex: true,
+  rateCount: true,
   word: true,
   wordIndex: true,
 };

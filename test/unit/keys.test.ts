@@ -278,3 +278,11 @@ describe('linkTarget', () => {
     expect(key).toEqual({ pk: 'POST#5', sk: 'POST' });
   });
 });
+
+describe('rate counts', () => {
+  it('keys a counter by kind, scope and subject, one item per window (its length and start)', () => {
+    const key = keys.rateCount('REG', 'email', 'ab12', { start: 1_800_000_000, seconds: 3600 });
+
+    expect(key).toEqual({ pk: 'RATE#REG#email#ab12', sk: 'W3600#1800000000' });
+  });
+});
