@@ -3,8 +3,9 @@ import { inject } from 'vitest';
 
 // Handlers read these when their modules load, so they are set before any test file imports them.
 // The embedded DynamoDB runs only for the `stack` project's files (vitest.config.ts).
-const dynamoEndpoint = inject('dynamoEndpoint');
-if (dynamoEndpoint) process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
+// The unit project's files get an address that refuses connections: clients are built as locally (no
+// AWS credentials or endpoint looked up), and a unit test that reached the database would fail at once.
+process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint') ?? 'http://127.0.0.1:9';
 Object.assign(process.env, {
   // A region of the file's own: the run's DynamoDB Local keeps one database per region (no -sharedDb),
   // so no file's writes slow another's (local/dynamo.ts says why that matters).
