@@ -24,7 +24,8 @@ import type { TallyScope } from '../domain/tallies';
  *   term name guard  TERMNAME#<taxonomy>#<name> / GUARD  unique term name per taxonomy
  *   slug sequence    SLUGSEQ#<type>#<base> / SEQ         the highest `-N` handed out for a slug base
  *   status totals    COUNT#<type> / STATUS#<shard>       posts of a type per status, in STATUS_SHARDS shards
- *   month tally      TALLY#<scope> / <start month>        listable events of a scope starting that month, by audience,
+ *   month tally      TALLY#<scope> / <start month>        listable events of a scope (ALL, FEATURED, TICKETED, a link,
+ *                                                       a subtree) starting that month, by audience,
  *                                                       start day and end day (domain/tallies.ts tallyAttr);
  *   day sums         TALLY#<scope> / S#<start month>      the same events by audience and start day alone, and the long
  *                                                       ones by end day too (domain/tallies.ts sumAttr);
@@ -43,6 +44,9 @@ import type { TallyScope } from '../domain/tallies';
  *                                                       while a journal is left, byStart = JOURNAL / <due ISO time>#<seriesId>
  *   series member    POST#<eventId> / LINK#SERIES#<id>   an occurrence's membership, with the event's filter row;
  *                                                       byAssignment = SERIES#<seriesId> / <event-local start>#<eventId>
+ *   ticketed member  POST#<eventId> / LINK#TICKETED#0    an event's membership of the ticketed events while it has a
+ *                                                       ticket, with its filter row; byAssignment = TICKETED#0 /
+ *                                                       <event-local start>#<eventId> (docs/tickets.md)
  *   change           CHANGES / <ISO time>#<writer>#<seq>  the change log (GET /changes), one partition in
  *                                                       write order, each entry expiring after 35 days
  *   webhook          WEBHOOKS / <id>                    a webhook subscription (all in one partition: the
@@ -87,6 +91,8 @@ const tallyParts = (s: TallyScope): [string, string] => {
       return ['ALL', ''];
     case 'featured':
       return ['FEATURED', ''];
+    case 'ticketed':
+      return ['TICKETED', ''];
     case 'link':
       return [`${s.kind}#${s.id}`, ''];
     case 'tree':
@@ -188,6 +194,8 @@ export const keys = {
   series: (seriesId: number): Key => ({ pk: `SERIES#${seriesId}`, sk: 'SERIES' }),
   /** An occurrence's membership of its series, read like a link (`?series=` through the links driver). */
   seriesMember: (eventId: number, seriesId: number): Key => keys.link(eventId, 'SERIES', seriesId),
+  /** An event's membership of the ticketed events while it has a ticket, read like a link (`?ticketed=true`). */
+  ticketedMember: (eventId: number): Key => keys.link(eventId, 'TICKETED', 0),
   /** Every series in one partition of bySlug, for the extend job. */
   seriesPartition: 'SERIES',
   seriesIndex: (seriesId: number) => ({ gsi1pk: 'SERIES', gsi1sk: pad(seriesId) }),
