@@ -74,6 +74,7 @@ const PARTS: Array<
   ['docs/benchmarks.md', 'the webhooks', WEBHOOKS_MARKERS, renderWebhooksReport],
   ['docs/benchmarks.md', 'the public pages', PAGES_MARKERS, renderPagesReport],
   ['docs/benchmarks.md', 'the idle stack', IDLE_MARKERS, renderIdleReport],
+  ['docs/benchmarks.md', 'the tickets', TICKETS_MARKERS, renderTicketsReport],
 ];
 
 describe('the documents the bench writes', () => {
