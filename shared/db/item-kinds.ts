@@ -128,7 +128,8 @@ export const ITEM_KINDS: ItemKind[] = [
     item: 'Post (event, venue, organizer)',
     pk: 'POST#<id>',
     sk: 'POST',
-    holds: 'the whole record (a record with a `deleting` tombstone reads as gone)',
+    holds:
+      "the whole record (a record with a `deleting` tombstone reads as gone); an event's `tickets`: how many tickets it has, moved by the ticket writes",
     indexes: [
       { index: 'bySlug', pk: 'TYPE#<type>', sk: '<slug>' },
       {
@@ -210,6 +211,20 @@ export const ITEM_KINDS: ItemKind[] = [
     ],
   },
   {
+    item: 'Ticketed member',
+    pk: 'POST#<event id>',
+    sk: 'LINK#TICKETED#0',
+    holds:
+      "an event's membership of the ticketed events while it has a ticket, with its filter row, read like a link (`?ticketed=true`); written, rewritten and deleted like a link by the event's writes and by the ticket writes that take its count across zero ([tickets](tickets.md))",
+    indexes: [{ index: 'byAssignment', pk: 'TICKETED#0', sk: '<local start>#<padded event id>' }],
+    examples: [
+      {
+        values: { 'event id': '7', 'local start': START, 'padded event id': P7 },
+        attributes: () => ({ ...keys.ticketedMember(7), ...keys.linkIndex('TICKETED', 0, START, 7) }),
+      },
+    ],
+  },
+  {
     item: 'Search word',
     pk: 'POST#<event id>',
     sk: 'WORD#<word>',
@@ -283,7 +298,7 @@ export const ITEM_KINDS: ItemKind[] = [
     pk: 'TALLY#<scope>',
     sk: '<start month>',
     holds:
-      "event list totals and page placement: listable events of the scope starting that month (`YYYY-MM`), one attribute per audience, start day and days to the end day (domain/tallies.ts `tallyAttr`): `p05|0` = published, starting on the 5th, ending the same day; `~` marks a 23:59:59 start or end. Scopes `ALL`, `FEATURED`, `TERM#<id>`, `VENUE#<id>`, `ORGANIZER#<id>`, and `TREE#<category>`: events of a category or of any descendant, each once, written for every ancestor-or-self of the event's categories",
+      "event list totals and page placement: listable events of the scope starting that month (`YYYY-MM`), one attribute per audience, start day and days to the end day (domain/tallies.ts `tallyAttr`): `p05|0` = published, starting on the 5th, ending the same day; `~` marks a 23:59:59 start or end. Scopes `ALL`, `FEATURED`, `TICKETED` (events with a ticket), `TERM#<id>`, `VENUE#<id>`, `ORGANIZER#<id>`, and `TREE#<category>`: events of a category or of any descendant, each once, written for every ancestor-or-self of the event's categories",
     examples: [
       {
         values: { scope: 'TERM#5', 'start month': '2031-03' },
@@ -551,18 +566,18 @@ export const ITEM_KINDS: ItemKind[] = [
     pk: 'RATE#<what>#<scope>#<bucket>',
     sk: 'W<window seconds>#<window start>',
     holds:
-      'how many requests of a kind (`REG`: anonymous registrations) one e-mail address or client address made in a fixed window, counted in the registration\'s transaction; it expires a day after its window (docs/tickets.md)',
+      "how many requests of a kind (`REG`: anonymous registrations) one e-mail address or client address made in a fixed window, counted in the registration's transaction; it expires a day after its window (docs/tickets.md)",
     indexes: [],
     examples: [
       {
         values: {
           what: 'REG',
-          scope: 'EMAIL',
+          scope: 'email',
           bucket: 'a1b2c3',
           'window seconds': '3600',
           'window start': '1796169600',
         },
-        attributes: () => keys.rateCount('REG', 'EMAIL', 'a1b2c3', { start: 1796169600, seconds: 3600 }),
+        attributes: () => keys.rateCount('REG', 'email', 'a1b2c3', { start: 1796169600, seconds: 3600 }),
       },
     ],
   },

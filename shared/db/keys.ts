@@ -29,6 +29,8 @@ const tallyParts = (s: TallyScope): [string, string] => {
       return ['ALL', ''];
     case 'featured':
       return ['FEATURED', ''];
+    case 'ticketed':
+      return ['TICKETED', ''];
     case 'link':
       return [`${s.kind}#${s.id}`, ''];
     case 'tree':
@@ -130,6 +132,8 @@ export const keys = {
   series: (seriesId: number): Key => ({ pk: `SERIES#${seriesId}`, sk: 'SERIES' }),
   /** An occurrence's membership of its series, read like a link (`?series=` through the links driver). */
   seriesMember: (eventId: number, seriesId: number): Key => keys.link(eventId, 'SERIES', seriesId),
+  /** An event's membership of the ticketed events while it has a ticket, read like a link (`?ticketed=true`). */
+  ticketedMember: (eventId: number): Key => keys.link(eventId, 'TICKETED', 0),
   /** Every series in one partition of bySlug, for the extend job. */
   seriesPartition: 'SERIES',
   seriesIndex: (seriesId: number) => ({ gsi1pk: 'SERIES', gsi1sk: pad(seriesId) }),

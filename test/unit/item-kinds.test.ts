@@ -41,6 +41,7 @@ const BUILDERS: Record<Exclude<Builder, 'linkTarget'>, true> = {
   creationGuard: true,
   series: true,
   seriesMember: true,
+  ticketedMember: true,
   seriesIndex: true,
   journalIndex: true,
   change: true,

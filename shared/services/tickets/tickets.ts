@@ -83,7 +83,8 @@ export async function createTicket(body: TicketInput & { post_id: number; title:
     ...(body.available_until ? { available_until: fullWall(body.available_until, true) } : {}),
     ...fields,
   };
-  await repo.putTicket(record, ticketState(event));
+  // The event's ticket count moves with it (`ticketed=`); an event deleted meanwhile takes no ticket.
+  if (!(await repo.putTicket(record, ticketState(event)))) throw notFound('event', body.post_id);
   return view(record, c, []);
 }
 
