@@ -38,10 +38,41 @@ class SlowestFirst extends BaseSequencer {
   }
 }
 
+/** Handler tests that write to the embedded DynamoDB, as the integration tests do. */
+const HANDLER_FILES_ON_DYNAMO = [
+  'test/handlers/idempotent-create-timeout.test.ts',
+  'test/handlers/log-before-answer.test.ts',
+  'test/handlers/webhook-engine.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
+    // Two projects so that a run of unit files alone (npm run test:unit) starts no DynamoDB Local: its
+    // JVM's start costs more CPU than most unit files. Vitest runs a project's global setup only when
+    // the run has files of it.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', 'test/handlers/**/*.test.ts'],
+          exclude: HANDLER_FILES_ON_DYNAMO,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'stack',
+          include: [
+            'test/integration/**/*.test.ts',
+            'test/browser/**/*.test.ts',
+            'test/infra/**/*.test.ts',
+            ...HANDLER_FILES_ON_DYNAMO,
+          ],
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+    ],
     setupFiles: ['test/support/env.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     pool: 'forks',

@@ -32,12 +32,12 @@ export type ColdResults = Pick<BenchResults, 'coldStart' | 'coldBaseline'> & {
 /** The markers of a cold-only report's generated part (`npm run bench -- --cold-only --report`). */
 export const COLD_MARKERS = { begin: '<!-- bench-cold-report:begin', end: '<!-- bench-cold-report:end -->' };
 
-const number = (n: number) => n.toLocaleString('en-US');
-const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
+export const number = (n: number) => n.toLocaleString('en-US');
+export const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
 const cell = (s: string) => s.replace(/\|/g, '\\|');
 
 /** A GitHub Markdown table; columns listed in `right` are right-aligned. */
-function mdTable(headers: string[], rows: string[][], right: number[] = []): string {
+export function mdTable(headers: string[], rows: string[][], right: number[] = []): string {
   const line = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
   const rule = headers.map((_, i) => (right.includes(i) ? '---:' : '---'));
   return [line(headers), `|${rule.join('|')}|`, ...rows.map(line)].join('\n');
@@ -69,7 +69,8 @@ function runLine(r: BenchResults, source: string): string {
   );
 }
 
-function costTable(r: BenchResults): string {
+/** The cost table of list and write cases across sizes (the main report's; the series' and tickets' too). */
+export function costTable(r: BenchResults): string {
   const across = (values: string[]) => values.join(' → ');
   const rows = r.cases.map((c) => {
     const f = r.sizes.map((s) => c.bySize[String(s)]!);

@@ -11,6 +11,7 @@
  *   npm run bench -- --pages [--requests 100] [--warmup 10] [--report docs/benchmarks.md] [--out file.json]
  *   npm run bench -- --webhooks [--rate 20] [--seconds 20] [--report docs/benchmarks.md] [--out file.json]
  *   npm run bench -- --idle [--seconds 20] [--idle-events 50] [--report docs/benchmarks.md] [--out file.json]
+ *   npm run bench -- --tickets [--sizes 1000,50000] [--registrations 200] [--racers 200] [--seats 50] [--ticket-share 0.05] [--report docs/benchmarks.md]
  *
  * Self-contained: it starts DynamoDB Local (in memory) and the local gateway in this process on free
  * ports with a fresh table, and stops them at the end. Never part of `npm test`; it asserts nothing
@@ -50,6 +51,7 @@ import type { PagesResults } from './pages';
 import type { WebhooksResults } from './webhooks';
 import type { ImportResults } from './import';
 import type { IdleResults } from './idle';
+import type { TicketsResults } from './tickets-report';
 import { gitCommit } from '../scripts/lib/git-commit';
 
 const USAGE =
@@ -62,6 +64,7 @@ const USAGE =
   '       npm run bench -- --pages [--requests 100] [--warmup 10] [--report docs/benchmarks.md] [--out file.json]\n' +
   '       npm run bench -- --webhooks [--rate 20] [--seconds 20] [--report docs/benchmarks.md] [--out file.json]\n' +
   '       npm run bench -- --idle [--seconds 20] [--idle-events 50] [--report docs/benchmarks.md] [--out file.json]\n' +
+  '       npm run bench -- --tickets [--sizes 1000,50000] [--registrations 200] [--racers 200] [--seats 50] [--ticket-share 0.05] [--report docs/benchmarks.md] [--out file.json]\n' +
   '       npm run bench -- ... --report docs/benchmarks.md | --from results.json [--report file.md]';
 
 let parsed;
@@ -94,6 +97,11 @@ try {
       series: { type: 'boolean', default: false },
       'series-creates': { type: 'string', default: '5' },
       'extend-series': { type: 'string', default: '1000' },
+      tickets: { type: 'boolean', default: false },
+      registrations: { type: 'string', default: '200' },
+      racers: { type: 'string', default: '200' },
+      seats: { type: 'string', default: '50' },
+      'ticket-share': { type: 'string', default: '0.05' },
       clients: { type: 'string', default: '10' },
       seconds: { type: 'string', default: '20' },
       events: { type: 'string', default: '300' },
@@ -117,6 +125,16 @@ async function writeReport(results: unknown, source: string): Promise<void> {
     is: boolean;
     render: () => Promise<{ block: string; markers?: { begin: string; end: string } }>;
   }> = [
+    {
+      is: has('race'),
+      render: async () => {
+        const t = await import('./tickets-report');
+        return {
+          block: t.renderTicketsReport(results as TicketsResults, source),
+          markers: t.TICKETS_MARKERS,
+        };
+      },
+    },
     {
       is: has('deliveries_per_second'),
       render: async () => {
@@ -205,7 +223,11 @@ if (
     num('series-creates'),
     num('extend-series'),
     num('idle-events'),
+    num('registrations'),
+    num('racers'),
+    num('seats'),
   ].every(positive) ||
+  !(num('ticket-share') > 0 && num('ticket-share') <= 1) ||
   !(WARMUP >= 0) ||
   !(num('cold-rounds') >= 0) ||
   SIZES[0]! < 2 * SAMPLE + 10
@@ -241,7 +263,7 @@ Object.assign(process.env, {
   SITE_TIMEZONE: 'UTC',
   // An import sends 8 requests at a time for minutes: on a loaded machine a function may need more than
   // the deployed 10 s, as under test (test/support/env.ts).
-  ...(args.import || args.series
+  ...(args.import || args.series || args.tickets
     ? { CAL_LOCAL_FUNCTION_TIMEOUT_MS: process.env.CAL_LOCAL_FUNCTION_TIMEOUT_MS ?? '60000' }
     : {}),
   // The webhook bench's receiver is on this machine, as the local stack allows (docs/webhooks.md).
@@ -902,6 +924,58 @@ async function seriesBench(): Promise<void> {
 }
 
 /**
+ * What tickets cost (bench/tickets.ts): registrations alone and racing for few seats, and the
+ * `ticketed=` lists at each size. Results always written (to --out, else
+ * bench/results/tickets-<sizes>.json), and with --report rendered into that document.
+ */
+async function ticketsBench(): Promise<void> {
+  const { runTicketsBench } = await import('./tickets');
+  const base = await startStack();
+  const token = await signLocalToken(secret, 'administrator', 'bench', '12h');
+  const api = apiClient(base, token);
+  const terms = await seed.seedTerms(api, 8);
+  const linked = await seed.seedLinkedPosts(api, 8);
+  const results = await runTicketsBench({
+    base,
+    token,
+    sizes: SIZES,
+    refs: {
+      categories: terms.categories,
+      tags: terms.tags,
+      venues: linked.venues,
+      organizers: linked.organizers,
+      notes: linked.notes,
+    },
+    registrations: num('registrations'),
+    racers: num('racers'),
+    seats: num('seats'),
+    share: num('ticket-share'),
+    concurrency: CONCURRENCY,
+    commit: gitCommit(),
+    requests: REQUESTS,
+    warmup: WARMUP,
+    measureRead: (path) => measureRead(base, { path }),
+    bulk: async (bodies, label) => {
+      const bulk = { handler: 'functions/events/create-event', path: '/events', token };
+      const r = await bulkCreate(bodies, {
+        ...bulk,
+        concurrency: num('bulk-concurrency'),
+        writers: num('writers'),
+        onProgress: progressLine(label),
+      });
+      process.stderr.write('\n');
+      console.log(`Seeded ${bodies.length} events in bulk in ${r.seconds.toFixed(1)} s.`);
+      return r.ids;
+    },
+    log: console.log,
+  });
+  const out = args.out ?? `bench/results/tickets-${SIZES.join('-')}.json`;
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWrote ${out}.`);
+  await writeReport(results, out);
+}
+
+/**
  * How soon a webhook subscriber is told, and a create's cost with and without one (bench/webhooks.ts):
  * results always written (to --out, else bench/results/webhooks.json), and with --report rendered into
  * that document.
@@ -985,6 +1059,7 @@ try {
   if (args['cold-only']) await coldOnly();
   else if (args.import) await importBench();
   else if (args.series) await seriesBench();
+  else if (args.tickets) await ticketsBench();
   else if (args.pages) await pagesBench();
   else if (args.webhooks) await webhooksBench();
   else if (args.idle) await idleBench(true);

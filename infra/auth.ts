@@ -9,6 +9,8 @@ export interface AuthProps {
   /** An external OIDC issuer; without one the stack runs its own Cognito user pool. */
   oidc?: OidcSettings;
   retain: boolean;
+  /** Cognito refuses to delete the pool, whoever asks (settings.deletionProtection). */
+  protect: boolean;
   /** The hosted sign-in's domain prefix (`<prefix>.auth.<region>.amazoncognito.com`), globally unique. */
   domainPrefix?: string;
 }
@@ -50,7 +52,7 @@ export class Auth extends Construct {
         tempPasswordValidity: Duration.days(3),
       },
       removalPolicy: removalPolicy(props.retain),
-      deletionProtection: props.retain,
+      deletionProtection: props.protect,
     });
     Validations.of(this.userPool).acknowledge({
       id: 'AwsSolutions-COG2',

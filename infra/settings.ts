@@ -58,6 +58,15 @@ export interface Settings {
    * SES. Without it the mail job cannot send, and mails wait in the outbox (docs/tickets.md).
    */
   mailFrom?: string;
+  /** DynamoDB's and Cognito's deletion protection on the table and the user pool (default: prod only). */
+  deletionProtection: boolean;
+  /**
+   * Anonymous registrations for tickets allowed per e-mail address and per client IP in each window of
+   * `registrationLimitWindowSeconds` (docs/tickets.md); 0 turns a limit off.
+   */
+  registrationLimitPerEmail: number;
+  registrationLimitPerIp: number;
+  registrationLimitWindowSeconds: number;
 }
 
 /** Reads and checks the context; `-c` values arrive as strings, cdk.json values as JSON. */
@@ -134,6 +143,13 @@ export function readSettings(scope: Construct): Settings {
     metricsNamespace: str('metricsNamespace', 'CalEvents')!,
     webhookConcurrency: deliveryConcurrency(num('webhookConcurrency', 2)),
     mailFrom: str('mailFrom'),
+    // On by default in prod. DynamoDB and Cognito refuse to delete a protected table or pool, and so
+    // refuse CloudFormation's rollback of the deploy that first created them (ROLLBACK_FAILED, the
+    // resource left behind): a first deploy into an account can pass false and turn it on with the next.
+    deletionProtection: bool('deletionProtection', stage === 'prod'),
+    registrationLimitPerEmail: wholeCount('registrationLimitPerEmail', get('registrationLimitPerEmail'), 5),
+    registrationLimitPerIp: wholeCount('registrationLimitPerIp', get('registrationLimitPerIp'), 30),
+    registrationLimitWindowSeconds: wholeSeconds(num('registrationLimitWindowSeconds', 3600)),
   };
 }
 
@@ -147,6 +163,22 @@ function deliveryConcurrency(n: number): number {
 /** The functions read SERIES_HORIZON_MONTHS as a whole number (shared/config.ts): refused here, not at run time. */
 function wholeMonths(n: number): number {
   if (!Number.isInteger(n)) throw new Error(`Context "seriesHorizonMonths" must be a whole number, got ${n}`);
+  return n;
+}
+
+/** A whole number, 0 or more (a limit that 0 turns off). */
+function wholeCount(key: string, v: unknown, fallback: number): number {
+  if (v === undefined || v === null || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`Context "${key}" must be a whole number (0 turns it off), got ${String(v)}`);
+  return n;
+}
+
+/** The functions read the window as whole seconds (shared/config.ts): refused here, not at run time. */
+function wholeSeconds(n: number): number {
+  if (!Number.isInteger(n))
+    throw new Error(`Context "registrationLimitWindowSeconds" must be a whole number, got ${n}`);
   return n;
 }
 

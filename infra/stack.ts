@@ -44,10 +44,12 @@ export class CalEventsStack extends Stack {
     const ops = props.operations ?? operations;
     const functionPrefix = `${this.stackName}-`;
 
-    const { table } = new EventsTable(this, 'Data', { retain });
+    const protect = settings.deletionProtection;
+    const { table } = new EventsTable(this, 'Data', { retain, protect });
     const auth = new Auth(this, 'Auth', {
       oidc: settings.oidc,
       retain,
+      protect,
       domainPrefix: settings.authDomainPrefix,
     });
     const common = {
@@ -67,6 +69,9 @@ export class CalEventsStack extends Stack {
       LOG_LEVEL: settings.logLevel,
       POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
       MAIL_TRANSPORT: 'ses',
+      REGISTRATION_LIMIT_PER_EMAIL: String(settings.registrationLimitPerEmail),
+      REGISTRATION_LIMIT_PER_IP: String(settings.registrationLimitPerIp),
+      REGISTRATION_LIMIT_WINDOW_SECONDS: String(settings.registrationLimitWindowSeconds),
       ...(settings.mailFrom ? { MAIL_FROM: settings.mailFrom } : {}),
       ...(settings.apiBaseUrl ? { API_BASE_URL: settings.apiBaseUrl } : {}),
       ...auth.environment,

@@ -4,8 +4,10 @@ import { STREAM, TABLE } from '../shared/db/table';
 import { removalPolicy } from './removal';
 
 export interface EventsTableProps {
-  /** Prod keeps the data: the table survives stack deletion and refuses to be deleted. */
+  /** Prod keeps the data: the table survives stack deletion. */
   retain: boolean;
+  /** DynamoDB refuses to delete the table, whoever asks (settings.deletionProtection). */
+  protect: boolean;
 }
 
 /** The one table; keys and indexes come from the same definition the runtime and DynamoDB Local use. */
@@ -24,7 +26,7 @@ export class EventsTable extends Construct {
       // The webhook engine and the change bus read new change-log items and jobs from it (infra/webhook-engine.ts).
       // Two readers, DynamoDB's advised maximum per shard: a third reads the change bus instead.
       stream: StreamViewType[STREAM.StreamViewType],
-      deletionProtection: props.retain,
+      deletionProtection: props.protect,
       removalPolicy: removalPolicy(props.retain),
     });
     for (const ix of Object.values(TABLE.indexes)) {

@@ -3,14 +3,14 @@
  * anything (shared/services/events/list/plan.ts).
  *
  *   npm run plan -- "<query>" [--as visitor|subscriber|contributor|author|editor|administrator]
- *   npm run plan -- --table                   the access-pattern and list-plan tables of docs/data-model.md
+ *   npm run plan -- --table                   the items, access-pattern and list-plan tables of docs/data-model.md
  *   npm run plan -- --write docs/data-model.md  regenerates them between their markers
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DomainError } from '../shared/domain/errors';
 import type { Role } from '../shared/domain/roles';
-import { patternsDocBlock, planDocBlock, planOf, replaceBlocks } from './plan-doc';
+import { itemsDocBlock, patternsDocBlock, planDocBlock, planOf, replaceBlocks } from './plan-doc';
 
 const USAGE =
   'Usage: npm run plan -- "<query>" [--as visitor|subscriber|contributor|author|editor|administrator]\n' +
@@ -35,12 +35,12 @@ function args() {
 const { values, positionals } = args();
 
 try {
-  if (values.table) console.log(`${patternsDocBlock()}\n\n${planDocBlock()}`);
+  if (values.table) console.log(`${itemsDocBlock()}\n\n${patternsDocBlock()}\n\n${planDocBlock()}`);
   else if (values.write) {
     const file = values.write;
     const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Data model and access patterns\n';
     writeFileSync(file, replaceBlocks(text));
-    console.log(`Wrote the access patterns and list plans of ${file}.`);
+    console.log(`Wrote the items, access patterns and list plans of ${file}.`);
   } else if (positionals.length === 1) {
     const role = values.as === 'visitor' ? undefined : (values.as as Role);
     const { plan, lines } = planOf(positionals[0]!.replace(/^\?/, ''), role);

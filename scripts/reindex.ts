@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 
 /**
- * `npm run reindex`: rebuilds the search index (word items), the featured partition and the month
- * tallies from the event records of a table, and the terms' name order and totals from the term records.
+ * `npm run reindex`: rebuilds the search index (word items), the featured partition, the events' ticket
+ * counts (from the tickets) and the month tallies from the event records of a table, and the terms'
+ * name order and totals from the term records.
  *
  *   DYNAMODB_ENDPOINT=http://127.0.0.1:8000 TABLE_NAME=cal-events npm run reindex
  *   npm run reindex -- --endpoint http://127.0.0.1:8000 --table cal-events
@@ -26,6 +27,7 @@ const { rebuildFeaturedIndex } = await import('../shared/services/maintenance');
 const { rebuildSearchIndex } = await import('../shared/services/maintenance');
 const { rebuildTallies } = await import('../shared/services/maintenance');
 const { rebuildTermIndex } = await import('../shared/services/maintenance');
+const { rebuildTicketedEvents } = await import('../shared/services/maintenance');
 const where = `table ${config.tableName}${config.dynamoEndpoint ? ` at ${config.dynamoEndpoint}` : ''}`;
 console.log(`Rebuilding the search index of ${where}…`);
 try {
@@ -38,8 +40,12 @@ try {
   const f = await rebuildFeaturedIndex((p) => process.stdout.write(`\r${p.events} events read`));
   process.stdout.write('\n');
   console.log(`Done: ${f.events} events, ${f.added} featured events added, ${f.removed} removed.`);
+  console.log("Setting the events' ticket counts from their tickets (the ticketed rows ticketed= reads)…");
+  const k = await rebuildTicketedEvents((p) => process.stdout.write(`\r${p.events} events read`));
+  process.stdout.write('\n');
+  console.log(`Done: ${k.events} events, ${k.ticketed} with tickets, ${k.set} counts set.`);
   console.log(
-    'Rebuilding the month tallies of every scope (all events, featured, terms, venues, organizers, subtrees)…',
+    'Rebuilding the month tallies of every scope (all events, featured, ticketed, terms, venues, organizers, subtrees)…',
   );
   const tally = await rebuildTallies((p) => process.stdout.write(`\r${p.events} events read`));
   process.stdout.write('\n');

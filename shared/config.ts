@@ -144,6 +144,24 @@ export const config = {
   get outboxDir(): string {
     return optionalEnv('CAL_OUTBOX_DIR') ?? `${optionalEnv('CAL_DATA_DIR') ?? '.data'}/outbox`;
   },
+  /**
+   * Anonymous registrations (POST /attendees without a token, docs/tickets.md) allowed per e-mail
+   * address and per client IP in each fixed window of `windowSeconds`; 0 turns a limit off. Deployed,
+   * the CDK context sets them (5 and 30 an hour by default). Read at each registration.
+   */
+  get registrationLimits(): { perEmail: number; perIp: number; windowSeconds: number } {
+    const whole = (name: string, fallback: string, min: number) => {
+      const n = Number(requireEnv(name, fallback));
+      if (!Number.isInteger(n) || n < min)
+        throw new Error(`Setting ${name} must be a whole number of at least ${min}.`);
+      return n;
+    };
+    return {
+      perEmail: whole('REGISTRATION_LIMIT_PER_EMAIL', '5', 0),
+      perIp: whole('REGISTRATION_LIMIT_PER_IP', '30', 0),
+      windowSeconds: whole('REGISTRATION_LIMIT_WINDOW_SECONDS', '3600', 1),
+    };
+  },
   /** How long one webhook attempt may take, in ms (CAL_WEBHOOK_TIMEOUT_MS; 10 s). */
   get webhookTimeoutMs(): number {
     const n = Number(optionalEnv('CAL_WEBHOOK_TIMEOUT_MS') ?? 10_000);

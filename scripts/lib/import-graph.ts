@@ -1,7 +1,17 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import type ts from 'typescript';
 
 /** The repository's import graph, read from the source itself (the layers and capabilities tests). */
 
@@ -22,7 +32,10 @@ export interface Edge {
 export const isRelative = (specifier: string) =>
   specifier === '.' || specifier === '..' || specifier.startsWith('./') || specifier.startsWith('../');
 
-const importTypeOnly = (node: ts.ImportDeclaration | ts.ExportDeclaration): boolean => {
+const importTypeOnly = (
+  ts: typeof import('typescript'),
+  node: ts.ImportDeclaration | ts.ExportDeclaration,
+): boolean => {
   if (ts.isExportDeclaration(node)) return node.isTypeOnly;
   const clause = node.importClause;
   if (!clause) return false;
@@ -37,8 +50,60 @@ const importTypeOnly = (node: ts.ImportDeclaration | ts.ExportDeclaration): bool
   );
 };
 
+type Imports = Array<{ specifier: string; typeOnly: boolean }>;
+
+/**
+ * What importsOf found, by the text's hash, kept on disk between processes: each test file that reads
+ * the graph (layers, capabilities, project imports, the features doc) runs in a process of its own and
+ * would otherwise load the TypeScript compiler and parse every source file again.
+ */
+const CACHE_FILE = join(ROOT, 'node_modules/.cache/cal-import-graph/imports.json');
+let cache: Map<string, Imports> | undefined;
+let added = 0;
+
+function cached(): Map<string, Imports> {
+  if (cache) return cache;
+  try {
+    cache = new Map(Object.entries(JSON.parse(readFileSync(CACHE_FILE, 'utf8')) as Record<string, Imports>));
+  } catch {
+    cache = new Map();
+  }
+  process.once('exit', saveCache);
+  return cache;
+}
+
+/** Written whole to a file of its own and renamed into place, so a reader never sees half of it. */
+function saveCache(): void {
+  if (!added || !cache) return;
+  // Old texts' entries pile up as files are edited: past a repository's few thousand, start again.
+  if (cache.size > 20_000) cache = new Map([...cache].slice(-5_000));
+  try {
+    mkdirSync(dirname(CACHE_FILE), { recursive: true });
+    const temp = `${CACHE_FILE}.${process.pid}`;
+    writeFileSync(temp, JSON.stringify(Object.fromEntries(cache)));
+    renameSync(temp, CACHE_FILE);
+  } catch {
+    // A cache only: the next process parses again.
+  }
+}
+
+let compiler: typeof ts | undefined;
+/** The TypeScript compiler, loaded on the first file the cache does not hold (it takes a second or two). */
+const typescript = (): typeof ts => (compiler ??= createRequire(import.meta.url)('typescript') as typeof ts);
+
 /** Every module specifier of a source text with whether it is type-only: imports, re-exports, import(). */
-export function importsOf(fileName: string, text: string): Array<{ specifier: string; typeOnly: boolean }> {
+export function importsOf(fileName: string, text: string): Imports {
+  const key = createHash('sha1').update(text).digest('base64url');
+  const hit = cached().get(key);
+  if (hit) return hit;
+  const found = parseImports(fileName, text);
+  cache!.set(key, found);
+  added++;
+  return found;
+}
+
+function parseImports(fileName: string, text: string): Imports {
+  const ts = typescript();
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const found: Array<{ specifier: string; typeOnly: boolean }> = [];
   const visit = (node: ts.Node): void => {
@@ -47,7 +112,7 @@ export function importsOf(fileName: string, text: string): Array<{ specifier: st
       node.moduleSpecifier &&
       ts.isStringLiteral(node.moduleSpecifier)
     )
-      found.push({ specifier: node.moduleSpecifier.text, typeOnly: importTypeOnly(node) });
+      found.push({ specifier: node.moduleSpecifier.text, typeOnly: importTypeOnly(ts, node) });
     else if (
       ts.isImportEqualsDeclaration(node) &&
       ts.isExternalModuleReference(node.moduleReference) &&

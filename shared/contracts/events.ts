@@ -3,6 +3,7 @@ import {
   eventCreateBody,
   eventDeleteQuery,
   eventListQuery,
+  eventDeletedSchema,
   eventSchema,
   eventUpdateBody,
   eventUpdateQuery,
@@ -69,13 +70,28 @@ export const eventOps = {
     query: eventUpdateQuery,
     responses: { ...posts.update.responses, ...seriesAccepted },
   },
-  delete: { ...posts.delete, query: eventDeleteQuery },
+  // A delete's 200 has `attendees_deleted`: a permanent delete takes the event's attendees along.
+  delete: {
+    ...posts.delete,
+    query: eventDeleteQuery,
+    responses: {
+      ...posts.delete.responses,
+      200: { ...posts.delete.responses[200], schema: eventDeletedSchema },
+    },
+  },
   updateBySlug: {
     ...posts.updateBySlug,
     query: eventUpdateQuery,
     responses: { ...posts.updateBySlug.responses, ...seriesAccepted },
   },
-  deleteBySlug: { ...posts.deleteBySlug, query: eventDeleteQuery },
+  deleteBySlug: {
+    ...posts.deleteBySlug,
+    query: eventDeleteQuery,
+    responses: {
+      ...posts.deleteBySlug.responses,
+      200: { ...posts.deleteBySlug.responses[200], schema: eventDeletedSchema },
+    },
+  },
   /** The subscription feed: every matching event of a window, as text/calendar. */
   ical: {
     operationId: 'getEventsIcal',

@@ -12,6 +12,7 @@ const ERROR_TEXT: Record<number, string> = {
   413: 'The request body is larger than 1 MiB.',
   415: 'The request body is neither JSON nor form-encoded.',
   422: 'The Idempotency-Key was already used with another request body (rest_idempotency_key_reused).',
+  429: 'Too many requests of this kind from this caller (a rate limit); Retry-After says when to try again.',
   500: 'Unexpected failure; the body carries a request_id.',
   503: 'The data store is busy; retry after the Retry-After delay.',
 };

@@ -1,6 +1,7 @@
 import { TICKETS_NAMESPACE } from '../config';
 import {
   attendeeCreateBody,
+  attendeeCsvText,
   attendeeDeleteQuery,
   attendeeList,
   attendeeSchema,
@@ -120,12 +121,18 @@ export const attendeeOps = {
     methods: ['GET'],
     path: '/attendees',
     handler: `${dir}/list-attendees`,
-    summary: 'List attendees: editors, or the event’s author with post_id or ticket_id',
+    summary:
+      'List attendees (a page of JSON, or all of them as text/csv): editors, or the event’s author with post_id or ticket_id',
     access: 'contributor',
     readOnly: true,
     query: attendeesQuery,
     responses: {
-      200: { description: 'A page of attendees.', schema: attendeeList },
+      200: {
+        description:
+          'A page of attendees; with format=csv (or Accept: text/csv) every matching attendee as a CSV file with a header row.',
+        schema: attendeeList,
+        alternatives: { 'text/csv': attendeeCsvText },
+      },
       ...errors(...READ_ERRORS, 403),
     },
   },
@@ -135,13 +142,14 @@ export const attendeeOps = {
     methods: ['POST'],
     path: '/attendees',
     handler: `${dir}/create-attendee`,
-    summary: 'Register for an available ticket of a published event (anyone); 409 sold_out when full',
+    summary:
+      'Register for an available ticket of a published event (anyone); 409 sold_out when full, 429 past the rate limits of anonymous registrations',
     access: 'public',
     readOnly: false,
     body: attendeeCreateBody,
     responses: {
       201: { description: 'The attendee, with its secret token (shown only here).', schema: attendeeSchema },
-      ...errors(...WRITE_ERRORS, 404, 409),
+      ...errors(...WRITE_ERRORS, 404, 409, 429),
     },
   },
   get: {

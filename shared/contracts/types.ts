@@ -16,6 +16,11 @@ export interface ResponseSpec {
   schema?: object;
   /** Media type of the body when it is not JSON (`text/calendar`); the schema then describes the text. */
   contentType?: string;
+  /**
+   * Other media types the same status may answer in, each with the schema of its body (a list's
+   * `text/csv` export beside its JSON); the request chooses (a parameter, Accept).
+   */
+  alternatives?: Record<string, object>;
   /** Headers the response always carries, by name, with their description. */
   headers?: Record<string, string>;
   /** Headers the response carries when they apply (`Last-Modified` of an empty feed is absent). */

@@ -111,7 +111,8 @@ export const patterns = {
     usedBy: 'links.ts upcomingLinkedIds',
   }),
   linkRowsOfTarget: pattern({
-    serves: 'filter rows of the events linked to a term, venue or organizer, in start order',
+    serves:
+      'filter rows of the events linked to a term, venue or organizer (or in a series, or ticketed: `TICKETED#0`), in start order',
     index: 'byAssignment',
     partition: (kind: MemberKind, target: number, _r: StartRange) => keys.assignmentPartition(kind, target),
     sort: (_kind, _target, r) => ({ between: [r.low, r.high] }),
@@ -249,14 +250,6 @@ export const patterns = {
     partition: () => keys.ticketsPartition,
     example: [],
     usedBy: 'tickets.ts listTickets',
-  }),
-  ticketedEvents: pattern({
-    serves: 'the events that have a ticket (GET /events?ticketed=): the post_id of every ticket',
-    index: 'bySlug',
-    partition: () => keys.ticketsPartition,
-    attributes: () => ['post_id'],
-    example: [],
-    usedBy: 'tickets.ts ticketedEventIds',
   }),
   attendeesOfTicket: pattern({
     serves: "a ticket's attendees in ID order (GET /attendees?ticket_id=, a ticket's attendees)",

@@ -2,68 +2,10 @@ import type { LinkKind, MemberKind, PostType, Taxonomy } from '../domain/records
 import type { TallyScope } from '../domain/tallies';
 
 /**
- * Every key format of the single table lives here; docs/data-model.md explains them, and
- * access-patterns.ts declares every Query that reads them.
- *
- * Items (pk / sk):
- *   counter          COUNTER / post|term               atomic ID sequences (posts share one, terms another)
- *   term             TERM#<id> / TERM                   bySlug = TAXONOMY#<taxonomy> / <slug>;
- *                                                       byStart = TAXONOMY#<taxonomy> / <sort name> <id> (name
- *                                                       order, only for names termSortName can order)
- *   term totals      COUNT#<taxonomy> / TERMS#<shard>   terms of a taxonomy and how many lack a sort name
- *   post             POST#<id> / POST                   bySlug = TYPE#<type> / <slug>;
- *                                                       byStart = TYPE#<type> / <sort date>#<id>, where the
- *                                                       sort date is the event-local start wall time for
- *                                                       events and the UTC publication date otherwise;
- *                                                       events: byEnd = TYPE#event / <event-local end>#<id>;
- *                                                       featured events: byAssignment = FEATURED / <event-local
- *                                                       start>#<id> (the featured listing reads only them)
- *   link             POST#<eventId> / LINK#<kind>#<id>  an event's term / venue / organizer assignment;
- *                                                       byAssignment = <KIND>#<id> / <event-local start>#<eventId>
- *   slug guard       SLUG#<type>#<slug> / GUARD          unique slug per type, written in the record's transaction
- *   term name guard  TERMNAME#<taxonomy>#<name> / GUARD  unique term name per taxonomy
- *   slug sequence    SLUGSEQ#<type>#<base> / SEQ         the highest `-N` handed out for a slug base
- *   status totals    COUNT#<type> / STATUS#<shard>       posts of a type per status, in STATUS_SHARDS shards
- *   month tally      TALLY#<scope> / <start month>        listable events of a scope starting that month, by audience,
- *                                                       start day and end day (domain/tallies.ts tallyAttr);
- *   day sums         TALLY#<scope> / S#<start month>      the same events by audience and start day alone, and the long
- *                                                       ones by end day too (domain/tallies.ts sumAttr);
- *                    TALLY#VENUE#<id> / TREE#<c>#<month>  pair scope: the venue's events in category c's subtree;
- *                                                       scope TREE#<categoryId>: events of the category or of any
- *                                                       descendant, each once
- *   stale subtree    TALLY#TREE#<categoryId> / STALE      the category's subtree tallies are wrong (re-parent,
- *                                                       delete) until `npm run reindex` rebuilds them
- *   creation guard   CREATED#<request hash> / GUARD       the record a create with an Idempotency-Key made (24 h TTL)
- *   idempotency      IDEMPOTENCY#<operation> / <op>#<hash> Powertools' record of a create's answer (24 h TTL)
- *   search word      POST#<eventId> / WORD#<word>        a folded word of an event's texts (search index);
- *                                                       byAssignment = WORD#<first two characters> / <word>#<eventId>
- *   series           SERIES#<seriesId> / SERIES           a recurring series: its lines, template, horizon and
- *                                                       journal (docs/recurrence.md); the ID is its first event's;
- *                                                       bySlug = SERIES / <seriesId> (the extend job reads them all);
- *                                                       while a journal is left, byStart = JOURNAL / <due ISO time>#<seriesId>
- *   series member    POST#<eventId> / LINK#SERIES#<id>   an occurrence's membership, with the event's filter row;
- *                                                       byAssignment = SERIES#<seriesId> / <event-local start>#<eventId>
- *   change           CHANGES / <ISO time>#<writer>#<seq>  the change log (GET /changes), one partition in
- *                                                       write order, each entry expiring after 35 days
- *   webhook          WEBHOOKS / <id>                    a webhook subscription (all in one partition: the
- *                                                       dispatcher reads them in one Query)
- *   delivery         WEBHOOK#<id> / DELIVERY#<msg id>   one delivery of a subscription, newest last
- *   lane marker      WHLANE#<id>#<resource>#<record> / <stream sequence>  a pending delivery of one record to
- *                                                       one subscription: only the lowest is delivered (order)
- *   job              WHQUEUE / <due ISO time>#<id>#<msg id>  a delivery job due at that time (the local queue;
- *                                                       deployed, the dispatcher moves each to SQS)
- *   import           IMPORTS / <id>                      a feed import, its options and last run's report
- *   scheduled        SCHEDULED / <date_utc>#<id>         a `future` post (event, venue, organizer) and when it is due: the
- *                                                       publish job reads the due ones in one Query (docs/api-guide.md)
- *   ticket           TICKET#<id> / TICKET                a ticket or RSVP of one event, with its seat counters (sold,
- *                                                       not_going, checked_in); bySlug = TICKETS / <id> (docs/tickets.md)
- *   attendee         ATTENDEE#<id> / ATTENDEE            a registration; bySlug = ATTENDEES#T<ticketId> / <id>,
- *                                                       byStart = ATTENDEES#P<eventId> / <id>, byEnd = ATTENDEES / <id>
- *   mail             MAIL#<attendeeId> / <kind>          an attendee's e-mail (confirmation, promoted) in the outbox, put in
- *                                                       the registration's transaction; bySlug = MAILQUEUE / <due ISO>#<id>#<kind>
- *                                                       while it waits to be sent (sparse: removed once sent)
- *   imported event   IMPORT#<id> / UID#<uid>             what an import made of a feed's UID: the event (a series'
- *                                                       first occurrence) and a digest of what was written
+ * Every key format of the single table lives here. The kinds of item they make (key patterns, what
+ * each holds, its index keys) are declared in item-kinds.ts, which docs/data-model.md's Items table is
+ * generated from and test/unit/item-kinds.test.ts holds to these builders; access-patterns.ts declares
+ * every Query that reads them.
  *
  * Index sort keys hold event-local wall times (`Y-m-d H:i:s` in the event's own zone), because list
  * windows compare wall times (reference §4.3); only the `utcEnd` attribute is UTC.
@@ -87,6 +29,8 @@ const tallyParts = (s: TallyScope): [string, string] => {
       return ['ALL', ''];
     case 'featured':
       return ['FEATURED', ''];
+    case 'ticketed':
+      return ['TICKETED', ''];
     case 'link':
       return [`${s.kind}#${s.id}`, ''];
     case 'tree':
@@ -188,6 +132,8 @@ export const keys = {
   series: (seriesId: number): Key => ({ pk: `SERIES#${seriesId}`, sk: 'SERIES' }),
   /** An occurrence's membership of its series, read like a link (`?series=` through the links driver). */
   seriesMember: (eventId: number, seriesId: number): Key => keys.link(eventId, 'SERIES', seriesId),
+  /** An event's membership of the ticketed events while it has a ticket, read like a link (`?ticketed=true`). */
+  ticketedMember: (eventId: number): Key => keys.link(eventId, 'TICKETED', 0),
   /** Every series in one partition of bySlug, for the extend job. */
   seriesPartition: 'SERIES',
   seriesIndex: (seriesId: number) => ({ gsi1pk: 'SERIES', gsi1sk: pad(seriesId) }),
@@ -250,6 +196,17 @@ export const keys = {
     gsi3sk: pad(id),
   }),
 
+  /** A rate limit's counter (domain/rate-limits.ts): one subject's requests of one kind in one window. */
+  rateCount: (
+    what: string,
+    scope: string,
+    bucket: string,
+    window: { start: number; seconds: number },
+  ): Key => ({
+    pk: `RATE#${what}#${scope}#${bucket}`,
+    // The window's length too: a changed setting counts afresh rather than in a window of another length.
+    sk: `W${window.seconds}#${window.start}`,
+  }),
   /** The outbox of attendees' e-mails (docs/tickets.md): one item per attendee and kind, so never sent twice. */
   mail: (attendeeId: number, kind: string): Key => ({ pk: `MAIL#${attendeeId}`, sk: kind }),
   mailQueuePartition: 'MAILQUEUE',

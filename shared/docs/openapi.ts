@@ -212,7 +212,7 @@ function response(status: number, spec: ResponseSpec, registry: SchemaRegistry):
   if (status === 201) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
   // JSON successes and their 304s carry an ETag (a calendar's own ETag header replaces it below).
   if ((status < 300 && !spec.contentType) || status === 304) headers.ETag = headerRef('ETag');
-  if (status === 503) headers['Retry-After'] = headerRef('Retry-After');
+  if (status === 503 || status === 429) headers['Retry-After'] = headerRef('Retry-After');
   if (status === 409)
     headers['Retry-After'] = header(
       'Seconds to wait before retrying, when a request with the same Idempotency-Key is in progress.',
@@ -226,10 +226,13 @@ function response(status: number, spec: ResponseSpec, registry: SchemaRegistry):
     headers[name] = header(description, string, false);
   const schema = spec.schema ?? (status >= 400 ? errorEnvelope : undefined);
   const mediaType = (spec.schema && spec.contentType) || 'application/json';
+  const content: Json = schema ? { [mediaType]: { schema: registry.ref(schema) } } : {};
+  for (const [type, other] of Object.entries(spec.alternatives ?? {}))
+    content[type] = { schema: registry.ref(other) };
   return {
     description: spec.description,
     headers,
-    ...(schema ? { content: { [mediaType]: { schema: registry.ref(schema) } } } : {}),
+    ...(Object.keys(content).length > 0 ? { content } : {}),
   };
 }
 

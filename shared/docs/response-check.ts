@@ -77,8 +77,15 @@ export function responseValidatorFor(doc: object): ResponseCheck {
     }
 
     const content = response.content as Json | undefined;
-    // A body that is not JSON (text/calendar) is documented under its own media type, its schema a string's.
-    const mediaType = content?.['application/json'] ? 'application/json' : Object.keys(content ?? {})[0];
+    // A body that is not JSON (text/calendar) is documented under its own media type, its schema a
+    // string's; a status documented in several media types (JSON or text/csv) is checked as the one sent.
+    const sentType = headers && headerValue(headers, 'Content-Type')?.split(';')[0]!.trim();
+    const mediaType =
+      sentType && content?.[sentType]
+        ? sentType
+        : content?.['application/json']
+          ? 'application/json'
+          : Object.keys(content ?? {})[0];
     if (!mediaType) {
       if (body !== undefined && body !== '')
         problems.push(`${method.toUpperCase()} ${path} ${status}: no body is documented`);

@@ -11,7 +11,9 @@ export type ErrorKind =
   | 'conflict'
   | 'gone'
   | 'precondition-failed'
-  | 'unprocessable';
+  | 'unprocessable'
+  /** Too many requests of a kind (a rate limit); `data.retry_after` says when to try again, in seconds. */
+  | 'too-many';
 
 export class DomainError extends Error {
   constructor(

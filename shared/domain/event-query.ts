@@ -1,4 +1,4 @@
-import type { EventRecord, EventRow } from './event-record';
+import { type EventRecord, type EventRow, isTicketed } from './event-record';
 import { type DateBounds, inBounds } from './date-bounds';
 import { haversineKm, type Point } from './geo';
 import type { PageRequest } from './paging';
@@ -11,6 +11,7 @@ import {
   linkedScope,
   type TallyScope,
   type TallyWho,
+  ticketedScope,
   treeScope,
   venueTreeScope,
 } from './tallies';
@@ -31,8 +32,8 @@ export interface RowFilter {
   bounds?: DateBounds;
   featured?: boolean;
   postParent?: number;
-  /** `ticketed=`: the events that have a ticket, and whether the list wants them or the others. */
-  ticketed?: { events: ReadonlySet<number>; is: boolean };
+  /** `ticketed=`: the events that have a ticket (their rows say so), or those that have none. */
+  ticketed?: boolean;
   /** Only the events hidden from listings (an editor's `hide_from_listings=true`), instead of the listed ones. */
   hidden?: boolean;
 }
@@ -46,7 +47,7 @@ export function rowFilter(f: RowFilter): (row: EventRow) => boolean {
     (f.bounds === undefined || inBounds(f.bounds, row.start, row.end)) &&
     (f.featured === undefined || row.featured === f.featured) &&
     (f.postParent === undefined || row.parent === f.postParent) &&
-    (f.ticketed === undefined || f.ticketed.events.has(row.eventId) === f.ticketed.is);
+    (f.ticketed === undefined || (row.ticketed === true) === f.ticketed);
 }
 
 /** The tally audience of a status filter, when one tally counts exactly those statuses. */
@@ -69,8 +70,11 @@ export function tallyWho(filter: StatusFilter): TallyWho | undefined {
  * one category asked for, when `ids` are it and its descendants and its subtree tallies are exact.
  */
 export interface LinkFilter {
-  /** `SERIES`: the occurrences of one series (`?series=`), which no tally counts. */
-  kind: 'TERM' | 'VENUE' | 'ORGANIZER' | 'SERIES';
+  /**
+   * `SERIES`: the occurrences of one series (`?series=`), which no tally counts. `TICKETED`: the events
+   * that have a ticket (`?ticketed=true`), one set (ids `[0]`) with a tally of its own.
+   */
+  kind: 'TERM' | 'VENUE' | 'ORGANIZER' | 'SERIES' | 'TICKETED';
   ids: number[];
   leaf: boolean;
   tree?: number;
@@ -89,6 +93,7 @@ export interface LinkFilter {
 export function linkScope(l: LinkFilter): TallyScope | undefined {
   if (l.tree !== undefined) return treeScope(l.tree);
   if (l.kind === 'SERIES') return undefined;
+  if (l.kind === 'TICKETED') return ticketedScope;
   return l.leaf && l.ids.length === 1 ? linkedScope({ kind: l.kind, id: l.ids[0]! }) : undefined;
 }
 
@@ -110,6 +115,24 @@ export function tallyScope(links: LinkFilter[], featured: boolean | undefined): 
     : undefined;
 }
 
+/**
+ * What counts a query's total exactly, if anything: one tally scope (tallyScope; `ticketed=true` is a
+ * link filter with a scope of its own), or, for `ticketed=false` alone, every event less the ticketed
+ * ones (two tallies, their day counts subtracted). No tally pairs `ticketed=false` with a filter.
+ */
+export function tallyCount(
+  links: LinkFilter[],
+  featured: boolean | undefined,
+  ticketed: boolean | undefined,
+): { scope: TallyScope; less?: TallyScope } | undefined {
+  if (ticketed === false)
+    return links.length === 0 && featured === undefined
+      ? { scope: allScope, less: ticketedScope }
+      : undefined;
+  const scope = tallyScope(links, featured);
+  return scope && { scope };
+}
+
 /** The category whose subtree tallies a scope relies on (their stale flag decides whether they count). */
 export function scopeTree(links: LinkFilter[]): number | undefined {
   return links.length === 1 ? links[0]!.tree : links[0]?.category;
@@ -122,7 +145,15 @@ export function matchesLinks(e: EventRecord, links: LinkFilter[]): boolean {
       ? [...e.data.categories, ...e.data.tags]
       : kind === 'VENUE'
         ? e.data.venues
-        : e.data.organizers;
+        : kind === 'SERIES'
+          ? e.data.series
+            ? [e.data.series.id]
+            : []
+          : kind === 'TICKETED'
+            ? isTicketed(e)
+              ? [0]
+              : []
+            : e.data.organizers;
   return links.every((lp) => {
     const ids = linked(lp.kind);
     return lp.ids.some((id) => ids.includes(id));

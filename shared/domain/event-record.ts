@@ -52,6 +52,8 @@ export interface EventRow {
   parent?: number;
   /** The series the event is an occurrence of (`?series=` filters on it). */
   series?: number;
+  /** The event has a ticket (`?ticketed=` filters on it); absent when it has none. */
+  ticketed?: boolean;
   /**
    * The terms and the venues / organizers the event links to: a list page reads them in the same
    * batch as its events (the records decide; an ID missing here is read after them), and a second
@@ -60,6 +62,9 @@ export interface EventRow {
   terms?: number[];
   posts?: number[];
 }
+
+/** Whether an event has a ticket (PostRecord `tickets`, kept by the ticket writes). */
+export const isTicketed = (e: Pick<EventRecord, 'tickets'>) => (e.tickets ?? 0) > 0;
 
 export const rowOf = (e: EventRecord): EventRow => ({
   eventId: e.id,
@@ -72,6 +77,7 @@ export const rowOf = (e: EventRecord): EventRow => ({
   utcEnd: e.data.utcEnd,
   ...(e.data.parent ? { parent: e.data.parent } : {}),
   ...(e.data.series ? { series: e.data.series.id } : {}),
+  ...(isTicketed(e) ? { ticketed: true } : {}),
   terms: [...e.data.categories, ...e.data.tags],
   posts: [...e.data.venues, ...e.data.organizers],
 });

@@ -4,8 +4,12 @@ export type Taxonomy = 'tribe_events_cat' | 'post_tag';
 export type PostType = 'event' | 'venue' | 'organizer';
 /** What an event links to: a term (category or tag), a venue or an organizer. */
 export type LinkKind = 'TERM' | 'VENUE' | 'ORGANIZER';
-/** What an event's link items name: a link, or the series it is an occurrence of (docs/recurrence.md). */
-export type MemberKind = LinkKind | 'SERIES';
+/**
+ * What an event's link items name: a link, the series it is an occurrence of (docs/recurrence.md), or
+ * the set of ticketed events (target 0: one set), which the event is in while it has a ticket
+ * (docs/tickets.md).
+ */
+export type MemberKind = LinkKind | 'SERIES' | 'TICKETED';
 
 /**
  * An event, venue or organizer. Fields every post has live at the top level; the type's own fields
@@ -30,6 +34,12 @@ export interface PostRecord<D extends object = Record<string, unknown>> {
   sortDate: string;
   /** Events only: the event-local end, key of the end-date index. */
   sortEnd?: string;
+  /**
+   * Events only: how many tickets (cal/tickets/v1) the event has, absent for none. Kept by the ticket
+   * writes in their own transaction (repositories/ticketed-events.ts), which raise the version; event
+   * writes carry it over and keep the event's ticketed row and tally with it (`ticketed=`).
+   */
+  tickets?: number;
   /** Linked events counted like term counts (venues and organizers). */
   countPublic: number;
   countAll: number;

@@ -11,19 +11,22 @@ export const dayKey = (wallTime: string) =>
   wallTime.slice(0, 10) + (wallTime.endsWith('23:59:59') ? '~' : '');
 
 /**
- * What a tally counts: every event, the featured ones, the events linked to one term / venue /
- * organizer, a category's subtree, or a venue's events in a category's subtree. Its key strings are
- * built in db/keys.ts alone (keys.tally).
+ * What a tally counts: every event, the featured ones, the ticketed ones (those with a ticket), the
+ * events linked to one term / venue / organizer, a category's subtree, or a venue's events in a
+ * category's subtree. Its key strings are built in db/keys.ts alone (keys.tally).
  */
 export type TallyScope =
   | { of: 'all' }
   | { of: 'featured' }
+  | { of: 'ticketed' }
   | { of: 'link'; kind: LinkKind; id: number }
   | { of: 'tree'; category: number }
   | { of: 'venueTree'; venue: number; category: number };
 
 export const allScope: TallyScope = { of: 'all' };
 export const featuredScope: TallyScope = { of: 'featured' };
+/** The events that have a ticket: moved by the ticket writes and by the event's own (docs/tickets.md). */
+export const ticketedScope: TallyScope = { of: 'ticketed' };
 
 /** The events linked to one term, venue or organizer. */
 export const linkedScope = (l: { kind: LinkKind; id: number }): TallyScope => ({
@@ -265,6 +268,21 @@ export function tallyRange(b: DateBounds): [string, string] {
   const low = lows.length ? lows.reduce((a, c) => (c > a ? c : a)) : '0000';
   const high = `${highs.length ? highs.reduce((a, c) => (c < a ? c : a)) : '9999'}~`;
   return [low, high];
+}
+
+/**
+ * Per-day counts of one list less those of a list it holds (every event less the ticketed ones, for
+ * `ticketed=false`), both in key order: days left empty are dropped.
+ */
+export function lessDays(
+  of: { total: number; days: Array<[string, number]> },
+  less: { total: number; days: Array<[string, number]> },
+): { total: number; days: Array<[string, number]> } {
+  const minus = new Map(less.days);
+  const days = of.days
+    .map(([key, n]): [string, number] => [key, n - (minus.get(key) ?? 0)])
+    .filter(([, n]) => n !== 0);
+  return { total: days.reduce((t, [, n]) => t + n, 0), days };
 }
 
 /** Where a page begins, found from the tallies: the index key to read from and the rows to skip there. */

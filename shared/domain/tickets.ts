@@ -1,3 +1,4 @@
+import type { Answers, AttendeeField } from './attendee-fields';
 import { DomainError } from './errors';
 import { atLeast, type User } from './roles';
 
@@ -26,7 +27,10 @@ export interface TicketRecord {
   waitlisted?: number;
   available_from?: string;
   available_until?: string;
-  requires_attendee_information: boolean;
+  /** Stored by tickets written before attendee fields; the answer derives it from the fields. */
+  requires_attendee_information?: boolean;
+  /** The questions each registrant answers (docs/tickets.md, "Attendee information"); none when absent. */
+  attendee_information_fields?: AttendeeField[];
 }
 
 export interface AttendeeRecord {
@@ -49,6 +53,8 @@ export interface AttendeeRecord {
   token_hash: string;
   /** The signed-in caller who registered, when there was one. */
   author: string;
+  /** Answers to the ticket's attendee information fields, by slug (only managers see them). */
+  information?: Answers;
 }
 
 export const paymentsNotOffered = () =>

@@ -29,6 +29,7 @@ const STATUS: Record<ErrorKind, number> = {
   gone: 410,
   'precondition-failed': 412,
   unprocessable: 422,
+  'too-many': 429,
 };
 
 export const statusOf = (kind: ErrorKind) => STATUS[kind];
@@ -36,8 +37,12 @@ export const statusOf = (kind: ErrorKind) => STATUS[kind];
 /** The HTTP form of anything the lower layers threw; undefined for errors that are not ours. */
 export function asApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
-  if (error instanceof DomainError)
-    return new ApiError(STATUS[error.kind], error.code, error.message, error.data);
+  if (error instanceof DomainError) {
+    // A rate limit says when to come back, in the header clients and proxies read (RFC 9110 §10.2.3).
+    const retry = error.kind === 'too-many' ? error.data.retry_after : undefined;
+    const headers: Record<string, string> = typeof retry === 'number' ? { 'Retry-After': String(retry) } : {};
+    return new ApiError(STATUS[error.kind], error.code, error.message, error.data, headers);
+  }
   return undefined;
 }
 

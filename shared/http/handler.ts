@@ -37,6 +37,8 @@ export interface Request<O extends Operation> {
   requestId: string;
   /** The request's headers, names in lower case (as API Gateway passes them). */
   headers: Record<string, string | undefined>;
+  /** The caller's address as API Gateway saw it (`requestContext.http.sourceIp`; the local gateway sets it too). */
+  sourceIp?: string;
   /** `If-Match` of an update or delete: the version the write must find (412 otherwise). */
   ifMatch?: Precondition;
   /** The Lambda context (remaining time), when there is one. */
@@ -181,6 +183,7 @@ export function createHandler<O extends Operation>(
           root: state.urls.root,
           requestId: context?.awsRequestId ?? event.requestContext?.requestId ?? '',
           headers: event.headers ?? {},
+          sourceIp: event.requestContext?.http?.sourceIp || undefined,
           ifMatch: op.readOnly ? undefined : parseIfMatch(event.headers?.['if-match']),
           context,
         } as Request<O>);

@@ -1,6 +1,7 @@
 import { archivePageNotFound, type ResourceType } from '../domain/errors';
 import type { Page } from '../domain/paging';
 import type { User } from '../domain/roles';
+import { entityTag } from './etag';
 import type { Reply } from './respond';
 import type { ApiUrls } from './urls';
 
@@ -67,6 +68,27 @@ export function listReply<T>(list: Page<T>, shape: ListShape, urls: ApiUrls): Re
       'X-Cal-Total': String(list.total),
       'X-Cal-TotalPages': String(totalPages),
       ...(links.length > 0 ? { Link: links.join(', ') } : {}),
+    },
+  };
+}
+
+/**
+ * A list exported as CSV (text/csv, a download named `filename`) instead of its JSON page: the whole
+ * list in one file, so its totals say one page. Typed `never` so that an operation whose 200 documents
+ * text/csv beside its JSON (`alternatives` in the contract) returns it as its reply; personal data
+ * (attendees), so no shared cache keeps it.
+ */
+export function csvReply(text: string, filename: string, rows: number): Reply<never> {
+  return {
+    body: text as never,
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${filename}"`,
+      'Cache-Control': 'private, no-store',
+      Vary: 'Accept, Authorization',
+      ETag: entityTag(text, text),
+      'X-Cal-Total': String(rows),
+      'X-Cal-TotalPages': '1',
     },
   };
 }

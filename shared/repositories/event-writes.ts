@@ -1,6 +1,7 @@
 import {
   type EventLink,
   type EventRecord,
+  isTicketed,
   type LinkField,
   linkId,
   linksOf,
@@ -20,6 +21,7 @@ import {
   tallyMark,
   tallyMonth,
   type TallyScope,
+  ticketedScope,
   treeScope,
   venueTreeScope,
 } from '../domain/tallies';
@@ -29,7 +31,7 @@ import type { PlannedWrite, WriteItem } from '../db/transact';
 import { wordWrites } from './search-index';
 
 /**
- * The tally scopes of an event: everything, featured, each link, and (given the category taxonomy's
+ * The tally scopes of an event: everything, featured, ticketed, each link, and (given the category taxonomy's
  * parent map) the subtree of every ancestor-or-self of its categories, once per event, alone and with
  * each of its venues.
  */
@@ -51,6 +53,7 @@ function tallyScopes(
   return [
     allScope,
     ...(e.data.featured ? [featuredScope] : []),
+    ...(isTicketed(e) ? [ticketedScope] : []),
     ...[...linked.values()].map(linkedScope),
     ...trees.map(treeScope),
     ...venues.flatMap((v) => trees.map((c) => venueTreeScope(v, c))),
@@ -256,7 +259,7 @@ export function eventWrites(
         onConflict: () => o.linkedGone(l.field),
       });
   }
-  writes.push(...memberWrites(before, after, rowChanged));
+  writes.push(...memberWrites(before, after, rowChanged), ...ticketedWrites(before, after, rowChanged));
   const deltas: Deltas = o.deltas ?? new Map();
   addTallies(deltas, before, -1, gone, o.parentOf);
   addTallies(deltas, after, 1, gone, o.parentOf);
@@ -273,6 +276,41 @@ function memberItem(e: EventRecord, seriesId: number) {
     targetId: seriesId,
     row: rowOf(e),
   };
+}
+
+function ticketedItem(e: EventRecord) {
+  return {
+    ...keys.ticketedMember(e.id),
+    ...keys.linkIndex('TICKETED', 0, e.data.start, e.id),
+    type: 'link',
+    kind: 'TICKETED',
+    eventId: e.id,
+    targetId: 0,
+    row: rowOf(e),
+  };
+}
+
+/**
+ * An event's membership of the ticketed events (docs/tickets.md), kept like a link: there while the
+ * event has a ticket, rewritten when its filter row changes, deleted with the event or its last
+ * ticket. `ticketed=true` reads these rows (byAssignment `TICKETED#0`), counted by the TICKETED tallies.
+ */
+function ticketedWrites(
+  before: EventRecord | undefined,
+  after: EventRecord | undefined,
+  rowChanged: boolean,
+): PlannedWrite[] {
+  const was = !!before && isTicketed(before);
+  const is = !!after && isTicketed(after);
+  if (is && (!was || rowChanged))
+    return [
+      {
+        item: put(ticketedItem(after!)),
+        undo: was ? put(ticketedItem(before!)) : del(keys.ticketedMember(after!.id)),
+      },
+    ];
+  if (was && !is) return [{ item: del(keys.ticketedMember(before!.id)), undo: put(ticketedItem(before!)) }];
+  return [];
 }
 
 /**

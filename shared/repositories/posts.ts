@@ -32,6 +32,7 @@ const OWN = [
   'sortEnd',
   'countPublic',
   'countAll',
+  'tickets',
   'data',
 ] as const;
 
@@ -298,8 +299,9 @@ export function postUpdate<D extends object>(
   const set: Record<string, unknown> = { ...indexKeys(record) };
   for (const k of OWN) {
     if (k === 'id' || k === 'type') continue;
-    // Counts belong to event writes; they are only written here when the caller resets them.
-    if ((k === 'countPublic' || k === 'countAll') && record[k] === current[k]) continue;
+    // Counts belong to event writes, an event's ticket count to the ticket writes: they are only
+    // written here when the caller changes them.
+    if ((k === 'countPublic' || k === 'countAll' || k === 'tickets') && record[k] === current[k]) continue;
     set[k] = record[k];
   }
   const names: Record<string, string> = {};

@@ -18,7 +18,9 @@ import { expirationOf } from '../domain/changes';
  * (`link_token`) until the mail is sent, or has failed for good, and is removed then.
  */
 
-export type MailKind = 'confirmation' | 'promoted';
+/** The mails an attendee may get, one item each (a permanent delete of the event removes them all). */
+export const MAIL_KINDS = ['confirmation', 'promoted'] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
 
 export interface MailRecord {
   attendee_id: number;

@@ -7,7 +7,10 @@ import { collect, queryIndex } from '../db/query';
 import { attendeeState, type ChangeState } from '../domain/changes';
 import type { AttendeeRecord, TicketRecord } from '../domain/tickets';
 import { changeWrite } from './changes';
+import type { RateCount } from '../domain/rate-limits';
+import { rateCountWrite } from './rate-limits';
 import { mailPut } from './ticket-mail';
+import { ticketCountWrites } from './ticketed-events';
 
 /**
  * Tickets and attendees (docs/tickets.md). A ticket's item carries its seat counters; a registration
@@ -21,19 +24,37 @@ const strip = <T>({ pk: _pk, sk: _sk, type: _t, ...rest }: Record<string, unknow
   return rest as T;
 };
 
-/** Puts a new ticket with its change-log entry (`state`: its event's, docs/tickets.md). */
-export async function putTicket(t: TicketRecord, state: ChangeState): Promise<void> {
-  await transact([
-    {
-      Put: {
-        TableName: tableName(),
-        Item: { ...keys.ticket(t.id), ...keys.ticketIndex(t.id), type: 'ticket', ...t },
-        ConditionExpression: 'attribute_not_exists(pk)',
+/**
+ * Puts a new ticket with its change-log entry (`state`: its event's, docs/tickets.md) and its event's
+ * ticket count (ticketed-events.ts); false when the event is gone.
+ */
+export async function putTicket(t: TicketRecord, state: ChangeState): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    const counted = await ticketCountWrites([{ eventId: t.post_id, by: 1 }]);
+    if (counted.missing.length > 0) return false;
+    const failed = await transact([
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.ticket(t.id), ...keys.ticketIndex(t.id), type: 'ticket', ...t },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
-    },
-    ticketChange(t.id, undefined, state),
-  ]);
+      ticketChange(t.id, undefined, state),
+      ...counted.items,
+    ]);
+    if (failed < 0) return true;
+    if (!eventRaced(failed, 2, counted.guarded, attempt))
+      throw new Error(`ticket ${t.id} could not be written (item ${failed} of its transaction refused)`);
+  }
 }
+
+/** Races with an event's writes lost before the ticket write gives up (each reads the event again). */
+const EVENT_RACES = 20;
+
+/** Whether item `failed` is one of the events' version-conditioned updates (from `first`): read again and retry. */
+const eventRaced = (failed: number, first: number, guarded: number, attempt: number) =>
+  failed >= first && failed < first + guarded && attempt < EVENT_RACES;
 
 const ticketChange = (id: number, before: ChangeState | undefined, after: ChangeState | undefined) =>
   changeWrite({ resource: 'tickets', id, before, after }).item;
@@ -61,6 +82,8 @@ export async function listTickets(): Promise<TicketRecord[]> {
 /**
  * Sets fields of a ticket; undefined when it is gone or `minCapacity` is not met (a capacity below the
  * seats taken, checked at the write so that a registration racing the change cannot slip past it).
+ * A ticket moved to another event (`unregistered`: it must have no attendees) moves one from the old
+ * event's ticket count to the new one's (ticketed-events.ts), in the same transaction.
  */
 export async function updateTicket(
   id: number,
@@ -86,43 +109,65 @@ export async function updateTicket(
     condition += ' AND registrations = :none';
     values[':none'] = 0;
   }
-  // With its change-log entry, in one transaction (no ALL_NEW there: read back after).
-  const failed = await transact([
-    {
-      Update: {
-        TableName: tableName(),
-        Key: keys.ticket(id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+  for (let attempt = 0; ; attempt++) {
+    // The event it leaves is the one it names at the write (the condition holds it there).
+    const from = set.post_id !== undefined ? (await getTicket(id))?.post_id : undefined;
+    const moving = from !== undefined && from !== set.post_id;
+    const counted = moving
+      ? await ticketCountWrites([
+          { eventId: from, by: -1 },
+          { eventId: set.post_id!, by: 1 },
+        ])
+      : undefined;
+    const where = moving ? { ...values, ':from': from } : values;
+    // With its change-log entry, in one transaction (no ALL_NEW there: read back after).
+    const items: TransactItems = [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.ticket(id),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: moving ? `${condition} AND post_id = :from` : condition,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: where,
+        },
       },
-    },
-    ...(state ? [ticketChange(id, state, state)] : []),
-  ]);
-  return failed < 0 ? getTicket(id) : undefined;
+      ...(state ? [ticketChange(id, state, state)] : []),
+    ];
+    const failed = await transact([...items, ...(counted?.items ?? [])]);
+    if (failed < 0) return getTicket(id);
+    if (!eventRaced(failed, items.length, counted?.guarded ?? 0, attempt)) return undefined;
+  }
 }
 
-/** Deletes a ticket nobody registered for; false when it has attendees (or is gone). */
+/**
+ * Deletes a ticket nobody registered for, and takes it from its event's ticket count in the same
+ * transaction; false when it has attendees (or is gone).
+ */
 export async function deleteTicket(id: number, state?: ChangeState): Promise<boolean> {
-  const failed = await transact([
-    {
-      Delete: {
-        TableName: tableName(),
-        Key: keys.ticket(id),
-        ConditionExpression: 'attribute_exists(pk) AND registrations = :zero',
-        ExpressionAttributeValues: { ':zero': 0 },
+  for (let attempt = 0; ; attempt++) {
+    const ticket = await getTicket(id);
+    if (!ticket) return false;
+    const counted = await ticketCountWrites([{ eventId: ticket.post_id, by: -1 }]);
+    const items: TransactItems = [
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.ticket(id),
+          ConditionExpression: 'attribute_exists(pk) AND registrations = :zero AND post_id = :event',
+          ExpressionAttributeValues: { ':zero': 0, ':event': ticket.post_id },
+        },
       },
-    },
-    ...(state ? [ticketChange(id, state, undefined)] : []),
-  ]);
-  return failed < 0;
-}
-
-/** The events with at least one ticket: one Query of the tickets' index, their post_id alone. */
-export async function ticketedEventIds(): Promise<Set<number>> {
-  const rows = await collect(queryIndex(patterns.ticketedEvents.query()));
-  return new Set(rows.map((r) => Number(r.post_id)));
+      ...(state ? [ticketChange(id, state, undefined)] : []),
+    ];
+    const failed = await transact([...items, ...counted.items]);
+    if (failed < 0) return true;
+    if (eventRaced(failed, items.length, counted.guarded, attempt)) continue;
+    // Moved to another event meanwhile (the count to move is that event's): read it again.
+    const now = failed === 0 ? await getTicket(id) : undefined;
+    if (!now || now.registrations > 0 || now.post_id === ticket.post_id || attempt >= EVENT_RACES)
+      return false;
+  }
 }
 
 export async function getAttendee(id: number): Promise<AttendeeRecord | undefined> {
@@ -198,21 +243,28 @@ const attendeePut = (a: AttendeeRecord) => ({
   },
 });
 
+/** What a registration came to; `limited`: the rate count at that index was at its limit. */
+export type RegisterOutcome = 'ok' | 'waitlisted' | 'sold_out' | 'gone' | { limited: number };
+
 /**
  * Writes a registration: `going` takes a seat only while `sold < capacity` (or the capacity is
  * unlimited, -1), in the same transaction as the attendee. With `waitlist`, a full ticket puts the
  * attendee on its waitlist instead, under the condition that it is still full: if a seat was freed in
  * between, the seat is tried again. 'sold_out' when no seat was left, 'gone' when the ticket is no more.
- * `linkToken`: the attendee's secret, which the confirmation mail's item keeps until it is sent.
+ * `counts` (an anonymous registration's rate limits) are counted in the same transaction: a count at
+ * its limit refuses the registration, and a refused registration counts nothing. `linkToken`: the
+ * attendee's secret, which the confirmation mail's item keeps until it is sent (docs/tickets.md).
  */
 export async function register(
   a: AttendeeRecord,
   eventAuthor: string,
   waitlist = false,
+  counts: RateCount[] = [],
   linkToken?: string,
-): Promise<'ok' | 'waitlisted' | 'sold_out' | 'gone'> {
+): Promise<RegisterOutcome> {
+  const limits = counts.map((c) => rateCountWrite('REG', c));
   for (let attempt = 0; attempt < 10; attempt++) {
-    const seat = await takeSeat(a, eventAuthor, linkToken);
+    const seat = await takeSeat(a, eventAuthor, limits, linkToken);
     if (seat !== 'sold_out' || !waitlist || a.status !== 'going') return seat;
     const failed = await transact([
       ticketCounter(
@@ -225,18 +277,24 @@ export async function register(
       attendeePut({ ...a, status: 'waitlist' }),
       mailPut(a.id, 'confirmation', undefined, linkToken),
       attendeeChange(a, eventAuthor, 'new'),
+      ...limits,
     ]);
     if (failed < 0) return 'waitlisted';
+    if (failed >= REGISTRATION_ITEMS) return { limited: failed - REGISTRATION_ITEMS };
     if (!(await getTicket(a.ticket_id))) return 'gone';
   }
   return 'sold_out';
 }
 
+/** The items of a registration's transaction before its rate counts. */
+const REGISTRATION_ITEMS = 4;
+
 async function takeSeat(
   a: AttendeeRecord,
   eventAuthor: string,
+  limits: TransactItems,
   linkToken?: string,
-): Promise<'ok' | 'sold_out' | 'gone'> {
+): Promise<Exclude<RegisterOutcome, 'waitlisted'>> {
   const counter =
     a.status === 'going'
       ? ticketCounter(
@@ -255,8 +313,10 @@ async function takeSeat(
     attendeePut(a),
     mailPut(a.id, 'confirmation', undefined, linkToken),
     attendeeChange(a, eventAuthor, 'new'),
+    ...limits,
   ]);
   if (failed < 0) return 'ok';
+  if (failed >= REGISTRATION_ITEMS) return { limited: failed - REGISTRATION_ITEMS };
   return (await getTicket(a.ticket_id)) ? 'sold_out' : 'gone';
 }
 

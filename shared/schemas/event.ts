@@ -303,6 +303,23 @@ export const eventSchema = {
   additionalProperties: false,
 } as const;
 
+/**
+ * The answer of DELETE /events/{id} (and by slug): the event as it was, and with `force=true` how many
+ * of its attendees the permanent delete removed with it (docs/tickets.md), beside the reference's shape.
+ */
+export const eventDeletedSchema = {
+  ...eventSchema,
+  properties: {
+    ...eventSchema.properties,
+    attendees_deleted: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'force=true only: the attendees (going, not going, waiting) removed with the event, its tickets and their mails.',
+    },
+  },
+} as const;
+
 /** What a write of one occurrence of a series changes (docs/recurrence.md); a single event takes none. */
 const scope = {
   type: 'string',

@@ -1,3 +1,5 @@
+import { ANSWER_MAX, FIELD_TYPES } from '../domain/attendee-fields';
+import { STATUSES } from '../domain/statuses';
 import { idPath, list, nonEmptyText, paging, text } from './common';
 import type { Infer } from './infer';
 
@@ -7,6 +9,9 @@ import type { Infer } from './infer';
  */
 
 export const TICKET_PROVIDERS = ['rsvp', 'tickets'] as const;
+export const ATTENDEE_STATUSES = ['going', 'not going', 'waitlist', 'cancelled'] as const;
+/** Most rows one CSV export of attendees holds (docs/tickets.md, "CSV export"). */
+export const CSV_MAX_ROWS = 10_000;
 const id = { type: 'integer', minimum: 1 } as const;
 const ids = (what: string) => list(id, what);
 const wallTime = {
@@ -14,6 +19,47 @@ const wallTime = {
   pattern: '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}(:\\d{2})?)?$',
   description: 'Site-local wall time, `Y-m-d H:i:s` (or `Y-m-d`).',
 } as const;
+
+const options = list(nonEmptyText('One choice.', 200), 'The choices of a select, radio or checkbox field.');
+
+/** One attendee information field as an editor sends it (domain/attendee-fields.ts checks the rest). */
+function attendeeFieldInput() {
+  return {
+    type: 'object',
+    properties: {
+      slug: {
+        type: 'string',
+        pattern: '^[a-z0-9][a-z0-9_-]{0,63}$',
+        description: 'The answer’s key; by default the label’s slug.',
+      },
+      label: nonEmptyText('The question, as the form shows it.', 200),
+      type: { type: 'string', enum: FIELD_TYPES, description: 'What the answer is.' },
+      required: { type: 'boolean', default: false, description: 'Whether a registration must answer it.' },
+      options,
+      extra: {
+        type: 'object',
+        properties: {
+          options,
+          multiline: { type: 'boolean', description: 'A text field answered in several lines.' },
+        },
+        additionalProperties: false,
+      },
+    },
+    required: ['label', 'type'],
+    additionalProperties: false,
+  } as const;
+}
+
+/** An answer to one field: text, or a checkbox's chosen options. */
+const answer = {
+  anyOf: [
+    { type: 'string', maxLength: ANSWER_MAX },
+    { type: 'array', items: { type: 'string', maxLength: 200 }, maxItems: 100 },
+  ],
+} as const;
+
+const answers = (description: string) =>
+  ({ type: 'object', additionalProperties: answer, maxProperties: 50, description }) as const;
 
 const ticketFields = {
   post_id: { ...id, description: 'The event the ticket is for.' },
@@ -37,7 +83,18 @@ const ticketFields = {
   },
   available_from: wallTime,
   available_until: wallTime,
-  requires_attendee_information: { type: 'boolean' },
+  requires_attendee_information: {
+    type: 'boolean',
+    description:
+      'Follows from attendee_information_fields (true when one of them is required); a value that contradicts them is a 400.',
+  },
+  attendee_information_fields: {
+    type: 'array',
+    maxItems: 50,
+    items: attendeeFieldInput(),
+    description:
+      'The questions each registrant answers, in the reference’s (Event Tickets Plus) field shape; the list replaces the ticket’s, [] removes them.',
+  },
 } as const;
 
 export const ticketCreateBody = {
@@ -52,6 +109,23 @@ export const ticketUpdateBody = {
   properties: { ...ticketFields },
   additionalProperties: false,
 } as const;
+
+const count = (description: string) => ({ type: 'integer', minimum: 0, description }) as const;
+const dateParam = (description: string) =>
+  ({ type: 'string', minLength: 1, maxLength: 100, description }) as const;
+
+/** `offset`, `order` (either case, as the reference's ASC / DESC) and `orderby`. */
+const ordering = <const O extends readonly string[]>(orderby: O, fallback: O[number]) =>
+  ({
+    offset: count('Skip this many matching records before paging.'),
+    order: { type: 'string', enum: ['asc', 'desc', 'ASC', 'DESC'], default: 'asc' },
+    orderby: { type: 'string', enum: orderby, default: fallback, description: 'What the order is by.' },
+  }) as const;
+
+const eventStatuses = list(
+  { type: 'string', enum: [...STATUSES, 'any'] },
+  'Only records of events in one of these statuses (any: every status the caller may see); by default published ones, every status for editors.',
+);
 
 export const ticketsQuery = {
   type: 'object',
@@ -69,7 +143,26 @@ export const ticketsQuery = {
     provider: { type: 'string', enum: TICKET_PROVIDERS },
     status: { type: 'string', enum: ['publish', 'any'], description: 'Ticket status; publish only for now.' },
     search: text('Words of the title or description.', 200),
-    order: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
+    ...ordering(['id', 'include', 'title', 'slug'], 'id'),
+    after: dateParam('Only tickets created on or after this UTC date or timestamp.'),
+    before: dateParam('Only tickets created on or before this UTC date or timestamp.'),
+    attendees_min: count('Only tickets with at least this many attendees (managers; ignored for others).'),
+    attendees_max: count('Only tickets with at most this many attendees (managers; ignored for others).'),
+    checkedin_min: count('Only tickets with at least this many checked in (managers; ignored for others).'),
+    checkedin_max: count('Only tickets with at most this many checked in (managers; ignored for others).'),
+    capacity_min: count('Only tickets of at least this capacity, unlimited ones included (managers).'),
+    capacity_max: count('Only tickets of at most this capacity, unlimited ones excluded (managers).'),
+    available_from: dateParam(
+      'Only tickets without a sales start, or whose sales start on or after this UTC date.',
+    ),
+    available_until: dateParam(
+      'Only tickets without a sales end, or whose sales end on or before this UTC date.',
+    ),
+    post_status: eventStatuses,
+    currency: list(
+      { type: 'string', pattern: '^[A-Za-z]{3}$' },
+      'Only tickets priced in one of these currency codes: none is (payments are not offered).',
+    ),
   },
   additionalProperties: false,
 } as const;
@@ -111,7 +204,20 @@ export const ticketSchema = {
     attendees: { type: 'array', items: obj, description: 'Editors and the event’s author only.' },
     supports_attendee_information: { type: 'boolean' },
     requires_attendee_information: { type: 'boolean' },
-    attendee_information_fields: { type: 'array' },
+    attendee_information_fields: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          slug: str,
+          type: { type: 'string', enum: FIELD_TYPES },
+          required: { type: 'boolean' },
+          label: str,
+          extra: obj,
+        },
+        required: ['slug', 'type', 'required', 'label', 'extra'],
+      },
+    },
     rsvp: { type: 'object', properties: { rsvp_going: int, rsvp_not_going: int } },
     checkin: {
       type: 'object',
@@ -169,6 +275,10 @@ export const attendeeCreateBody = {
       description:
         'true: when no seat is left, join the waitlist (status `waitlist`) instead of a 409 sold_out; the first waiting gets the next seat freed.',
     },
+    attendee_meta: answers(
+      'Answers to the ticket’s attendee_information_fields, by slug (a checkbox: a list of its options); the reference’s name.',
+    ),
+    information: answers('The same as attendee_meta, by the name the attendee’s answer gives them.'),
   },
   required: ['ticket_id', 'full_name', 'email'],
   additionalProperties: false,
@@ -191,6 +301,30 @@ export const attendeesQuery = {
     include: ids('Only these attendee IDs.'),
     exclude: ids('Not these attendee IDs.'),
     rsvp_going_status: { type: 'string', enum: ['yes', 'no'] },
+    include_post: ids('Only attendees of these events.'),
+    exclude_post: ids('Not attendees of these events.'),
+    include_ticket: ids('Only attendees of these tickets.'),
+    exclude_ticket: ids('Not attendees of these tickets.'),
+    provider: list(
+      { type: 'string', enum: TICKET_PROVIDERS },
+      'Only attendees of tickets of these providers.',
+    ),
+    search: text('Words each found in the name or the e-mail address (any part of a word).', 200),
+    name: text('Only attendees whose name holds this text (case-insensitive).', 200),
+    email: text('Only attendees whose e-mail address holds this text (case-insensitive).', 200),
+    ...ordering(['id', 'date', 'include', 'title', 'slug'], 'id'),
+    after: dateParam('Only attendees registered on or after this UTC date or timestamp.'),
+    before: dateParam('Only attendees registered on or before this UTC date or timestamp.'),
+    post_status: eventStatuses,
+    status: list(
+      { type: 'string', enum: [...ATTENDEE_STATUSES, 'publish', 'any'] },
+      'Only attendees in these statuses; publish (the default) is every one but cancelled, any includes cancelled.',
+    ),
+    format: {
+      type: 'string',
+      enum: ['json', 'csv'],
+      description: `csv: the whole list (not paged, at most ${CSV_MAX_ROWS} rows) as text/csv with a header row; also asked for by Accept: text/csv.`,
+    },
   },
   additionalProperties: false,
 } as const;
@@ -226,13 +360,29 @@ export const attendeeSchema = {
     checked_in: { type: 'boolean' },
     checkin_details: { type: ['object', 'boolean'] },
     rsvp_going: { type: 'boolean' },
-    information: obj,
+    information: {
+      type: 'object',
+      description:
+        'Answers to the ticket’s attendee information fields, by slug: managers (and the registrant’s own answer) only, else {}.',
+    },
     token: { type: 'string', description: 'Only in the registration’s answer: keep it to cancel.' },
+    security_code: {
+      type: 'string',
+      description:
+        'Only in the registration’s answer, for those going: the code of their confirmation, shown at the door (POST /qr).',
+    },
   },
   required: ['id', 'post_id', 'ticket_id', 'provider', 'title', 'checked_in', 'rest_url'],
 } as const;
 
 export const attendeeList = envelope('attendees', attendeeSchema);
+
+/** GET /attendees?format=csv: a header row, then one row an attendee (domain/attendee-csv.ts). */
+export const attendeeCsvText = {
+  type: 'string',
+  description:
+    'CSV (RFC 4180, CRLF, UTF-8 with a byte order mark): Attendee ID, Name, E-mail, Status, Ticket ID, Ticket, Event ID, Provider, Registered (UTC), Checked in, Checked in at (UTC), Security code, then one column per question of the tickets listed.',
+} as const;
 
 /** POST /qr: the reference's check-in by QR code; its `ticket_id` is the attendee's ID (the ticket a person holds). */
 export const qrCheckInBody = {

@@ -365,6 +365,22 @@ describe('table', () => {
       },
     );
   });
+
+  it('can deploy prod unprotected, so that a first create can roll back (DeleteTable refuses a protected table)', () => {
+    const firstDeploy = synth({
+      stage: 'prod',
+      siteUrl: 'https://calendar.example.org',
+      deletionProtection: false,
+    }).parent;
+    firstDeploy.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'RetainExceptOnCreate',
+      Properties: Match.objectLike({ DeletionProtectionEnabled: false }),
+    });
+    firstDeploy.hasResource('AWS::Cognito::UserPool', {
+      DeletionPolicy: 'RetainExceptOnCreate',
+      Properties: Match.objectLike({ DeletionProtection: 'INACTIVE' }),
+    });
+  });
 });
 
 describe('what prod keeps (issue 38)', () => {

@@ -110,6 +110,25 @@ describe('POST /qr', () => {
     expect(own.status).toBe(201);
   });
 
+  it('gives the registrant the code of their confirmation in the 201 (going only), and no other answer', async () => {
+    const { attendee, ticketId } = await registered(1);
+    expect(attendee.security_code).toBe(await codeOf(attendee.id));
+    const read = await api.get(t(`/attendees/${attendee.id}`), { token: tokens.editor });
+    expect(read.status).toBe(200);
+    expect(read.body.security_code).toBeUndefined();
+    const list = await api.get(t(`/attendees?ticket_id=${ticketId}`), { token: tokens.editor });
+    expect(list.body.attendees[0].security_code).toBeUndefined();
+    // The ticket is full now: the next one waits, with no seat and no code to show.
+    const waiting = await api.post(t('/attendees'), {
+      ticket_id: ticketId,
+      full_name: 'Dorothy',
+      email: 'dv@example.com',
+      waitlist: true,
+    });
+    expect(waiting.body.status).toBe('waitlist');
+    expect(waiting.body.security_code).toBeUndefined();
+  });
+
   it('does not check in an attendee who is no longer going', async () => {
     const { attendee } = await registered();
     const code = await codeOf(attendee.id);

@@ -122,8 +122,8 @@ describe('tickets', () => {
     const unavailable = await api.get(t(`/tickets?post_id=${postId}&is_available=false`));
     expect(unavailable.body.tickets.map((x: { id: number }) => x.id)).toEqual([closed.id]);
     expect((await register(closed.id, 'late')).body.code).toBe('ticket_not_available');
-    // Archive parameters of the reference not taken yet are refused, not ignored (docs/tickets.md).
-    expect((await api.get(t('/tickets?capacity_min=3'))).status).toBe(400);
+    // Parameters the reference's archive does not take are refused, not ignored (docs/tickets.md).
+    expect((await api.get(t('/tickets?capacity_minimum=3'))).status).toBe(400);
   });
 });
 

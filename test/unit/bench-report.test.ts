@@ -2,6 +2,7 @@ import { PAGES_MARKERS, renderPagesReport } from '../../bench/pages';
 import { renderWebhooksReport, WEBHOOKS_MARKERS } from '../../bench/webhooks';
 import { IMPORT_MARKERS, renderImportReport } from '../../bench/import';
 import { IDLE_MARKERS, renderIdleReport } from '../../bench/idle';
+import { renderTicketsReport, TICKETS_MARKERS, type TicketsResults } from '../../bench/tickets-report';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -73,6 +74,7 @@ const PARTS: Array<
   ['docs/benchmarks.md', 'the webhooks', WEBHOOKS_MARKERS, renderWebhooksReport],
   ['docs/benchmarks.md', 'the public pages', PAGES_MARKERS, renderPagesReport],
   ['docs/benchmarks.md', 'the idle stack', IDLE_MARKERS, renderIdleReport],
+  ['docs/benchmarks.md', 'the tickets', TICKETS_MARKERS, renderTicketsReport],
 ];
 
 describe('the documents the bench writes', () => {
@@ -205,6 +207,69 @@ describe('the Markdown report', () => {
     expect(block).toContain('over 1,020 series (1,000 open weekly ones');
     expect(block).toContain(
       '143 series extended by 143 occurrences (0 failed); 2,500 DynamoDB calls, 900 RCU, 7000 WCU.',
+    );
+  });
+
+  it('renders a tickets run: its ticketed= list cases, the registrations and the race for seats', () => {
+    const tickets: TicketsResults = {
+      sizes: results.sizes,
+      share: 0.05,
+      cases: results.cases,
+      registration: {
+        requests: 200,
+        errors: 0,
+        p50_ms: 21.44,
+        p99_ms: 80.5,
+        max_ms: 95,
+        calls: 4,
+        round_trips: 4,
+        wcu: 9,
+      },
+      race: {
+        registrants: 200,
+        seats: 50,
+        asked_waitlist: 100,
+        going: 50,
+        waitlisted: 75,
+        sold: 50,
+        answered_going: 50,
+        answered_waitlist: 75,
+        sold_out: 74,
+        other: { '503': 1 },
+        settle_ms: 2750.4,
+        calls: 4.4,
+        wcu: 6,
+      },
+      run: {
+        commit: 'abc1234',
+        date: '2026-12-02',
+        node: '22.1.0',
+        cpus: 2,
+        requests: 100,
+        loadavg_before: [1, 2, 3],
+        loadavg_after: [2, 2, 3],
+        seconds: 900,
+        setup: ['1000 events, 50 of them with a ticket'],
+      },
+    };
+
+    const block = renderTicketsReport(tickets, 't.json');
+
+    expect(block.startsWith(`${TICKETS_MARKERS.begin} source=t.json:`)).toBe(true);
+    expect(block.endsWith(TICKETS_MARKERS.end)).toBe(true);
+    expect(block).toContain('### Tickets (1k → 50k events, 5% of them with a ticket)');
+    expect(block).toContain('- 1000 events, 50 of them with a ticket');
+    expect(block).toContain(
+      '| `GET /events?page=<last>` | 10.0 → 10.0 | 4.0 → 4.0 | 2.0 → 2.0 | 40.0 → 40.0 | 10.0 → 20.0 | 1.00 | 2.00 | ✗ | ✓ ≤3 |',
+    );
+    expect(block).toContain('| 200 | 21.4 | 80.5 | 95.0 | 4.0 | 4.0 | 9.0 | 0 |');
+    expect(block).toContain(
+      '**50 going** once settled (the ticket counts 50 seats taken; exactly the capacity), 75 on the waitlist; ' +
+        'answers: 50 201 going, 75 201 waitlist, 74 409 `sold_out`, 1 × HTTP 503. Settled 2,750 ms',
+    );
+    // A run where the seats were not exactly taken says so.
+    expect(renderTicketsReport({ ...tickets, race: { ...tickets.race, going: 51 } }, 't.json')).toContain(
+      'NOT the capacity',
     );
   });
 

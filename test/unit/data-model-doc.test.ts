@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { BLOCKS, blockIn } from '../../scripts/plan-doc';
 
 /**
- * docs/data-model.md shows what the code does: its access-pattern table is rendered from the
- * declarations of shared/db/access-patterns.ts, its list plans from the event-list planner.
+ * docs/data-model.md shows what the code does: its Items table is rendered from the item kinds of
+ * shared/db/item-kinds.ts (test/unit/item-kinds.test.ts holds them to keys.ts), its access-pattern table
+ * from the declarations of shared/db/access-patterns.ts, its list plans from the event-list planner.
  */
 describe('docs/data-model.md', () => {
   const text = readFileSync(new URL('../../docs/data-model.md', import.meta.url), 'utf8');

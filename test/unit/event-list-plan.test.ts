@@ -59,6 +59,8 @@ function calendar(): FakeCalendar {
       post<EventData>({
         id,
         type: 'event',
+        // About one event in four has tickets (their count kept on the record by the ticket writes).
+        ...(id % 4 === 1 ? { tickets: 1 + (id % 3) } : {}),
         status,
         author: rnd(3) === 0 ? 'contributor-1' : 'user-editor',
         title: `${words[rnd(words.length)]} ${id}`,
@@ -105,6 +107,7 @@ async function reference(q: EventListQuery, user: User | null): Promise<{ ids: n
     bounds,
     featured: q.featured,
     postParent: q.post_parent,
+    ticketed: q.ticketed,
   });
   const subtree = (ref: number | string) => {
     const root = categories.find((t) => t.id === ref || t.slug === ref)!.id;
@@ -149,6 +152,8 @@ function scopeKey(s: ScopePlan): string {
       return 'ALL';
     case 'featured':
       return 'FEATURED';
+    case 'ticketed':
+      return 'TICKETED';
     case 'category':
       return tree(s.ref);
     case 'tag':
@@ -184,6 +189,7 @@ const queries = fc.record({
   venue: option(someOf([20, 21])),
   organizer: option(someOf([30, 31])),
   featured: option(fc.boolean()),
+  ticketed: option(fc.boolean()),
   search: option(fc.constantFrom('jazz', 'night qua', 'x', 'street food')),
   include: option(fc.subarray([100, 101, 102, 110, 120, 130, 140, 150, 160], { minLength: 1 })),
   strict_dates: option(fc.constant(true)),
@@ -274,9 +280,37 @@ describe('planEventList', () => {
     expect(plan({ venue: [4, 4] })).toMatchObject({ driver: 'links' });
   });
 
-  it('filters ticketed= on the rows, not through a tally (issue 42: ticketed=true is no longer a 400)', () => {
-    expect(plan({ ticketed: true })).toMatchObject({ driver: 'window', tallies: [] });
+  it("reads ticketed=true from the ticketed events' rows, counted and placed by their own tally (issue 42)", () => {
+    expect(plan({ ticketed: true })).toMatchObject({
+      driver: 'tally',
+      filters: [{ param: 'ticketed', refs: [] }],
+      tallies: [{ of: 'ticketed' }],
+      early: true,
+      pageStart: 'tallies',
+    });
+    expect(plan({ ticketed: true, page: 3 })).toMatchObject({ driver: 'tally', early: false });
+    // With another filter, the smaller of the two drives, each one's tally telling its size.
+    expect(plan({ ticketed: true, categories: ['jazz'] })).toMatchObject({
+      driver: 'links',
+      tallies: [{ of: 'category', ref: 'jazz' }, { of: 'ticketed' }],
+    });
+    // No tally counts it with featured or with strict times: its rows are read in the window.
+    expect(plan({ ticketed: true, featured: true })).toMatchObject({ driver: 'links', tallies: [] });
+    expect(plan({ ticketed: true, strict_dates: true })).toMatchObject({ driver: 'links', tallies: [] });
+  });
+
+  it('counts ticketed=false alone as every event less the ticketed ones, reading the event partition', () => {
+    expect(plan({ ticketed: false })).toMatchObject({
+      driver: 'tally',
+      filters: [],
+      ticketed: false,
+      tallies: [{ of: 'all' }, { of: 'ticketed' }],
+      pageStart: 'tallies',
+    });
+    // No tally pairs it with a filter or with featured: those rows are filtered on their ticketed flag.
     expect(plan({ ticketed: false, tags: [10] })).toMatchObject({ driver: 'links' });
+    expect(plan({ ticketed: false, featured: true })).toMatchObject({ driver: 'window', tallies: [] });
+    expect(plan({ ticketed: false }, contributor)).toMatchObject({ driver: 'window' });
   });
 
   it('refuses what no plan can serve, before any read', () => {
@@ -311,6 +345,42 @@ describe('the executors, on an in-memory calendar', () => {
 
     expect([...ran].sort()).toEqual(['ids', 'links', 'search', 'tally', 'window']);
   });
+
+  it.each([
+    [true, 'eventsLinkedToAny', ['TICKETED']],
+    [false, 'eventsStartingBetween', ['ALL', 'TICKETED']],
+  ] as const)(
+    'list ticketed=%s page by page from the tallies and the rows they place, as the calendar holds it',
+    async (ticketed, rows, tallies) => {
+      for (const user of [null, editor])
+        for (const window of ['default', 'march'] as const)
+          for (let page = 1; page <= 6; page++) {
+            const q: EventListQuery = {
+              ticketed,
+              page,
+              per_page: 3,
+              ...(window === 'march' ? { start_date: '2031-03-01', end_date: '2031-03-31' } : {}),
+            };
+            const { reads, calls } = fakeReads(CAL);
+
+            const listed = await listEventRows(q, { user, root: '', now: NOW }, reads);
+
+            const want = await reference(q, user);
+            expect(listed.candidates.map((c) => c.row.eventId)).toEqual(want.ids);
+            expect(listed.total).toBe(want.total);
+            expect(listed.ran).toBe('tally');
+            expect(calls.filter((c) => c.read === 'tallyDays').map((c) => c.arg)).toEqual(tallies);
+            // Only the ticketed rows (true), or the event partition (false): never both (a page past
+            // the end reads neither).
+            if (want.ids.length > 0) expect(calls.map((c) => c.read)).toContain(rows);
+            expect(calls.map((c) => c.read)).not.toContain(
+              ticketed ? 'eventsStartingBetween' : 'eventsLinkedToAny',
+            );
+          }
+      // The calendar has both kinds in the window, so these pages were not empty.
+      expect((await reference({ ticketed }, null)).total).toBeGreaterThan(3);
+    },
+  );
 
   it('read a subtree flagged stale through its links, with the same page', async () => {
     const q: EventListQuery = { categories: ['music'], per_page: 4, page: 2 };

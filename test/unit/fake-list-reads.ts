@@ -1,5 +1,11 @@
 import { inBounds } from '../../shared/domain/date-bounds';
-import { type EventData, type EventRecord, type EventRow, rowOf } from '../../shared/domain/event-record';
+import {
+  type EventData,
+  type EventRecord,
+  type EventRow,
+  isTicketed,
+  rowOf,
+} from '../../shared/domain/event-record';
 import { byStart, eventIndexWords } from '../../shared/domain/event-query';
 import type { MemberKind, PostRecord, TermRecord } from '../../shared/domain/records';
 import { dayKey, type TallyScope } from '../../shared/domain/tallies';
@@ -20,8 +26,6 @@ export interface FakeCalendar {
   oldRows?: Set<number>;
   /** Categories whose subtree tallies are flagged stale. */
   stale?: Set<number>;
-  /** Events that have a ticket (`ticketed=`). */
-  ticketed?: Set<number>;
 }
 
 export type Call = { read: keyof ListReads; arg?: unknown };
@@ -80,6 +84,8 @@ export function scopeName(s: TallyScope): string {
       return 'ALL';
     case 'featured':
       return 'FEATURED';
+    case 'ticketed':
+      return 'TICKETED';
     case 'link':
       return `${s.kind}#${s.id}`;
     case 'tree':
@@ -96,6 +102,7 @@ function scopesOf(e: EventRecord, parentOf: Map<number, number>): Set<string> {
   return new Set([
     'ALL',
     ...(e.data.featured ? ['FEATURED'] : []),
+    ...(isTicketed(e) ? ['TICKETED'] : []),
     ...[...e.data.categories, ...e.data.tags].map((id) => `TERM#${id}`),
     ...e.data.venues.map((id) => `VENUE#${id}`),
     ...e.data.organizers.map((id) => `ORGANIZER#${id}`),
@@ -126,7 +133,11 @@ export function fakeReads(cal: FakeCalendar): { reads: ListReads; calls: Call[] 
           ? e.data.series
             ? [e.data.series.id]
             : []
-          : e.data.organizers;
+          : kind === 'TICKETED'
+            ? isTicketed(e)
+              ? [0]
+              : []
+            : e.data.organizers;
   const linkedRows = (kind: MemberKind, target: number, range: { low: string; high: string }) =>
     cal.events
       .filter((e) => linked(e, kind).includes(target))
@@ -135,10 +146,6 @@ export function fakeReads(cal: FakeCalendar): { reads: ListReads; calls: Call[] 
       .sort(byStart);
 
   const reads: ListReads = {
-    async ticketedEventIds() {
-      calls.push({ read: 'ticketedEventIds' });
-      return new Set(cal.ticketed ?? []);
-    },
     async listTerms(taxonomy) {
       calls.push({ read: 'listTerms', arg: taxonomy });
       return terms.filter((t) => t.taxonomy === taxonomy);

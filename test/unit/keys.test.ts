@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../shared/db/keys';
-import { allScope, featuredScope, linkedScope, treeScope, venueTreeScope } from '../../shared/domain/tallies';
+import {
+  allScope,
+  featuredScope,
+  linkedScope,
+  ticketedScope,
+  treeScope,
+  venueTreeScope,
+} from '../../shared/domain/tallies';
 
 /** Every key format of the single table (shared/db/keys.ts; docs/data-model.md). */
 
@@ -65,6 +72,7 @@ describe('item keys', () => {
     const scopes = [
       allScope,
       featuredScope,
+      ticketedScope,
       linkedScope({ kind: 'TERM', id: 5 }),
       linkedScope({ kind: 'VENUE', id: 4 }),
       linkedScope({ kind: 'ORGANIZER', id: 9 }),
@@ -81,6 +89,7 @@ describe('item keys', () => {
     expect(stored).toEqual([
       ['TALLY#ALL', { pk: 'TALLY#ALL', sk: '2027-01' }, { pk: 'TALLY#ALL', sk: 'S#2027-01' }],
       ['TALLY#FEATURED', { pk: 'TALLY#FEATURED', sk: '2027-01' }, { pk: 'TALLY#FEATURED', sk: 'S#2027-01' }],
+      ['TALLY#TICKETED', { pk: 'TALLY#TICKETED', sk: '2027-01' }, { pk: 'TALLY#TICKETED', sk: 'S#2027-01' }],
       ['TALLY#TERM#5', { pk: 'TALLY#TERM#5', sk: '2027-01' }, { pk: 'TALLY#TERM#5', sk: 'S#2027-01' }],
       ['TALLY#VENUE#4', { pk: 'TALLY#VENUE#4', sk: '2027-01' }, { pk: 'TALLY#VENUE#4', sk: 'S#2027-01' }],
       [
@@ -96,6 +105,14 @@ describe('item keys', () => {
       ],
     ]);
     expect(keys.treeStale(7)).toEqual({ pk: 'TALLY#TREE#7', sk: 'STALE' });
+  });
+
+  it("keys an event's membership of the ticketed events like a link of its own", () => {
+    expect(keys.ticketedMember(7)).toEqual({ pk: 'POST#7', sk: 'LINK#TICKETED#0' });
+    expect(keys.linkIndex('TICKETED', 0, '2027-01-15 20:00:00', 7)).toEqual({
+      gsi4pk: 'TICKETED#0',
+      gsi4sk: '2027-01-15 20:00:00#000000000007',
+    });
   });
 
   it('sorts the stale flag of a subtree after every month of its tallies', () => {
@@ -276,5 +293,13 @@ describe('linkTarget', () => {
     const key = keys.linkTarget('ORGANIZER', 5);
 
     expect(key).toEqual({ pk: 'POST#5', sk: 'POST' });
+  });
+});
+
+describe('rate counts', () => {
+  it('keys a counter by kind, scope and subject, one item per window (its length and start)', () => {
+    const key = keys.rateCount('REG', 'email', 'ab12', { start: 1_800_000_000, seconds: 3600 });
+
+    expect(key).toEqual({ pk: 'RATE#REG#email#ab12', sk: 'W3600#1800000000' });
   });
 });

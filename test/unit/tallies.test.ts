@@ -3,6 +3,7 @@ import { type DateBounds, inBounds } from '../../shared/domain/date-bounds';
 import {
   dayKey,
   endDayOk,
+  lessDays,
   pageStart,
   startDayOk,
   readTallyAttr,
@@ -482,5 +483,39 @@ describe('pageStart', () => {
   it('has no start past the last row', () => {
     expect(pageStart(days, 9)).toBeUndefined();
     expect(pageStart([], 0)).toBeUndefined();
+  });
+});
+
+describe('lessDays (ticketed=false: every event less the ticketed ones)', () => {
+  it('takes the second list from the first day by day, dropping the days left empty', () => {
+    const all = {
+      total: 10,
+      days: [
+        ['2027-01-14', 3],
+        ['2027-01-14~', 2],
+        ['2027-01-16', 5],
+      ] as Array<[string, number]>,
+    };
+    const ticketed = {
+      total: 4,
+      days: [
+        ['2027-01-14~', 2],
+        ['2027-01-16', 2],
+      ] as Array<[string, number]>,
+    };
+
+    const unticketed = lessDays(all, ticketed);
+
+    expect(unticketed).toEqual({
+      total: 6,
+      days: [
+        ['2027-01-14', 3],
+        ['2027-01-16', 3],
+      ],
+    });
+    // Its days place its pages as any list's do.
+    expect(pageStart(unticketed.days, 3)).toEqual({ from: '2027-01-16', skip: 0 });
+    expect(lessDays(all, { total: 0, days: [] })).toEqual(all);
+    expect(lessDays(all, all)).toEqual({ total: 0, days: [] });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { tallyScope } from '../../shared/domain/event-query';
-import { ancestorsOrSelf, treeScope } from '../../shared/domain/tallies';
+import { tallyCount, tallyScope } from '../../shared/domain/event-query';
+import { allScope, ancestorsOrSelf, ticketedScope, treeScope } from '../../shared/domain/tallies';
 
 describe('subtree tally scopes', () => {
   const parentOf = new Map([
@@ -31,5 +31,19 @@ describe('subtree tally scopes', () => {
       id: 5,
     });
     expect(tallyScope([tree, { kind: 'VENUE', ids: [7], leaf: true }], undefined)).toBeUndefined();
+  });
+
+  it('counts ticketed=true by its own scope, and ticketed=false alone as every event less it', () => {
+    const ticketed = { kind: 'TICKETED' as const, ids: [0], leaf: true };
+    expect(tallyScope([ticketed], undefined)).toEqual(ticketedScope);
+    expect(tallyCount([ticketed], undefined, true)).toEqual({ scope: ticketedScope });
+    expect(tallyCount([], undefined, false)).toEqual({ scope: allScope, less: ticketedScope });
+    // No tally pairs it with another filter or with featured.
+    expect(tallyCount([ticketed], true, true)).toBeUndefined();
+    expect(tallyCount([], true, false)).toBeUndefined();
+    expect(tallyCount([{ kind: 'TERM', ids: [5], leaf: true }], undefined, false)).toBeUndefined();
+    expect(tallyCount([{ kind: 'TERM', ids: [5], leaf: true }], undefined, undefined)).toEqual({
+      scope: { of: 'link', kind: 'TERM', id: 5 },
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountLabel, accountOf, pastedToken } from '../../web/src/account-claims';
+import { accountLabel, accountOf, managesAttendees, pastedToken } from '../../web/src/account-claims';
 
 /** Who is signed in, read from the token by the page's account module only (web/src/account-claims.ts). */
 const jwt = (payload: object) => `h.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.s`;
@@ -53,5 +53,22 @@ describe('pastedToken', () => {
     expect(pastedToken('a.b')).toBeNull();
     expect(pastedToken('a.b.c.d')).toBeNull();
     expect(pastedToken('')).toBeNull();
+  });
+});
+
+describe('managesAttendees', () => {
+  it('is editors and administrators for any event, as the API decides', () => {
+    expect(managesAttendees({ role: 'editor', sub: 'ann' }, 'bo')).toBe(true);
+    expect(managesAttendees({ role: 'administrator' }, undefined)).toBe(true);
+  });
+
+  it("is the event's own author from contributor up, nobody else", () => {
+    expect(managesAttendees({ role: 'author', sub: 'bo' }, 'bo')).toBe(true);
+    expect(managesAttendees({ role: 'contributor', sub: 'bo' }, 'bo')).toBe(true);
+    expect(managesAttendees({ role: 'author', sub: 'ann' }, 'bo')).toBe(false);
+    expect(managesAttendees({ role: 'subscriber', sub: 'bo' }, 'bo')).toBe(false);
+    expect(managesAttendees({ role: 'author' }, undefined)).toBe(false);
+    expect(managesAttendees({}, 'bo')).toBe(false);
+    expect(managesAttendees(null, 'bo')).toBe(false);
   });
 });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { PAGE_PREFIXES } from '../../shared/domain/page-paths';
-import { archiveFilter, calendarPath, eventSlugOf, pageAddressOf } from '../../web/src/page-route';
+import {
+  archiveFilter,
+  attendeePagePath,
+  calendarPath,
+  eventSlugOf,
+  manageViewOf,
+  manageViewPath,
+  pageAddressOf,
+} from '../../web/src/page-route';
 
 /** The calendar page reads its own address in one place (web/src/page-route.ts). */
 describe('pageAddressOf', () => {
@@ -94,5 +102,33 @@ describe('calendarPath', () => {
       omit: undefined,
     });
     expect(calendarPath(none, '/organizer/ann')).toEqual({ path: '/organizer/ann', omit: undefined });
+  });
+});
+
+describe("an event's manage views (check-in, attendees)", () => {
+  it('are the event page with ?manage=, read back from the address', () => {
+    expect(manageViewPath('jazz-night', 'check-in')).toBe('/event/jazz-night/?manage=check-in');
+    expect(manageViewOf('/event/jazz-night/', '?manage=check-in')).toEqual({
+      slug: 'jazz-night',
+      view: 'check-in',
+    });
+    expect(manageViewOf('/event/caf%C3%A9/', '?date=2031-03-01&manage=attendees')).toEqual({
+      slug: 'café',
+      view: 'attendees',
+    });
+  });
+
+  it('are no view elsewhere, or for another value', () => {
+    expect(manageViewOf('/event/jazz-night/', '')).toBeNull();
+    expect(manageViewOf('/event/jazz-night/', '?manage=edit')).toBeNull();
+    expect(manageViewOf('/', '?manage=check-in')).toBeNull();
+    expect(manageViewOf('/venue/the-hall/', '?manage=attendees')).toBeNull();
+  });
+});
+
+describe("an attendee's own page", () => {
+  it('carries the secret token in its query, encoded', () => {
+    expect(attendeePagePath(41, 'abc-_123')).toBe('/attendee/41/?token=abc-_123');
+    expect(attendeePagePath(41, 'a+b/c=')).toBe('/attendee/41/?token=a%2Bb%2Fc%3D');
   });
 });

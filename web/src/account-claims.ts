@@ -33,3 +33,14 @@ export function pastedToken(text: string): string | null {
   const t = text.trim().replace(/^Bearer\s+/i, '');
   return t.split('.').length === 3 ? t : null;
 }
+
+/**
+ * Whether the account may check in and list an event's attendees, as the API decides it
+ * (shared/domain/tickets.ts managesAttendees): editors and administrators, and the event's own author
+ * from contributor up. The page only chooses what to offer; the API stays the judge.
+ */
+export function managesAttendees(a: Account | null, eventAuthor: string | undefined): boolean {
+  const role = a?.role ?? '';
+  if (role === 'editor' || role === 'administrator') return true;
+  return ['contributor', 'author'].includes(role) && !!a?.sub && a.sub === eventAuthor;
+}

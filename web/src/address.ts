@@ -43,6 +43,19 @@ export function leaveEventAddress(ctx: PageContext): void {
   else history.replaceState(null, '', calendarUrl(ctx.page.get(), s.home.path));
 }
 
+/** Whether the event's detail is the one open (its slug as an address decodes it, or as the API gives it). */
+export function detailShows(ctx: PageContext, slug: string): boolean {
+  const open = ctx.page.get().openSlug;
+  if (!open || !$<HTMLDialogElement>('detail').open) return false;
+  let decoded = open;
+  try {
+    decoded = decodeURIComponent(open);
+  } catch {
+    // a slug that does not decode is compared as given
+  }
+  return slug === open || slug === decoded;
+}
+
 /** Back and Forward: an event's address opens it again; the calendar's sets the view and filters. */
 export function followHistory(
   ctx: PageContext,
@@ -52,7 +65,8 @@ export function followHistory(
   window.addEventListener('popstate', () => {
     const slug = eventSlugOf(location.pathname);
     if (slug) {
-      openEvent(slug);
+      // Back from a view over the open event (manage-views.ts) keeps its detail as it is.
+      if (!detailShows(ctx, slug)) openEvent(slug);
       return;
     }
     const { openSlug, home } = ctx.page.get();

@@ -10,11 +10,14 @@ import { API_ROOT } from './api-types';
 
 export {
   API_ROOT,
+  type Attendee,
   type CalEvent,
   type EventQuery,
   type Organizer,
   organizersOf,
   type Term,
+  type Ticket,
+  TICKETS_ROOT,
   type Venue,
   venuesOf,
 } from './api-types';

@@ -3,9 +3,11 @@ import { showEventAddress } from './address';
 import { calendarUrl } from './filters';
 import { el, renderDetail } from './detail';
 import { openEditor } from './editor';
+import { eventShown, manageLinks } from './manage-views';
 import { $, type PageContext } from './page-dom';
 import { eventSlugOf } from './page-route';
 import { isSignedIn } from './page-state';
+import { showTickets } from './tickets-dialog';
 import { changeStatus } from './trash-actions';
 
 /** An event's read for its detail, by ID or slug. */
@@ -37,6 +39,8 @@ export async function showDetail(
   showEventAddress(ctx, e);
   $('detail-title').textContent = e.title;
   $('detail-body').replaceChildren(renderDetail(e));
+  // Its tickets with the registration form, and for those who manage them the check-in and list.
+  showTickets(e, $('detail-body'), manageLinks(e));
   const actions = $('detail-actions');
   actions.replaceChildren();
   if (isSignedIn(ctx.page.get())) {
@@ -59,4 +63,5 @@ export async function showDetail(
   }
   actions.append(Object.assign(el('button', { type: 'button', 'data-close': '' }, 'Close')));
   if (!dialog.open) dialog.showModal();
+  eventShown(e);
 }

@@ -1,5 +1,8 @@
 import { setUpDayClick } from './day-click';
-import { openEditor, saveEditor, setUpFieldChecks, setUpRepeat } from './editor';
+import { openEditor } from './editor';
+import { setUpFieldChecks } from './editor-messages';
+import { setUpRepeat } from './editor-repeat';
+import { saveEditor } from './editor-save';
 import { setUpInlineCreate } from './inline-create';
 import { enhanceMultiSelect, refreshMultiSelects } from './multi-select';
 import { $, type PageContext } from './page-dom';
@@ -7,8 +10,9 @@ import { newEventTimes, savedNotice } from './new-event';
 import { isSignedIn } from './page-state';
 
 /**
- * Where the editor (editor.ts) is opened from and what follows a save: *New event* (the calendar's day
- * at 18:00 for two hours), a click on a day or an hour (day-click.ts), an event's *Edit* (detail-dialog.ts).
+ * Where the editor (editor.ts, its save editor-save.ts) is opened from and what follows a save: *New
+ * event* (the calendar's day at 18:00 for two hours), a click on a day or an hour (day-click.ts), an
+ * event's *Edit* (detail-dialog.ts).
  */
 
 /** *New event* and the editor's form: a save shows the event's day and draws it. */

@@ -11,7 +11,8 @@ import { activeFilters, badDate, readState } from './filters';
 import { viewerZone } from './format';
 import { calendarLocale } from './locale';
 import { $, notice, yieldToMain, type PageContext } from './page-dom';
-import { eventSlugOf } from './page-route';
+import { setUpManageViews } from './manage-views';
+import { eventSlugOf, manageViewOf } from './page-route';
 import { createPage } from './page-state';
 import { renderPage } from './render';
 import { setUpSubscribe } from './subscribe';
@@ -19,7 +20,8 @@ import { setUpSubscribe } from './subscribe';
 /**
  * The calendar page: one state (page-state.ts), one render of it (render.ts), and its features, each a
  * module: the account (account.ts), the filters (filter-panel.ts), the calendar (calendar-view.ts), an
- * event's detail (detail-dialog.ts) and its trash (trash-actions.ts, series included), the editor
+ * event's detail (detail-dialog.ts) with its tickets (tickets-dialog.ts) and, for those who manage them,
+ * its check-in and attendees (manage-views.ts), its trash (trash-actions.ts, series included), the editor
  * (editor-setup.ts), the subscribe menu (subscribe.ts) and the address (address.ts, page-route.ts).
  * This file makes the state and starts the features in order.
  */
@@ -27,6 +29,8 @@ import { setUpSubscribe } from './subscribe';
 // The sign-in's answer leaves the URL before the filters are read from it.
 const signInCallback = takeSignInCallback();
 const eventPage = eventSlugOf(location.pathname);
+// An event's check-in or attendee list named by the address (read before the calendar rewrites it).
+const manageAtStart = manageViewOf(location.pathname, location.search);
 const page = createPage({
   ...readState(location.search, location.pathname),
   account: readAccount(),
@@ -68,6 +72,7 @@ async function start(): Promise<void> {
     });
   }
   const account = setUpAccount(ctx);
+  setUpManageViews(ctx, manageAtStart);
   setUpEditorActions(ctx);
   setUpFilters(ctx);
   followHistory(

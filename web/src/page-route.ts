@@ -74,3 +74,33 @@ export function calendarPath(state: { category: string; tag: string }, pathname:
  * a path (non-ASCII is percent-encoded, decisions §9): encoding it again would name another address.
  */
 export const eventPagePath = (slug: string): string => `/event/${slug}/`;
+
+/**
+ * The views of an event's tickets for those who manage its attendees (manage-views.ts), on the event's
+ * own address so that a reload returns to them (the server renders the event's page; the app opens
+ * the view on it):
+ *   /event/<slug>/?manage=check-in      the door's check-in
+ *   /event/<slug>/?manage=attendees     the attendee list
+ */
+export const MANAGE_VIEWS = ['check-in', 'attendees'] as const;
+export type ManageView = (typeof MANAGE_VIEWS)[number];
+
+/** The manage view an address names, with its event's slug, or null. */
+export function manageViewOf(pathname: string, search: string): { slug: string; view: ManageView } | null {
+  const slug = eventSlugOf(pathname);
+  const view = new URLSearchParams(search).get('manage');
+  return slug && (MANAGE_VIEWS as readonly string[]).includes(view ?? '')
+    ? { slug, view: view as ManageView }
+    : null;
+}
+
+/** The address of an event's manage view (its slug as the API gives it, as eventPagePath takes it). */
+export const manageViewPath = (slug: string, view: ManageView): string =>
+  `${eventPagePath(slug)}?manage=${view}`;
+
+/**
+ * The attendee's own page, the secret link of their registration (view, add to calendar, cancel):
+ * `/attendee/<id>/?token=<token>`, the page the server renders for it (docs/tickets.md).
+ */
+export const attendeePagePath = (id: number, token: string): string =>
+  `/attendee/${id}/?token=${encodeURIComponent(token)}`;

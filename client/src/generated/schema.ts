@@ -760,13 +760,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List attendees: editors, or the event’s author with post_id or ticket_id
+         * List attendees (a page of JSON, or all of them as text/csv): editors, or the event’s author with post_id or ticket_id
          * @description Requires a bearer token of a user with the contributor role or a higher one.
          */
         get: operations["listAttendees"];
         put?: never;
         /**
-         * Register for an available ticket of a published event (anyone); 409 sold_out when full
+         * Register for an available ticket of a published event (anyone); 409 sold_out when full, 429 past the rate limits of anonymous registrations
          * @description Public; a bearer token, when sent, must be valid and may widen what the caller sees.
          */
         post: operations["createAttendee"];
@@ -1100,6 +1100,136 @@ export interface components {
             organizer?: number | string | Record<string, unknown> | (number | string | Record<string, unknown>)[] | null;
             /** @description Makes the event a series (create, or update of a single event without scope or with scope=all) or changes its rule (update of an occurrence, scope=all or following): RFC 5545 lines (RRULE, RDATE, EXDATE) read in the event time zone, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20270630"]. See docs/recurrence.md. */
             recurrence?: string[];
+        };
+        DeleteEventResponse: {
+            id: number;
+            global_id: string;
+            global_id_lineage?: string[];
+            author: string;
+            /** @enum {string} */
+            status: "publish" | "future" | "draft" | "pending" | "private" | "trash";
+            date?: string;
+            date_utc?: string;
+            modified?: string;
+            modified_utc?: string;
+            url: string;
+            rest_url: string;
+            title: string;
+            description?: string;
+            excerpt?: string;
+            slug: string;
+            image?: {
+                url: string;
+                id: null;
+                extension: string;
+            } | false;
+            all_day?: boolean;
+            start_date: string;
+            start_date_details?: {
+                year: string;
+                month: string;
+                day: string;
+                hour: string;
+                minutes: string;
+                seconds: string;
+            };
+            end_date: string;
+            end_date_details?: {
+                year: string;
+                month: string;
+                day: string;
+                hour: string;
+                minutes: string;
+                seconds: string;
+            };
+            utc_start_date?: string;
+            utc_start_date_details?: {
+                year: string;
+                month: string;
+                day: string;
+                hour: string;
+                minutes: string;
+                seconds: string;
+            };
+            utc_end_date?: string;
+            utc_end_date_details?: {
+                year: string;
+                month: string;
+                day: string;
+                hour: string;
+                minutes: string;
+                seconds: string;
+            };
+            timezone?: string;
+            timezone_abbr?: string;
+            cost?: string;
+            cost_details?: {
+                currency_symbol: string;
+                currency_code: string;
+                currency_position: string;
+                values: string[];
+            };
+            website?: string;
+            show_map?: boolean;
+            show_map_link?: boolean;
+            hide_from_listings?: boolean;
+            sticky?: boolean;
+            featured?: boolean;
+            categories?: {
+                name: string;
+                slug: string;
+                term_group?: number;
+                term_taxonomy_id?: number;
+                taxonomy: string;
+                description: string;
+                parent: number;
+                count: number;
+                filter?: string;
+                id: number;
+                urls: {
+                    self: string;
+                    collection: string;
+                    up?: string;
+                };
+            }[];
+            tags?: {
+                name: string;
+                slug: string;
+                term_group?: number;
+                term_taxonomy_id?: number;
+                taxonomy: string;
+                description: string;
+                parent: number;
+                count: number;
+                filter?: string;
+                id: number;
+                urls: {
+                    self: string;
+                    collection: string;
+                    up?: string;
+                };
+            }[];
+            venue: {
+                id: number;
+            } | {
+                id: number;
+            }[];
+            organizer: {
+                id: number;
+            }[];
+            /** @description The series' ID (its first occurrence's); null for a single event. */
+            series_id?: number | null;
+            /** @description The series' RFC 5545 lines; null for a single event. */
+            recurrence?: string[] | null;
+            /** @description The rule in English; null for a single event. */
+            recurrence_text?: string | null;
+            /** @description Where the rule placed this occurrence (event-local Y-m-d H:i:s), kept when it is moved. */
+            occurrence_start?: string | null;
+            /** @description This occurrence was edited or moved on its own. */
+            is_exception?: boolean;
+            json_ld?: Record<string, unknown>;
+            /** @description force=true only: the attendees (going, not going, waiting) removed with the event, its tickets and their mails. */
+            attendees_deleted?: number;
         };
         /** @description An iCalendar object (RFC 5545): VCALENDAR with its VTIMEZONEs and VEVENTs. */
         EventsIcal: string;
@@ -1713,7 +1843,14 @@ export interface components {
             attendees?: Record<string, unknown>[];
             supports_attendee_information?: boolean;
             requires_attendee_information?: boolean;
-            attendee_information_fields?: unknown[];
+            attendee_information_fields?: {
+                slug: string;
+                /** @enum {string} */
+                type: "text" | "email" | "telephone" | "url" | "select" | "radio" | "checkbox" | "birth" | "datetime";
+                required: boolean;
+                label: string;
+                extra: Record<string, unknown>;
+            }[];
             rsvp?: {
                 rsvp_going?: number;
                 rsvp_not_going?: number;
@@ -1745,7 +1882,33 @@ export interface components {
             available_from?: string;
             /** @description Site-local wall time, `Y-m-d H:i:s` (or `Y-m-d`). */
             available_until?: string;
+            /** @description Follows from attendee_information_fields (true when one of them is required); a value that contradicts them is a 400. */
             requires_attendee_information?: boolean;
+            /** @description The questions each registrant answers, in the reference’s (Event Tickets Plus) field shape; the list replaces the ticket’s, [] removes them. */
+            attendee_information_fields?: {
+                /** @description The answer’s key; by default the label’s slug. */
+                slug?: string;
+                /** @description The question, as the form shows it. */
+                label: string;
+                /**
+                 * @description What the answer is.
+                 * @enum {string}
+                 */
+                type: "text" | "email" | "telephone" | "url" | "select" | "radio" | "checkbox" | "birth" | "datetime";
+                /**
+                 * @description Whether a registration must answer it.
+                 * @default false
+                 */
+                required: boolean;
+                /** @description The choices of a select, radio or checkbox field. */
+                options?: string[];
+                extra?: {
+                    /** @description The choices of a select, radio or checkbox field. */
+                    options?: string[];
+                    /** @description A text field answered in several lines. */
+                    multiline?: boolean;
+                };
+            }[];
         };
         UpdateTicketBody: {
             /** @description The event the ticket is for. */
@@ -1767,7 +1930,33 @@ export interface components {
             available_from?: string;
             /** @description Site-local wall time, `Y-m-d H:i:s` (or `Y-m-d`). */
             available_until?: string;
+            /** @description Follows from attendee_information_fields (true when one of them is required); a value that contradicts them is a 400. */
             requires_attendee_information?: boolean;
+            /** @description The questions each registrant answers, in the reference’s (Event Tickets Plus) field shape; the list replaces the ticket’s, [] removes them. */
+            attendee_information_fields?: {
+                /** @description The answer’s key; by default the label’s slug. */
+                slug?: string;
+                /** @description The question, as the form shows it. */
+                label: string;
+                /**
+                 * @description What the answer is.
+                 * @enum {string}
+                 */
+                type: "text" | "email" | "telephone" | "url" | "select" | "radio" | "checkbox" | "birth" | "datetime";
+                /**
+                 * @description Whether a registration must answer it.
+                 * @default false
+                 */
+                required: boolean;
+                /** @description The choices of a select, radio or checkbox field. */
+                options?: string[];
+                extra?: {
+                    /** @description The choices of a select, radio or checkbox field. */
+                    options?: string[];
+                    /** @description A text field answered in several lines. */
+                    multiline?: boolean;
+                };
+            }[];
         };
         Attendee: {
             id: number;
@@ -1791,9 +1980,12 @@ export interface components {
             checked_in: boolean;
             checkin_details?: Record<string, unknown> | boolean;
             rsvp_going?: boolean;
+            /** @description Answers to the ticket’s attendee information fields, by slug: managers (and the registrant’s own answer) only, else {}. */
             information?: Record<string, unknown>;
             /** @description Only in the registration’s answer: keep it to cancel. */
             token?: string;
+            /** @description Only in the registration’s answer, for those going: the code of their confirmation, shown at the door (POST /qr). */
+            security_code?: string;
         };
         CreateAttendeeBody: {
             /** @description The ticket to register for. */
@@ -1816,6 +2008,14 @@ export interface components {
              * @default false
              */
             waitlist: boolean;
+            /** @description Answers to the ticket’s attendee_information_fields, by slug (a checkbox: a list of its options); the reference’s name. */
+            attendee_meta?: {
+                [key: string]: string | string[];
+            };
+            /** @description The same as attendee_meta, by the name the attendee’s answer gives them. */
+            information?: {
+                [key: string]: string | string[];
+            };
         };
         UpdateAttendeeBody: {
             /** @description true checks the attendee in, false undoes it. */
@@ -1964,6 +2164,18 @@ export interface components {
             headers: {
                 "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
                 "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many requests of this kind from this caller (a rate limit); Retry-After says when to try again. */
+        Error429: {
+            headers: {
+                "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
+                "X-Cal-API-Root": components["headers"]["X-Cal-API-Root"];
+                "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
@@ -2451,7 +2663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Event"];
+                    "application/json": components["schemas"]["DeleteEventResponse"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -2736,7 +2948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Event"];
+                    "application/json": components["schemas"]["DeleteEventResponse"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -5337,7 +5549,35 @@ export interface operations {
                 status?: "publish" | "any";
                 /** @description Words of the title or description. */
                 search?: string;
-                order?: "asc" | "desc";
+                /** @description Skip this many matching records before paging. */
+                offset?: number;
+                order?: "asc" | "desc" | "ASC" | "DESC";
+                /** @description What the order is by. */
+                orderby?: "id" | "include" | "title" | "slug";
+                /** @description Only tickets created on or after this UTC date or timestamp. */
+                after?: string;
+                /** @description Only tickets created on or before this UTC date or timestamp. */
+                before?: string;
+                /** @description Only tickets with at least this many attendees (managers; ignored for others). */
+                attendees_min?: number;
+                /** @description Only tickets with at most this many attendees (managers; ignored for others). */
+                attendees_max?: number;
+                /** @description Only tickets with at least this many checked in (managers; ignored for others). */
+                checkedin_min?: number;
+                /** @description Only tickets with at most this many checked in (managers; ignored for others). */
+                checkedin_max?: number;
+                /** @description Only tickets of at least this capacity, unlimited ones included (managers). */
+                capacity_min?: number;
+                /** @description Only tickets of at most this capacity, unlimited ones excluded (managers). */
+                capacity_max?: number;
+                /** @description Only tickets without a sales start, or whose sales start on or after this UTC date. */
+                available_from?: string;
+                /** @description Only tickets without a sales end, or whose sales end on or before this UTC date. */
+                available_until?: string;
+                /** @description Only records of events in one of these statuses (any: every status the caller may see); by default published ones, every status for editors. */
+                post_status?: ("publish" | "future" | "draft" | "pending" | "private" | "trash" | "any")[];
+                /** @description Only tickets priced in one of these currency codes: none is (payments are not offered). */
+                currency?: string[];
             };
             header?: never;
             path?: never;
@@ -5615,6 +5855,37 @@ export interface operations {
                 /** @description Not these attendee IDs. */
                 exclude?: number[];
                 rsvp_going_status?: "yes" | "no";
+                /** @description Only attendees of these events. */
+                include_post?: number[];
+                /** @description Not attendees of these events. */
+                exclude_post?: number[];
+                /** @description Only attendees of these tickets. */
+                include_ticket?: number[];
+                /** @description Not attendees of these tickets. */
+                exclude_ticket?: number[];
+                /** @description Only attendees of tickets of these providers. */
+                provider?: ("rsvp" | "tickets")[];
+                /** @description Words each found in the name or the e-mail address (any part of a word). */
+                search?: string;
+                /** @description Only attendees whose name holds this text (case-insensitive). */
+                name?: string;
+                /** @description Only attendees whose e-mail address holds this text (case-insensitive). */
+                email?: string;
+                /** @description Skip this many matching records before paging. */
+                offset?: number;
+                order?: "asc" | "desc" | "ASC" | "DESC";
+                /** @description What the order is by. */
+                orderby?: "id" | "date" | "include" | "title" | "slug";
+                /** @description Only attendees registered on or after this UTC date or timestamp. */
+                after?: string;
+                /** @description Only attendees registered on or before this UTC date or timestamp. */
+                before?: string;
+                /** @description Only records of events in one of these statuses (any: every status the caller may see); by default published ones, every status for editors. */
+                post_status?: ("publish" | "future" | "draft" | "pending" | "private" | "trash" | "any")[];
+                /** @description Only attendees in these statuses; publish (the default) is every one but cancelled, any includes cancelled. */
+                status?: ("going" | "not going" | "waitlist" | "cancelled" | "publish" | "any")[];
+                /** @description csv: the whole list (not paged, at most 10000 rows) as text/csv with a header row; also asked for by Accept: text/csv. */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -5622,7 +5893,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of attendees. */
+            /** @description A page of attendees; with format=csv (or Accept: text/csv) every matching attendee as a CSV file with a header row. */
             200: {
                 headers: {
                     "X-Cal-API-Version": components["headers"]["X-Cal-API-Version"];
@@ -5642,6 +5913,7 @@ export interface operations {
                         next_rest_url?: string;
                         previous_rest_url?: string;
                     };
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -5689,6 +5961,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };

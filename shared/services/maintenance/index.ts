@@ -4,3 +4,4 @@ export { publishDue, type PublishRun } from './scheduled';
 export { rebuildSearchIndex } from './search-reindex';
 export { rebuildTallies } from './tally-rebuild';
 export { rebuildTermIndex } from './term-reindex';
+export { rebuildTicketedEvents } from './ticketed-reindex';

@@ -1,4 +1,11 @@
-import { allScope, featuredScope, linkedScope, type TallyScope, treeScope } from '../../domain/tallies';
+import {
+  allScope,
+  featuredScope,
+  linkedScope,
+  type TallyScope,
+  ticketedScope,
+  treeScope,
+} from '../../domain/tallies';
 import { addTallies, type Deltas } from '../../repositories/event-writes';
 import { eventsStartingBetween } from '../../repositories/events';
 import { postsNewestFirst } from '../../repositories/posts';
@@ -27,7 +34,7 @@ export interface TallyReport {
 const PARALLEL = 16;
 
 /**
- * Rebuilds every tally (`npm run reindex`): all events, featured, each term, venue and organizer, and
+ * Rebuilds every tally (`npm run reindex`): all events, featured, ticketed, each term, venue and organizer, and
  * each category's subtree (`TREE#<id>`), from the event records and the category taxonomy; removes the
  * items no event counts; then drops the stale flags it saw when it began. Needed after a re-parent or
  * a category delete (lists of the affected ancestors read the links meanwhile), and once on a table
@@ -46,6 +53,7 @@ export async function rebuildTallies(progress: (r: TallyReport) => void = () => 
   const scopes: TallyScope[] = [
     allScope,
     featuredScope,
+    ticketedScope,
     ...[...categories, ...tags].map((t) => linkedScope({ kind: 'TERM', id: t.id })),
     ...categories.map((t) => treeScope(t.id)),
     ...venues.map((id) => linkedScope({ kind: 'VENUE', id })),

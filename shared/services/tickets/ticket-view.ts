@@ -13,6 +13,7 @@ export function ticketView(
   const max = t.capacity;
   const available = max < 0 ? -1 : Math.max(0, max - t.sold);
   const unchecked = Math.max(0, t.sold - t.checked_in);
+  const fields = t.attendee_information_fields ?? [];
   return {
     id: t.id,
     post_id: t.post_id,
@@ -45,9 +46,10 @@ export function ticketView(
     cost: '0',
     cost_details: { currency_symbol: '', currency_position: 'prefix', values: ['0'] },
     ...(o.attendees ? { attendees: o.attendees } : {}),
-    supports_attendee_information: false,
-    requires_attendee_information: t.requires_attendee_information,
-    attendee_information_fields: [],
+    // As the reference (Event Tickets Plus) derives them: the questions asked, one of them required.
+    supports_attendee_information: fields.length > 0,
+    requires_attendee_information: fields.some((f) => f.required),
+    attendee_information_fields: fields,
     rsvp: { rsvp_going: t.provider === 'rsvp' ? t.sold : 0, rsvp_not_going: t.not_going },
     checkin: {
       checked_in: t.checked_in,
@@ -58,7 +60,10 @@ export function ticketView(
   };
 }
 
-/** An attendee as answered; the e-mail address only to those who manage the event's attendees. */
+/**
+ * An attendee as answered; the e-mail address and the answers to the ticket's questions only to those
+ * who manage the event's attendees (and to the registrant, in their own answers): `withEmail`.
+ */
 export function attendeeView(
   a: AttendeeRecord,
   o: { root: string; host: string; withEmail: boolean },
@@ -84,6 +89,6 @@ export function attendeeView(
     checked_in: a.checked_in,
     checkin_details: a.checked_in && a.checkin_utc ? { date: a.checkin_utc, source: 'api' } : false,
     rsvp_going: a.status === 'going',
-    information: {},
+    information: o.withEmail ? (a.information ?? {}) : {},
   };
 }

@@ -1,14 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { nowDates, nowStamps } from '../../domain/clock';
 import { DomainError, forbidden, notFound } from '../../domain/errors';
-import { pageOf, sliceOf } from '../../domain/paging';
+import type { FieldInput } from '../../domain/attendee-fields';
 import type { PostHead } from '../../domain/records';
-import type { User } from '../../domain/roles';
 import {
   type AttendeeRecord,
   attendeeNotFound,
   fullWall,
-  isAvailable,
   managesAttendees,
   paymentsNotOffered,
   soldOut,
@@ -17,18 +15,18 @@ import {
   ticketUnavailable,
 } from '../../domain/tickets';
 import { ticketState } from '../../domain/changes';
-import { attendeeView, ticketView } from './ticket-view';
 import { checkInAddress } from './check-in-code';
 import { canSee } from '../../domain/visibility';
-import { getPostHead, getPosts, nextPostId } from '../../repositories/posts';
+import { nextPostId } from '../../repositories/posts';
 import * as repo from '../../repositories/tickets';
+import { attendeeOut, eventOf, nowWall, ticketOut as view, type TicketCaller } from './caller';
+import { tooManyRegistrations } from '../../domain/rate-limits';
+import { answersOf, fieldsOf } from './attendee-information';
+import { registrationLimits } from './registration-limits';
 
 /** The use cases of the tickets namespace (docs/tickets.md); handlers in functions/tickets are thin. */
 
-export interface TicketCaller {
-  user: User | null;
-  root: string;
-}
+export type { TicketCaller } from './caller';
 
 type TicketInput = {
   post_id?: number;
@@ -40,22 +38,10 @@ type TicketInput = {
   available_from?: string;
   available_until?: string;
   requires_attendee_information?: boolean;
+  attendee_information_fields?: FieldInput[];
 };
 
-const hostOf = (root: string) => {
-  try {
-    return new URL(root).host;
-  } catch {
-    return 'localhost';
-  }
-};
-const nowWall = () => nowStamps().modified;
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
-
-async function eventOf(postId: number): Promise<PostHead | undefined> {
-  const head = await getPostHead(postId);
-  return head?.type === 'event' ? head : undefined;
-}
 
 /** The ticket and its event as the caller may see them; 404 for both a missing and a hidden one. */
 async function visibleTicket(
@@ -72,19 +58,9 @@ function checkInput(body: TicketInput): void {
   if (body.cost !== undefined && body.cost > 0) throw paymentsNotOffered();
 }
 
-const view = (t: TicketRecord, c: TicketCaller, attendees?: AttendeeRecord[]) =>
-  ticketView(t, {
-    root: c.root,
-    host: hostOf(c.root),
-    nowWall: nowWall(),
-    attendees: attendees?.filter((a) => a.status !== 'cancelled').map((a) => attendeeOut(a, c, true)),
-  });
-
-const attendeeOut = (a: AttendeeRecord, c: TicketCaller, withEmail: boolean) =>
-  attendeeView(a, { root: c.root, host: hostOf(c.root), withEmail });
-
 export async function createTicket(body: TicketInput & { post_id: number; title: string }, c: TicketCaller) {
   checkInput(body);
+  const fields = fieldsOf(body);
   const event = await eventOf(body.post_id);
   if (!event || !canSee(event, c.user)) throw notFound('event', body.post_id);
   const now = new Date();
@@ -106,9 +82,10 @@ export async function createTicket(body: TicketInput & { post_id: number; title:
     waitlisted: 0,
     ...(body.available_from ? { available_from: fullWall(body.available_from, false) } : {}),
     ...(body.available_until ? { available_until: fullWall(body.available_until, true) } : {}),
-    requires_attendee_information: body.requires_attendee_information ?? false,
+    ...fields,
   };
-  await repo.putTicket(record, ticketState(event));
+  // The event's ticket count moves with it (`ticketed=`); an event deleted meanwhile takes no ticket.
+  if (!(await repo.putTicket(record, ticketState(event)))) throw notFound('event', body.post_id);
   return view(record, c, []);
 }
 
@@ -120,53 +97,17 @@ export async function getTicket(id: number, c: TicketCaller) {
   return view(ticket, c, attendees);
 }
 
-export interface TicketQuery {
-  page?: number;
-  per_page?: number;
-  include?: number[];
-  exclude?: number[];
-  include_post?: number[];
-  exclude_post?: number[];
-  post_id?: number;
-  is_available?: boolean;
-  provider?: 'rsvp' | 'tickets';
-  search?: string;
-  order?: 'asc' | 'desc';
-}
-
-/** Every ticket filtered in memory: a site's tickets are tens or hundreds (docs/tickets.md, cost). */
-export async function listTickets(q: TicketQuery, c: TicketCaller) {
-  const all = await repo.listTickets();
-  const events = await getPosts([...new Set(all.map((t) => t.post_id))]);
-  const now = nowWall();
-  const posts = q.post_id !== undefined ? [...(q.include_post ?? []), q.post_id] : q.include_post;
-  const words = q.search?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
-  const matching = all.filter((t) => {
-    const event = events.get(t.post_id);
-    if (!event || event.type !== 'event' || !canSee(event, c.user)) return false;
-    if (q.include?.length && !q.include.includes(t.id)) return false;
-    if (q.exclude?.includes(t.id)) return false;
-    if (posts?.length && !posts.includes(t.post_id)) return false;
-    if (q.exclude_post?.includes(t.post_id)) return false;
-    if (q.provider && t.provider !== q.provider) return false;
-    if (q.is_available !== undefined && isAvailable(t, now) !== q.is_available) return false;
-    const text = `${t.title} ${t.description}`.toLowerCase();
-    return words.every((w) => text.includes(w));
-  });
-  if (q.order === 'desc') matching.reverse();
-  const paging = pageOf(q);
-  return { items: sliceOf(matching, paging).map((t) => view(t, c)), total: matching.length, paging };
-}
-
 export async function updateTicket(id: number, body: TicketInput, c: TicketCaller) {
   checkInput(body);
   const { ticket, event: was } = await visibleTicket(id, c);
   const moved = body.post_id !== undefined && body.post_id !== ticket.post_id;
   const event = moved ? await eventOf(body.post_id!) : was;
   if (!event || !canSee(event, c.user)) throw notFound('event', body.post_id!);
-  const { cost: _cost, available_from, available_until, ...rest } = body;
+  const fields = fieldsOf(body, ticket.attendee_information_fields);
+  const { cost: _c, available_from, available_until, requires_attendee_information: _r, ...rest } = body;
   const set: Partial<TicketRecord> = {
     ...(rest as Partial<TicketRecord>),
+    ...fields,
     ...(available_from !== undefined ? { available_from: fullWall(available_from, false) } : {}),
     ...(available_until !== undefined ? { available_until: fullWall(available_until, true) } : {}),
     ...nowStamps(),
@@ -225,6 +166,9 @@ export interface Registration {
   email: string;
   attendee_status?: 'going' | 'not going';
   waitlist?: boolean;
+  /** Answers to the ticket's attendee information fields (the reference's name), or as `information`. */
+  attendee_meta?: Record<string, unknown>;
+  information?: Record<string, unknown>;
 }
 
 /** Anyone registers for an available ticket of a published event; the seat is taken at the write. */
@@ -239,6 +183,7 @@ export async function register(body: Registration, c: TicketCaller) {
     throw ticketUnavailable(ticket.id, `it is on offer from ${ticket.available_from}`);
   if (ticket.available_until && now > ticket.available_until)
     throw ticketUnavailable(ticket.id, `it was on offer until ${ticket.available_until}`);
+  const information = answersOf(ticket, body);
   const token = randomBytes(24).toString('base64url');
   const at = new Date();
   const attendee: AttendeeRecord = {
@@ -255,14 +200,20 @@ export async function register(body: Registration, c: TicketCaller) {
     security_code: randomBytes(5).toString('hex'),
     token_hash: hash(token),
     author: c.user?.sub ?? '',
+    ...(information ? { information } : {}),
   };
+  const counts = registrationLimits(c, attendee.email, at.getTime());
   // The confirmation's item keeps the token for the mail's link until the mail is sent (docs/tickets.md).
-  const outcome = await repo.register(attendee, event.author, body.waitlist === true, token);
+  const outcome = await repo.register(attendee, event.author, body.waitlist === true, counts, token);
+  if (typeof outcome === 'object') throw tooManyRegistrations(counts[outcome.limited]!, Date.now());
   if (outcome === 'sold_out') throw soldOut(ticket.id);
   if (outcome === 'gone') throw ticketNotFound(ticket.id);
   const saved: AttendeeRecord = outcome === 'waitlisted' ? { ...attendee, status: 'waitlist' } : attendee;
   // The registrant sees their own address and the secret that lets them cancel; nobody else gets it.
-  return { ...attendeeOut(saved, c, true), token };
+  // Those going also see the security code their confirmation carries, to show it at the door at once
+  // (the self-service link, which the token opens, shows it as well).
+  const code = saved.status === 'going' ? { security_code: saved.security_code } : {};
+  return { ...attendeeOut(saved, c, true), token, ...code };
 }
 
 /** The attendee and whether the caller manages its event's attendees. */
@@ -277,49 +228,6 @@ export async function getAttendee(id: number, c: TicketCaller) {
   const { attendee, manages } = await attendeeFor(id, c);
   if (!manages) throw forbidden();
   return attendeeOut(attendee, c, true);
-}
-
-export interface AttendeeQuery {
-  page?: number;
-  per_page?: number;
-  post_id?: number;
-  ticket_id?: number;
-  checkedin?: boolean;
-  include?: number[];
-  exclude?: number[];
-  rsvp_going_status?: 'yes' | 'no';
-}
-
-export async function listAttendees(q: AttendeeQuery, c: TicketCaller) {
-  let author: string | undefined;
-  if (q.ticket_id !== undefined) {
-    const ticket = await repo.getTicket(q.ticket_id);
-    const event = ticket && (await eventOf(ticket.post_id));
-    if (!ticket || !event) throw ticketNotFound(q.ticket_id);
-    author = event.author;
-  } else if (q.post_id !== undefined) {
-    const event = await eventOf(q.post_id);
-    if (!event) throw notFound('event', q.post_id);
-    author = event.author;
-  }
-  // Without an event the list spans every event: editors and administrators only.
-  if (!managesAttendees(c.user, author ?? '\u0000')) throw forbidden();
-  const all = await repo.listAttendees({ ticketId: q.ticket_id, eventId: q.post_id });
-  const matching = all.filter(
-    (a) =>
-      a.status !== 'cancelled' &&
-      (q.post_id === undefined || a.post_id === q.post_id) &&
-      (q.checkedin === undefined || a.checked_in === q.checkedin) &&
-      (!q.include?.length || q.include.includes(a.id)) &&
-      !q.exclude?.includes(a.id) &&
-      (q.rsvp_going_status === undefined || (a.status === 'going') === (q.rsvp_going_status === 'yes')),
-  );
-  const paging = pageOf(q);
-  return {
-    items: sliceOf(matching, paging).map((a) => attendeeOut(a, c, true)),
-    total: matching.length,
-    paging,
-  };
 }
 
 export async function checkIn(id: number, checkedIn: boolean, c: TicketCaller) {

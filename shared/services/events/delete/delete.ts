@@ -1,5 +1,6 @@
+import { ticketState } from '../../../domain/changes';
 import { nowStamps } from '../../../domain/clock';
-import { invalidParam } from '../../../domain/errors';
+import { conflict, invalidParam } from '../../../domain/errors';
 import { trashed } from '../../../domain/errors';
 import { type EventData, type EventRecord, termsRecounted } from '../../../domain/event-record';
 import { assertCanDelete } from '../../../domain/post-rules';
@@ -9,6 +10,7 @@ import { eventWrites } from '../../../repositories/event-writes';
 import { deletePost, updatePost } from '../../../repositories/posts';
 import { leaveSeries } from '../../../repositories/series';
 import { syncTermsInUse } from '../../../repositories/term-use';
+import { ticketRemoval } from '../../../repositories/ticket-removal';
 import { type Ref, retryStale, staleError, type Writer } from '../../common';
 import { loadEvent } from '..';
 import { type EventView, presentEvent } from '..';
@@ -19,15 +21,22 @@ import type { Scope } from '../../series';
 // HTML sanitizer.
 
 /**
- * Moves to the trash (the trashed event; gone when already there); `force` deletes for good. An
- * occurrence of a series takes a scope (docs/recurrence.md): `this` (the default) cancels only it,
- * restorable by an update of its status; `following` and `all` reach the others too.
+ * The answer of a delete: the event as it was (trashed) and, for a permanent delete, how many of its
+ * attendees went with it (docs/tickets.md, "Deleting an event").
  */
-export function removeEvent(ref: Ref, force: boolean, ctx: Writer, scope?: Scope): Promise<EventView> {
+export type RemovedEvent = EventView & { attendees_deleted?: number };
+
+/**
+ * Moves to the trash (the trashed event; gone when already there); `force` deletes for good, with the
+ * event's tickets, attendees and their mails (a trashed event keeps them). An occurrence of a series
+ * takes a scope (docs/recurrence.md): `this` (the default) cancels only it, restorable by an update of
+ * its status; `following` and `all` reach the others too.
+ */
+export function removeEvent(ref: Ref, force: boolean, ctx: Writer, scope?: Scope): Promise<RemovedEvent> {
   return retryStale(ctx, () => removeOnce(ref, force, ctx, scope));
 }
 
-async function removeOnce(ref: Ref, force: boolean, ctx: Writer, scope?: Scope): Promise<EventView> {
+async function removeOnce(ref: Ref, force: boolean, ctx: Writer, scope?: Scope): Promise<RemovedEvent> {
   const current = await loadEvent(ref);
   const occurrence = current.data.series;
   if (!occurrence && scope !== undefined)
@@ -47,13 +56,19 @@ async function removeOnce(ref: Ref, force: boolean, ctx: Writer, scope?: Scope):
     parentsFor(current.data.categories.length > 0),
   ]);
   if (force) {
-    const view = await presentEvent(current, ctx);
+    // A registration racing the delete fails the delete's last step (the tickets' condition): the
+    // whole write is undone and tried again (retryStale), with the attendees read anew.
+    const [view, tickets] = await Promise.all([
+      presentEvent(current, ctx),
+      ticketRemoval(current.id, ticketState(current), () => conflict('event')),
+    ]);
     await deletePost(current, stale, [
       ...eventWrites(current, undefined, { gone, linkedGone, parentOf }),
       ...(occurrence ? [leaveSeries(occurrence.id, current.id)] : []),
+      ...tickets.writes,
     ]);
     await syncTermsInUse(termsRecounted(current, undefined));
-    return view;
+    return { ...view, attendees_deleted: tickets.attendees };
   }
   const next: EventRecord = {
     ...current,

@@ -1,2 +1,2 @@
 /** Event deletes (a series' part hands over to series/). */
-export { removeEvent } from './delete';
+export { type RemovedEvent, removeEvent } from './delete';

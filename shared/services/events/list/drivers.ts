@@ -7,10 +7,10 @@ import {
   linkScope,
   matchesLinks,
   scopeTree,
-  tallyScope,
+  tallyCount,
 } from '../../../domain/event-query';
 import { indexedQueryWords } from '../../../domain/search';
-import { pageStart, type TallyWho } from '../../../domain/tallies';
+import { lessDays, pageStart, type TallyScope, type TallyWho } from '../../../domain/tallies';
 import type { PageSize } from '../../../repositories/unit-of-work';
 import { allInOrder } from '../../common';
 import type { Driver, EventListPlan, EventListQuery } from './plan';
@@ -26,7 +26,7 @@ export interface ListRun {
   range: { low: string; high: string };
   links: LinkFilter[];
   checks: Check[];
-  /** What every candidate row must pass (status, window, featured, post_parent). */
+  /** What every candidate row must pass (status, window, featured, ticketed, post_parent). */
   keep: (row: EventRow) => boolean;
   reads: ListReads;
 }
@@ -95,9 +95,13 @@ async function otherLinks(reads: ListReads, rows: EventRow[], others: LinkFilter
       ? row.series === undefined
         ? []
         : [row.series]
-      : f.kind === 'TERM'
-        ? row.terms
-        : row.posts;
+      : f.kind === 'TICKETED'
+        ? row.ticketed
+          ? [0]
+          : []
+        : f.kind === 'TERM'
+          ? row.terms
+          : row.posts;
   const unnamed = rows.filter((r) => others.some((f) => named(r, f) === undefined));
   const found = await reads.existingLinks(
     unnamed.flatMap((r) =>
@@ -222,16 +226,31 @@ async function fromWindow({ q, range, checks, reads }: ListRun): Promise<Found> 
   return { candidates, paged: false, ran: 'window' };
 }
 
+/** The day counts of a tally scope, less another's (`ticketed=false`: every event less the ticketed ones). */
+async function countDays(
+  reads: ListReads,
+  count: { scope: TallyScope; less?: TallyScope },
+  who: TallyWho,
+  bounds: DateBounds,
+): Promise<{ total: number; days: Array<[string, number]> }> {
+  const [of, less] = await Promise.all([
+    reads.tallyDays(count.scope, who, bounds),
+    count.less ? reads.tallyDays(count.less, who, bounds) : undefined,
+  ]);
+  return less ? lessDays(of, less) : of;
+}
+
 /**
  * One ordered stream and a tally: the day tallies count the list and tell where the page begins, so
  * only the page (and at most the rest of its first day) is read. A subtree flagged stale (a re-parent
- * or delete since the last reindex) is read through its links instead.
+ * or delete since the last reindex) is read through its links instead. `ticketed=false` reads the
+ * event partition from the page's day, skipping the ticketed rows, which its count leaves out.
  */
 async function fromTally(run: ListRun): Promise<Found> {
   const { q, plan, bounds, range, links, checks, keep, reads } = run;
-  const scope = tallyScope(links, q.featured);
+  const count = tallyCount(links, q.featured, q.ticketed);
   // A tag filter that names no known tag counts nothing: the untallied path answers its 400.
-  if (scope === undefined) return links.length > 0 ? fromLinks(run) : fromWindow(run);
+  if (count === undefined) return links.length > 0 ? fromLinks(run) : fromWindow(run);
   const who = plan.who!;
   const tree = scopeTree(links);
   const { page, perPage } = plan.page;
@@ -256,7 +275,7 @@ async function fromTally(run: ListRun): Promise<Found> {
   // The checks come first: a request that names an unknown target is a 400, whatever else fails.
   const [, counted, stale, smallest] = await allInOrder([
     runChecks(checks),
-    reads.tallyDays(scope, who, bounds!),
+    countDays(reads, count, who, bounds!),
     tree !== undefined ? reads.treeIsStale(tree) : false,
     links.length > 0 ? smallestFilter(reads, links, who, bounds) : undefined,
     allInOrder(firsts.map(([, f]) => f.ready)),

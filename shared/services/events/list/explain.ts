@@ -15,6 +15,8 @@ export function scopeText(s: ScopePlan): string {
       return 'every event';
     case 'featured':
       return 'featured events';
+    case 'ticketed':
+      return 'ticketed events';
     case 'category':
       return `category ${ref(s.ref)}`;
     case 'tag':
@@ -40,25 +42,35 @@ const SOURCES: Record<Driver, (plan: EventListPlan) => string> = {
     p.filters.length === 0
       ? p.featured === true
         ? 'byAssignment: the featured partition, from the page'
-        : 'byStart: the event partition, from the page'
+        : p.ticketed === false
+          ? 'byStart: the event partition, from the page, ticketed rows skipped'
+          : 'byStart: the event partition, from the page'
       : p.filters.length === 1
-        ? 'byAssignment: the filter’s link rows, from the page'
+        ? p.filters[0]!.param === 'ticketed'
+          ? 'byAssignment: the ticketed events’ rows, from the page'
+          : 'byAssignment: the filter’s link rows, from the page'
         : 'byAssignment: the link rows of the smaller filter, from the page',
 };
 
 export const sourceText = (plan: EventListPlan) => SOURCES[plan.driver](plan);
 
+/** The tallies read; `ticketed=false` counts the first less the second, day by day. */
 export const talliesText = (plan: EventListPlan) =>
-  plan.tallies.length === 0 ? '-' : plan.tallies.map(scopeText).join('; ');
+  plan.tallies.length === 0
+    ? '-'
+    : plan.driver === 'tally' && plan.ticketed === false
+      ? plan.tallies.map(scopeText).join(' less ')
+      : plan.tallies.map(scopeText).join('; ');
 
 export const pageStartText = (plan: EventListPlan) =>
   plan.pageStart === 'tallies' ? 'day counts of the tallies' : 'every candidate, sorted';
 
 /** The plan as lines of text. */
 export function explainPlan(plan: EventListPlan): string[] {
-  const filters = plan.filters.map(
-    (f) =>
-      `${f.param} ${f.refs.map((r) => (f.param === 'venue' || f.param === 'organizer' || f.param === 'series' ? r : ref(r))).join(' or ')}`,
+  const filters = plan.filters.map((f) =>
+    f.param === 'ticketed'
+      ? 'ticketed'
+      : `${f.param} ${f.refs.map((r) => (f.param === 'venue' || f.param === 'organizer' || f.param === 'series' ? r : ref(r))).join(' or ')}`,
   );
   return [
     `driver:     ${plan.driver}`,
@@ -97,6 +109,8 @@ export const EXAMPLE_QUERIES = [
   'include=7,8',
   'post_parent=7',
   'ticketed=true',
+  'ticketed=false',
+  'categories=jazz&ticketed=true',
   'geoloc=true',
 ];
 

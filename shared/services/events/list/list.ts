@@ -79,15 +79,13 @@ export async function listEventRows(
   const bounds: DateBounds | undefined = plan.window === 'none' ? undefined : await listWindow(q, ctx.now);
   const range = bounds ? startRange(bounds) : { low: '0000', high: '9999~' };
   const { links, checks } = await resolveTargets(q, reads);
-  const ticketed =
-    q.ticketed === undefined ? undefined : { events: await reads.ticketedEventIds(), is: q.ticketed };
   const keep = rowFilter({
     statuses: plan.statuses,
     bounds,
     featured: q.featured,
     postParent: q.post_parent,
     hidden: q.hide_from_listings,
-    ...(ticketed ? { ticketed } : {}),
+    ticketed: q.ticketed,
   });
   const found = await DRIVERS[plan.driver]({ plan, q, bounds, range, links, checks, keep, reads });
   const candidates = await refined(

@@ -21,7 +21,7 @@ export type EventListQuery = Infer<typeof eventListQuery>;
  */
 export type Driver = 'ids' | 'search' | 'links' | 'window' | 'tally';
 
-export type FilterParam = 'categories' | 'tags' | 'venue' | 'organizer' | 'series';
+export type FilterParam = 'categories' | 'tags' | 'venue' | 'organizer' | 'series' | 'ticketed';
 
 /** One link filter as the query names it: OR over its targets, AND with the other filters. */
 export interface FilterPlan {
@@ -36,16 +36,22 @@ export interface FilterPlan {
 export type ScopePlan =
   | { of: 'all' }
   | { of: 'featured' }
+  | { of: 'ticketed' }
   | { of: 'category' | 'tag'; ref: number | string }
   | { of: 'venue' | 'organizer'; id: number }
   | { of: 'category+venue'; category: number | string; venue: number };
 
 export interface EventListPlan {
   driver: Driver;
-  /** The link filters, in the order categories, tags, venue, organizer, series. */
+  /**
+   * The link filters, in the order categories, tags, venue, organizer, series, ticketed (`ticketed=true`:
+   * the ticketed events' rows, a set with a tally of its own; no refs).
+   */
   filters: FilterPlan[];
   /** `featured`: true reads the featured events' own partition. */
   featured?: boolean;
+  /** `ticketed`: true is a filter (above); false alone is counted as every event less the ticketed ones. */
+  ticketed?: boolean;
   statuses: StatusFilter;
   /** The tally audience of the statuses, when one tally counts exactly them. */
   who?: TallyWho;
@@ -53,8 +59,9 @@ export interface EventListPlan {
   window: 'none' | 'days' | 'strict';
   /**
    * Every tally scope read: with the `tally` driver the counting scope first, then (category + venue)
-   * the two filters' own scopes, which tell whose rows to read; with `links`, the one-target filters'
-   * scopes, which tell the smallest filter.
+   * the two filters' own scopes, which tell whose rows to read, or (`ticketed=false`) the ticketed
+   * events' scope, whose day counts are taken from every event's; with `links`, the one-target
+   * filters' scopes, which tell the smallest filter.
    */
   tallies: ScopePlan[];
   /** The category whose subtree-stale flag the `tally` driver reads: when set, `links` serves. */
@@ -89,11 +96,14 @@ function filtersOf(q: EventListQuery): FilterPlan[] {
   for (const param of ['venue', 'organizer'] as const) if (q[param]) out.push({ param, refs: q[param] });
   // A series is read through its membership rows (docs/recurrence.md); no tally counts it.
   if (q.series !== undefined) out.push({ param: 'series', refs: [q.series] });
+  // The ticketed events are a set with membership rows and a tally of their own (docs/tickets.md).
+  if (q.ticketed === true) out.push({ param: 'ticketed', refs: [] });
   return out;
 }
 
 /** The scope of one filter with one target. */
 function filterScope(f: FilterPlan): ScopePlan | undefined {
+  if (f.param === 'ticketed') return { of: 'ticketed' };
   if (f.refs.length !== 1 || f.param === 'series') return undefined;
   const [ref] = f.refs as [number | string];
   if (f.param === 'categories') return { of: 'category', ref };
@@ -121,6 +131,21 @@ function countingScope(filters: FilterPlan[], featured: boolean | undefined): Sc
 }
 
 /**
+ * The tally scopes that count a query's total (domain/event-query.ts tallyCount): the counting scope,
+ * and for `ticketed=false` alone the ticketed events' scope, taken from every event's day by day.
+ */
+function countingScopes(
+  filters: FilterPlan[],
+  featured: boolean | undefined,
+  ticketed: boolean | undefined,
+): ScopePlan[] | undefined {
+  if (ticketed === false)
+    return filters.length === 0 && featured === undefined ? [{ of: 'all' }, { of: 'ticketed' }] : undefined;
+  const scope = countingScope(filters, featured);
+  return scope && [scope];
+}
+
+/**
  * GET /events planned from the query and the caller alone, before any read: which index drives the
  * candidates, which tallies are read, where the page starts. Invalid combinations are 400s here.
  * What only the data tells is left to the executors: a category is a leaf or has a subtree, a subtree's
@@ -141,7 +166,8 @@ export function planEventList(q: EventListQuery, caller: Pick<Caller, 'user'>): 
   const filters = filtersOf(q);
   const window = q.include ? 'none' : q.strict_dates === true ? 'strict' : 'days';
   const geo = q.geoloc !== undefined || q.geoloc_lat !== undefined;
-  const scope = countingScope(filters, q.featured);
+  const counting = countingScopes(filters, q.featured, q.ticketed);
+  const scope = counting?.[0];
   // The tallies count listed events: hidden ones are counted from their rows.
   const tallied =
     window === 'days' &&
@@ -150,8 +176,6 @@ export function planEventList(q: EventListQuery, caller: Pick<Caller, 'user'>): 
     q.search === undefined &&
     !geo &&
     q.post_parent === undefined &&
-    // No tally counts ticketed events (yet): their rows are filtered like post_parent (docs/tickets.md).
-    q.ticketed === undefined &&
     q.hide_from_listings !== true;
   // A search with a word of two or more characters reads the search index, not the window.
   const searched = q.search !== undefined && indexedQueryWords(q.search).length > 0;
@@ -168,7 +192,7 @@ export function planEventList(q: EventListQuery, caller: Pick<Caller, 'user'>): 
   const compared = filters.length > 1 && who !== undefined && window === 'days';
   const tallies =
     driver === 'tally'
-      ? [scope!, ...(filters.length > 1 ? own : [])]
+      ? [...counting!, ...(filters.length > 1 ? own : [])]
       : driver === 'links' && compared
         ? own
         : [];
@@ -184,6 +208,7 @@ export function planEventList(q: EventListQuery, caller: Pick<Caller, 'user'>): 
     driver,
     filters,
     ...(q.featured !== undefined ? { featured: q.featured } : {}),
+    ...(q.ticketed !== undefined ? { ticketed: q.ticketed } : {}),
     statuses,
     ...(who ? { who } : {}),
     window,

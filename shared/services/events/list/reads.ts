@@ -6,7 +6,6 @@ import { eventsWithWordStart } from '../../../repositories/search-index';
 import { tallyDays, treeIsStale } from '../../../repositories/tallies';
 import { findTerms, termIdsOfSlugs } from '../../../repositories/term-lookup';
 import { listTerms } from '../../../repositories/terms';
-import { ticketedEventIds } from '../../../repositories/tickets';
 
 /**
  * The reads an event list makes, one per access pattern it uses: the repositories in production, and
@@ -24,7 +23,6 @@ export const repositoryReads = {
   eventsStartingBetween,
   existingLinks,
   eventsWithWordStart,
-  ticketedEventIds,
 };
 
 export type ListReads = typeof repositoryReads;

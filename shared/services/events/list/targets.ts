@@ -110,7 +110,7 @@ function postTargets(
 
 /**
  * The query's link filters resolved to IDs (categories with their descendants), in the order
- * categories, tags, venue, organizer, and the checks of their targets that need reads of their own.
+ * categories, tags, venue, organizer, series, ticketed, and the checks of their targets that need reads of their own.
  * The category taxonomy and the tags' slug guards are read together; with the taxonomy, the venues
  * and organizers asked for too, since that round trip is made anyway (their counts then tell which
  * filter is likely smaller, see likelyDriver). Without categories their check joins a later round.
@@ -141,6 +141,8 @@ export async function resolveTargets(
     checks.push(check);
   }
   if (series) links.push(series);
+  // The ticketed events (`ticketed=true`): their membership rows, counted by a tally of their own.
+  if (q.ticketed === true) links.push({ kind: 'TICKETED', ids: [0], leaf: true });
   if (q.post_parent !== undefined) {
     const id = q.post_parent;
     checks.push(async () => {
