@@ -322,6 +322,20 @@ describe('registering from the page', () => {
     expect(await attendeesOf(otherTicket.id)).toEqual([]);
   });
 
+  it('answers 429 past the limit of registrations per e-mail address, with Retry-After and the form as sent', async () => {
+    const fields = { ticket_id: String(rsvp.id), full_name: 'Rosalind', email: 'rosalind@example.com' };
+    for (let i = 0; i < 5; i++) expect((await register(fields)).res.status).toBe(303);
+    const before = (await ticketNow(rsvp.id)).capacity_details.sold;
+    const limited = await register(fields);
+    expect(limited.res.status).toBe(429);
+    expect(Number(limited.res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.text(limited.one((e) => e.attribs['data-role'] === 'form-problem'))).toMatch(
+      /^Too many registrations from this e-mail address/,
+    );
+    expect(limited.byId(`register-${rsvp.id}-email`)!.attribs.value).toBe('rosalind@example.com');
+    expect((await ticketNow(rsvp.id)).capacity_details.sold).toBe(before);
+  });
+
   it('answers 400 to a body that is not a form', async () => {
     const res = await fetch(`${api.origin}${eventPath()}register/`, {
       method: 'POST',
