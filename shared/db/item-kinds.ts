@@ -537,7 +537,7 @@ export const ITEM_KINDS: ItemKind[] = [
     pk: 'MAIL#<attendee id>',
     sk: '<kind>',
     holds:
-      "an attendee's e-mail (`confirmation`, `promoted`) in the outbox, put in the registration's transaction: one item per attendee and kind, so never sent twice",
+      "an attendee's e-mail (`confirmation`, `promoted`) in the outbox, put in the registration's transaction: one item per attendee and kind, so never sent twice; `link_token`, the attendee's secret link, only until the mail is sent or has failed for good",
     indexes: [
       {
         index: 'bySlug',
