@@ -2,6 +2,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ddb, tableName } from '../../shared/db/client';
 import { keys } from '../../shared/db/keys';
+import { finishJournal } from '../../shared/services/series';
 import { useStack } from '../support/use-stack';
 
 /**
@@ -170,5 +171,50 @@ describe('deleting an event with attendees', () => {
       expect(await stored(keys.mail(a.id, 'confirmation'))).toBeUndefined();
     }
     expect(await stored(keys.ticket(ticket.id))).toBeUndefined();
+  }, 180_000);
+
+  it('removes the tickets and attendees of the occurrences a permanent delete of part of a series takes', async () => {
+    const created = await api.post(
+      '/events',
+      {
+        title: 'Choir',
+        status: 'publish',
+        start_date: '2027-03-02 19:00:00',
+        end_date: '2027-03-02 21:00:00',
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'],
+      },
+      asEditor,
+    );
+    expect([201, 202], JSON.stringify(created.body)).toContain(created.status);
+    await finishJournal(created.body.series_id, Number.POSITIVE_INFINITY);
+    const listed = await api.get(
+      `/events?series=${created.body.id}&start_date=2027-01-01&end_date=2027-12-31`,
+      asEditor,
+    );
+    const [first, second, third, fourth] = listed.body.events as Rec[];
+    const ticketOf = async (event: Rec) =>
+      (await api.post(t('/tickets'), { post_id: event.id, title: 'Seat', capacity: 10 }, asEditor)).body;
+    const [early, kept, late] = [await ticketOf(first!), await ticketOf(second!), await ticketOf(fourth!)];
+    const earlyGuest = await register(early.id, 'early');
+    await register(kept.id, 'kept');
+    const lateGuests = [await register(late.id, 'late-1'), await register(late.id, 'late-2')];
+
+    // The third occurrence on: the fourth's ticket and its two attendees go, the second's stay.
+    const following = await api.del(`/events/${third!.id}?force=true&scope=following`, asEditor);
+    expect(following.status, JSON.stringify(following.body)).toBe(200);
+    expect(following.body.attendees_deleted).toBe(2);
+    expect((await api.get(t(`/tickets/${late.id}`), asEditor)).status).toBe(404);
+    for (const a of lateGuests) {
+      expect((await api.get(t(`/attendees/${a.id}`), asEditor)).status).toBe(404);
+      expect(await stored(keys.mail(a.id, 'confirmation'))).toBeUndefined();
+    }
+    expect((await api.get(t(`/tickets/${kept.id}`), asEditor)).status).toBe(200);
+
+    const all = await api.del(`/events/${first!.id}?force=true&scope=all`, asEditor);
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    expect(all.body.attendees_deleted).toBe(2);
+    for (const ticket of [early, kept]) expect(await stored(keys.ticket(ticket.id))).toBeUndefined();
+    expect((await api.get(t(`/attendees/${earlyGuest.id}`), asEditor)).status).toBe(404);
+    expect((await api.get(t('/tickets'), asEditor)).body.tickets ?? []).toEqual([]);
   }, 180_000);
 });

@@ -1,10 +1,14 @@
-import type { EventRecord } from '../../domain/event-record';
+import { ticketState } from '../../domain/changes';
+import { conflict } from '../../domain/errors';
+import { type EventRecord, isTicketed } from '../../domain/event-record';
 import { wallDiff, wallPlus } from '../../domain/wall-time';
 import { assertCanDelete } from '../../domain/post-rules';
 import { assertMeets } from '../../domain/revisions';
-import { commit } from '../../repositories/unit-of-work';
+import { readOccurrences } from '../../repositories/series-journal';
+import { ticketRemoval } from '../../repositories/ticket-removal';
+import { commit, commitAll } from '../../repositories/unit-of-work';
 import { deleteSeriesItem, getSeries, type SeriesItem, seriesWrite } from '../../repositories/series';
-import { type Ref, staleError, type Writer } from '../common';
+import { type Ref, retryStale, staleError, type Writer } from '../common';
 import { loadEvent } from '../events';
 import { type EventView, presentEvent } from '../events';
 import { splitPlan } from './series';
@@ -21,7 +25,7 @@ export async function removeSeriesPart(
   force: boolean,
   scope: 'all' | 'following',
   ctx: Writer,
-): Promise<EventView> {
+): Promise<EventView & { attendees_deleted?: number }> {
   assertCanDelete(current, ctx.user, force);
   assertMeets(ctx.ifMatch, current, 'event');
   const occurrence = current.data.series!;
@@ -35,7 +39,9 @@ export async function removeSeriesPart(
   const view = force ? await presentEvent(current, ctx) : undefined;
   const all = scope === 'all' || occurrence.start <= series.start;
   const version = series.version;
+  let attendees = 0;
   if (all) {
+    if (force) attendees = await removeTickets(Object.keys(series.members).map(Number), ctx);
     const entries = Object.entries(series.members).map(([id, start]) =>
       force ? { id: Number(id), remove: true as const } : { id: Number(id), start },
     );
@@ -66,6 +72,10 @@ export async function removeSeriesPart(
       const gone = Object.keys(series.members)
         .filter((id) => !(id in before.members))
         .map((id) => ({ id: Number(id), remove: true as const }));
+      attendees = await removeTickets(
+        gone.map((g) => g.id),
+        ctx,
+      );
       const cut = {
         ...before,
         journal: { ...before.journal!, entries: [...before.journal!.entries, ...gone] },
@@ -81,5 +91,24 @@ export async function removeSeriesPart(
       await finishJournal(current.id);
     }
   }
-  return view ?? presentEvent(await loadEvent(ref), ctx);
+  return view ? { ...view, attendees_deleted: attendees } : presentEvent(await loadEvent(ref), ctx);
+}
+
+/**
+ * The tickets, attendees and mails of the occurrences a permanent delete takes, removed before the
+ * journal deletes the occurrences (its steps write events only): each event's as a single event's
+ * permanent delete plans them, in writes of their own, tried again when a registration races them.
+ * Answers how many attendees went.
+ */
+async function removeTickets(ids: number[], ctx: Writer): Promise<number> {
+  let attendees = 0;
+  for (const event of (await readOccurrences(ids)).values()) {
+    if (!isTicketed(event)) continue;
+    attendees += await retryStale(ctx, async () => {
+      const removal = await ticketRemoval(event.id, ticketState(event), () => conflict('event'));
+      await commitAll(removal.writes);
+      return removal.attendees;
+    });
+  }
+  return attendees;
 }
