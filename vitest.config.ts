@@ -76,11 +76,11 @@ export default defineConfig({
     setupFiles: ['test/support/env.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     pool: 'forks',
-    // One file at a time on this 2-core machine kind, where DynamoDB Local's JVM and the browser tests'
-    // Chromium share the cores. Two workers were faster in whole runs here (1,310 s against 1,483 s), but
-    // timing-sensitive files (webhooks-delivery, series-journal) failed under that load: one worker until
-    // they are made load-proof.
-    maxWorkers: Math.max(1, availableParallelism() - 1),
+    // A worker per core. With one (vitest's default leaves a core idle) a 2-core machine ran the files
+    // one after another: most of a file's time is waits on DynamoDB Local's JVM, the browser and the
+    // local jobs, not this process's CPU. Set here, not on the command line: the projects read it from
+    // this config (a CLI --maxWorkers did not reach them).
+    maxWorkers: availableParallelism(),
     // The slowest files start first (test/support/slow-files.json), so none starts last on its own.
     sequence: { sequencer: SlowestFirst },
     // Generous: CI machines are shared and can be several times slower than a quiet laptop. Timing is
@@ -88,15 +88,19 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 600_000,
     // On for `npm test` (--coverage), the whole suite; off for a run of a few files, where the
-    // thresholds would not hold. The thresholds are the whole suite's level, rounded down (a run of
-    // 2 December 2026: 70.4 / 70.4 / 97.4 / 96.9 %; branches one lower, as timing-dependent paths vary
-    // between runs): raise them when coverage rises, never lower them.
+    // thresholds would not hold. The validators ajv generates (shared/schemas/compiled, `npm run
+    // validators`; compiled-validators.test.ts holds them to the schemas) are left out: each is a few
+    // lines of thousands of statements, most for inputs no test sends, and they outweighed the code we
+    // write (statements 69.8 % with them, 95.3 % without). The thresholds are the whole suite's level
+    // without them, rounded down (a run of 2 December 2026: 95.3 / 89.1 / 97.7 / 96.9 %; branches one
+    // lower, as timing-dependent paths vary between runs): raise them when coverage rises, never lower them.
     coverage: {
       provider: 'v8',
       reporter: ['text-summary', 'json-summary'],
       include: ['shared/**', 'functions/**'],
+      exclude: ['shared/schemas/compiled/**'],
       reportsDirectory: 'coverage',
-      thresholds: { statements: 70, branches: 69, functions: 97, lines: 96 },
+      thresholds: { statements: 95, branches: 88, functions: 97, lines: 96 },
     },
   },
 });
